@@ -1,0 +1,53 @@
+/**
+ * Every refusal the service can give, as the bare token clients match on.
+ * Transports map tokens to their own shapes (HTTP status + text body, socket.io ack) in one place each.
+ */
+export type ErrorToken =
+  // read API
+  | 'InvalidOnchainTicker'
+  | 'InvalidInvoiceHash'
+  | 'InvalidMarket'
+  | 'NoQuoteProvidersForTheRequestedMarket'
+  | 'NoQuoteProvidersAvailable'
+  | 'InvalidOrderId'
+  | 'OrderNotFound'
+  // quote requests
+  | 'InvalidOrMissingQuoteRequestFields'
+  | 'InvalidInvoice'
+  | 'InvalidMarketForInvoice'
+  | 'InvalidRefundAddress'
+  | 'InvoiceExpiresTooSoon'
+  | 'InvoiceAmountBelowMinimum'
+  | 'InvoiceAmountAboveMaximum'
+  | 'NoQuotesAvailable'
+  | 'SwapAlreadyInProgress'
+  | 'TooManySwapsInFlight'
+  // maker quotes
+  | 'InvalidOrMissingQuoteFields'
+  | 'InvalidPayToAddress'
+  | 'InvalidRedeemScript'
+  | 'TimelockIsOutOfBounds'
+  | 'QuoteExpiryIsOutOfBounds'
+  | 'QuoteSubmittedTooLate'
+  | 'InvalidFundTxValue'
+  | 'InvalidContractData'
+  | 'ContractIsNotWhitelisted'
+  // providers and sockets
+  | 'InvalidOrMissingCredentials'
+  | 'InvalidOrMissingMarkets'
+  | 'InvalidOrMissingActiveConfigurationFields'
+  | 'InvalidPreimage'
+  | 'InvalidNetworkOrSubnet'
+  | 'RateLimitExceeded'
+  | 'PayloadTooLarge';
+
+export class LnswapError extends Error {
+  constructor(readonly token: ErrorToken) {
+    super(token);
+    this.name = 'LnswapError';
+  }
+}
+
+export function isLnswapError(error: unknown): error is LnswapError {
+  return error instanceof LnswapError;
+}

@@ -1,0 +1,50 @@
+export type Network = 'mainnet' | 'testnet' | 'simnet';
+export type ChainKind = 'bitcoin' | 'ethereum';
+
+export interface OnchainAsset {
+  readonly ticker: string;
+  readonly chain: ChainKind;
+  readonly network: Network;
+  /** Digits after the point of one whole unit: 8 for satoshis, 18 for wei. */
+  readonly decimals: number;
+}
+
+export interface Market {
+  readonly name: string;
+  readonly onchain: OnchainAsset;
+  readonly offchainTicker: string;
+  readonly network: Network;
+}
+
+export const ONCHAIN_ASSETS: readonly OnchainAsset[] = [
+  { ticker: 'BTC', chain: 'bitcoin', network: 'mainnet', decimals: 8 },
+  { ticker: 'ETH', chain: 'ethereum', network: 'mainnet', decimals: 18 },
+  { ticker: 'TBTC', chain: 'bitcoin', network: 'testnet', decimals: 8 },
+  { ticker: 'KETH', chain: 'ethereum', network: 'testnet', decimals: 18 },
+  { ticker: 'SBTC', chain: 'bitcoin', network: 'simnet', decimals: 8 },
+  { ticker: 'SETH', chain: 'ethereum', network: 'simnet', decimals: 18 },
+];
+
+export const OFFCHAIN_TICKER_BY_NETWORK: Readonly<Record<Network, string>> = {
+  mainnet: 'LBTC',
+  testnet: 'LTBTC',
+  simnet: 'LSBTC',
+};
+
+/** Every market this software can serve; which of them a service offers is configuration. */
+export const KNOWN_MARKETS: readonly Market[] = ONCHAIN_ASSETS.map((onchain) => {
+  const offchainTicker = OFFCHAIN_TICKER_BY_NETWORK[onchain.network];
+  return { name: `${onchain.ticker}_${offchainTicker}`, onchain, offchainTicker, network: onchain.network };
+});
+
+const marketsByName = new Map(KNOWN_MARKETS.map((market) => [market.name, market]));
+const assetsByTicker = new Map(ONCHAIN_ASSETS.map((asset) => [asset.ticker, asset]));
+
+/** Clients send tickers and market names as typed (`btc_lbtc`), so lookups ignore case. */
+export function findMarket(name: string): Market | undefined {
+  return marketsByName.get(name.toUpperCase());
+}
+
+export function findOnchainAsset(ticker: string): OnchainAsset | undefined {
+  return assetsByTicker.get(ticker.toUpperCase());
+}

@@ -1,0 +1,87 @@
+import type { OrderState } from './states.js';
+
+export type TransactionType = 'FUND' | 'REFUND';
+
+export interface OrderTransaction {
+  readonly type: TransactionType;
+  /** Transaction id on the on-chain network. */
+  readonly id: string;
+  /** Base units moved into the HTLC; FUND transactions only. */
+  readonly amount?: bigint;
+  /** Output of the HTLC in a Bitcoin FUND transaction; absent on Ethereum. */
+  readonly outputIndex?: number;
+  /** Absent while the transaction is only seen in the mempool. */
+  readonly blockHeight?: number;
+}
+
+export interface HtlcTerms {
+  /** Hex script; Bitcoin-style markets only. */
+  readonly redeemScript?: string;
+  readonly refundableAtBlockHeight: number;
+}
+
+/** An order as the store keeps it: amounts in base units, times in ms since the epoch. */
+export interface OrderRecord {
+  /** Lowercase dashed UUID. */
+  readonly id: string;
+  /** Canonical (upper-case) market name. */
+  readonly market: string;
+  readonly invoice: string;
+  /** SHA-256 of the invoice string as sent, lowercase hex. */
+  readonly invoiceHash: string;
+  /** From the BOLT11 invoice, lowercase hex. */
+  readonly paymentHash: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly state: OrderState;
+  readonly amount: bigint;
+  readonly payToAddress: string;
+  readonly paymentPreimage?: string;
+  readonly refundAddress?: string;
+  readonly htlc: HtlcTerms;
+  readonly transactions: readonly OrderTransaction[];
+}
+
+export interface StateChange {
+  readonly state: OrderState;
+  readonly at: number;
+}
+
+export interface BitcoinChainView {
+  readonly blockHeight: number;
+  readonly feeTokensPerVirtualByte: number;
+}
+
+export interface EthereumChainView {
+  readonly blockHeight: number;
+  readonly swapContractAddress: string;
+}
+
+/** The service's current view of each chain; Bitcoin-style markets use `bitcoin`, Ethereum-style `ethereum`. */
+export interface ChainViews {
+  readonly bitcoin?: BitcoinChainView;
+  readonly ethereum?: EthereumChainView;
+}
+
+/** A provider's payment requirements for one market, in base units and seconds. */
+export interface PayReq {
+  readonly minExpirationSeconds: bigint;
+  readonly minBaseUnits: bigint;
+  readonly maxBaseUnits: bigint;
+}
+
+export interface ProviderRecord {
+  readonly id: string;
+  readonly active: boolean;
+  /** Keyed by canonical market name, in the order the provider gave them. */
+  readonly markets: Readonly<Record<string, PayReq>>;
+}
+
+/** Operator-issued provider credentials; only a slow hash of the secret is kept. */
+export interface ProviderCredential {
+  readonly name: string;
+  readonly apiKey: string;
+  readonly secretHash: string;
+  readonly createdAt: number;
+  readonly revokedAt?: number;
+}

@@ -1,0 +1,68 @@
+/**
+ * The order state machine: every state a user can see and the moves allowed between them.
+ * Orders keep an append-only history of the states they passed through.
+ */
+export const ORDER_STATES = [
+  'WaitingForFundingTx',
+  'WaitingForFundingTxConfirmation',
+  'WaitingForAdditionalFundingTxConfirmation',
+  'PartiallyFunded',
+  'Funded',
+  'Complete',
+  'WaitingForRefundTx',
+  'AddressBlacklistedWaitingForRefundTx',
+  'WaitingForRefundTxConfirmation',
+  'Refunded',
+  'FundWindowElapsed',
+] as const;
+
+export type OrderState = (typeof ORDER_STATES)[number];
+
+const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = {
+  WaitingForFundingTx: [
+    'WaitingForFundingTxConfirmation',
+    'PartiallyFunded',
+    'FundWindowElapsed',
+    'AddressBlacklistedWaitingForRefundTx',
+  ],
+  WaitingForFundingTxConfirmation: [
+    'Funded',
+    'PartiallyFunded',
+    'WaitingForFundingTx',
+    'AddressBlacklistedWaitingForRefundTx',
+  ],
+  WaitingForAdditionalFundingTxConfirmation: ['Funded', 'PartiallyFunded', 'AddressBlacklistedWaitingForRefundTx'],
+  PartiallyFunded: [
+    'WaitingForAdditionalFundingTxConfirmation',
+    'WaitingForRefundTx',
+    'AddressBlacklistedWaitingForRefundTx',
+  ],
+  Funded: ['Complete', 'WaitingForRefundTx'],
+  Complete: [],
+  WaitingForRefundTx: ['WaitingForRefundTxConfirmation'],
+  AddressBlacklistedWaitingForRefundTx: ['WaitingForRefundTxConfirmation'],
+  WaitingForRefundTxConfirmation: ['Refunded', 'WaitingForRefundTx'],
+  Refunded: [],
+  // Funds that arrive after the window closed are never swapped, only given back.
+  FundWindowElapsed: ['WaitingForRefundTx'],
+};
+
+const stateSet: ReadonlySet<string> = new Set(ORDER_STATES);
+
+export function isOrderState(value: string): value is OrderState {
+  return stateSet.has(value);
+}
+
+export function canTransition(from: OrderState, to: OrderState): boolean {
+  return ALLOWED_TRANSITIONS[from].includes(to);
+}
+
+export function allowedTransitions(from: OrderState): readonly OrderState[] {
+  return ALLOWED_TRANSITIONS[from];
+}
+
+/** A final order never changes again, so anything derived from it can be cached for good. */
+export function isFinalState(state: OrderState): boolean {
+  return ALLOWED_TRANSITIONS[state].length === 0;
+}
+

@@ -1,0 +1,80 @@
+import type {
+  ChainViews,
+  OrderRecord,
+  OrderTransaction,
+  ProviderCredential,
+  ProviderRecord,
+  StateChange,
+} from '../domain/order.js';
+import type { OrderState } from '../domain/states.js';
+
+/** Everything a snapshot holds besides its orders. */
+export interface StoreConfiguration {
+  /** Offered market names, canonical, in the order Get Markets lists them. */
+  readonly markets: readonly string[];
+  readonly chains: ChainViews;
+  /** Sorted by id. */
+  readonly providers: readonly ProviderRecord[];
+}
+
+export interface StateTransition {
+  readonly orderId: string;
+  readonly from: OrderState;
+  readonly to: OrderState;
+  readonly at: number;
+  /** Recorded in the same transaction as the move. */
+  readonly transaction?: OrderTransaction;
+  readonly paymentPreimage?: string;
+}
+
+/** Writes of one import, applied in a single database transaction: all or nothing. */
+export interface ImportSession {
+  /** Replaces offered markets and chain views; upserts providers by id. */
+  writeConfiguration(configuration: StoreConfiguration): Promise<void>;
+  /** Inserts orders, replacing any order with the same id (its transactions too). */
+  writeOrders(orders: readonly OrderRecord[]): Promise<void>;
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+
+  getConfiguration(): Promise<StoreConfiguration>;
+  getOrder(id: string): Promise<OrderRecord | undefined>;
+  /** Newest first (createdAt descending, then id descending). */
+  findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]>;
+  getOrderHistory(id: string): Promise<StateChange[]>;
+
+  /**
+   * Runs `work` inside one transaction; commits when it resolves, rolls back when it throws.
+   * Used by `lnswap import`.
+   */
+  importAtomically(work: (session: ImportSession) => Promise<void>): Promise<void>;
+  /** All orders ordered by createdAt then id, read in batches so a million orders fit in memory. */
+  streamOrders(batchSize?: number): AsyncIterable<OrderRecord>;
+
+  /** Stores a new order in its first state and records that state in its history. */
+  createOrder(order: OrderRecord): Promise<void>;
+  /**
+   * Moves an order only if it is still in `from` (compare-and-set, safe across instances);
+   * appends to its history. Resolves false when the order had already moved.
+   */
+  transitionOrder(transition: StateTransition): Promise<boolean>;
+  /** Orders still in `state` whose expiry is at or before `now`. */
+  listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]>;
+  /** Orders for this payment hash in any of `states`. */
+  findOrdersByPaymentHash(paymentHash: string, states: readonly OrderState[]): Promise<OrderRecord[]>;
+  countOrdersInStates(states: readonly OrderState[]): Promise<number>;
+
+  setChainViews(chains: ChainViews): Promise<void>;
+  /** Inserts or replaces a provider's configuration and active flag. */
+  upsertProvider(provider: ProviderRecord): Promise<void>;
+  setProviderActive(id: string, active: boolean): Promise<void>;
+
+  addProviderCredential(credential: ProviderCredential): Promise<void>;
+  findProviderCredentialByApiKey(apiKey: string): Promise<ProviderCredential | undefined>;
+  listProviderCredentials(): Promise<ProviderCredential[]>;
+  /** Resolves false when no unrevoked credential has that name. */
+  revokeProviderCredential(name: string, at: number): Promise<boolean>;
+
+  close(): Promise<void>;
+}
