@@ -1,0 +1,188 @@
+import { ECDH } from 'node:crypto';
+import { address, networks, opcodes, payments, script, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
+import type { Network } from './markets.js';
+
+const BITCOINJS_NETWORKS: Readonly<Record<Network, BitcoinJsNetwork>> = {
+  mainnet: networks.bitcoin,
+  testnet: networks.testnet,
+  simnet: networks.regtest,
+};
+
+export function bitcoinJsNetwork(network: Network): BitcoinJsNetwork {
+  return BITCOINJS_NETWORKS[network];
+}
+
+export function isBitcoinAddress(bitcoinAddress: string, network: Network): boolean {
+  const segwit = decodeSegwitAddress(bitcoinAddress);
+  if (segwit?.version === 1) {
+    return segwit.prefix === bitcoinJsNetwork(network).bech32 && segwit.data.length === 32 && isXOnlyPublicKey(segwit.data);
+  }
+  return outputScriptOf(bitcoinAddress, network) !== undefined;
+}
+
+/** The 20-byte key hash of a P2PKH or P2WPKH address, hex: the only kinds an HTLC refund path can pay. */
+export function refundPublicKeyHashOfAddress(bitcoinAddress: string, network: Network): string | undefined {
+  const output = outputScriptOf(bitcoinAddress, network);
+  if (output === undefined) return undefined;
+  for (const payment of [payments.p2pkh, payments.p2wpkh]) {
+    try {
+      const hash = payment({ output }).hash;
+      if (hash !== undefined) return toHex(hash);
+    } catch {
+      // Not this kind of output; try the next.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Legacy and segwit v0 addresses only. Taproot keys need an elliptic-curve library bitcoinjs
+ * does not bundle, and later witness versions are not in use.
+ */
+function outputScriptOf(bitcoinAddress: string, network: Network): Uint8Array | undefined {
+  if (typeof bitcoinAddress !== 'string') return undefined;
+  const segwit = decodeSegwitAddress(bitcoinAddress);
+  if (segwit !== undefined && segwit.version !== 0) return undefined;
+  try {
+    return address.toOutputScript(bitcoinAddress, bitcoinJsNetwork(network));
+  } catch {
+    return undefined;
+  }
+}
+
+export interface HtlcScriptTerms {
+  /** 64 hex. */
+  paymentHash: string;
+  /** 33-byte compressed secp256k1 key, hex. */
+  claimPublicKey: string;
+  /** 40 hex. */
+  refundPublicKeyHash: string;
+  refundableAtBlockHeight: number;
+}
+
+/** Lock times from this value up are Unix times, not block heights. */
+const LOCKTIME_THRESHOLD = 500_000_000;
+
+const HEX_PATTERN = /^(?:[0-9a-fA-F]{2})*$/;
+
+/**
+ * The submarine-swap HTLC: the claimer spends with the preimage and a signature; after the
+ * timelock the refunder spends with a signature from the key behind the refund hash.
+ *   OP_SHA256 <paymentHash> OP_EQUAL
+ *   OP_IF <claimPublicKey>
+ *   OP_ELSE <height> OP_CHECKLOCKTIMEVERIFY OP_DROP OP_DUP OP_HASH160 <refundPublicKeyHash> OP_EQUALVERIFY
+ *   OP_ENDIF OP_CHECKSIG
+ */
+export function buildHtlcRedeemScript(terms: HtlcScriptTerms): string {
+  const paymentHash = hexBytes(terms.paymentHash, 32, 'paymentHash');
+  const claimPublicKey = hexBytes(terms.claimPublicKey, 33, 'claimPublicKey');
+  if (!isCompressedPublicKey(claimPublicKey)) throw new Error('claimPublicKey is not a compressed secp256k1 key');
+  const refundPublicKeyHash = hexBytes(terms.refundPublicKeyHash, 20, 'refundPublicKeyHash');
+  const height = terms.refundableAtBlockHeight;
+  if (!Number.isInteger(height) || height < 1 || height >= LOCKTIME_THRESHOLD) {
+    throw new Error('refundableAtBlockHeight must be a block height (1 to 499999999)');
+  }
+  return toHex(
+    script.compile([
+      opcodes.OP_SHA256,
+      paymentHash,
+      opcodes.OP_EQUAL,
+      opcodes.OP_IF,
+      claimPublicKey,
+      opcodes.OP_ELSE,
+      script.number.encode(height),
+      opcodes.OP_CHECKLOCKTIMEVERIFY,
+      opcodes.OP_DROP,
+      opcodes.OP_DUP,
+      opcodes.OP_HASH160,
+      refundPublicKeyHash,
+      opcodes.OP_EQUALVERIFY,
+      opcodes.OP_ENDIF,
+      opcodes.OP_CHECKSIG,
+    ]),
+  );
+}
+
+/**
+ * Reads the terms out of a redeem script that follows the template exactly. Strict by
+ * construction: the terms found are rebuilt and must reproduce the script byte for byte,
+ * which also refuses non-minimal pushes. Never throws.
+ */
+export function parseHtlcRedeemScript(hex: string): HtlcScriptTerms | undefined {
+  if (typeof hex !== 'string' || !HEX_PATTERN.test(hex)) return undefined;
+  try {
+    const chunks = script.decompile(Buffer.from(hex, 'hex'));
+    if (chunks === null || chunks.length !== 15) return undefined;
+    const [, paymentHash, , , claimPublicKey, , height, , , , , refundPublicKeyHash] = chunks;
+    if (!(paymentHash instanceof Uint8Array) || !(claimPublicKey instanceof Uint8Array)) return undefined;
+    if (!(refundPublicKeyHash instanceof Uint8Array) || height === undefined) return undefined;
+    const terms: HtlcScriptTerms = {
+      paymentHash: toHex(paymentHash),
+      claimPublicKey: toHex(claimPublicKey),
+      refundPublicKeyHash: toHex(refundPublicKeyHash),
+      refundableAtBlockHeight: typeof height === 'number' ? smallIntegerOpcodeValue(height) : script.number.decode(height, 5, true),
+    };
+    return buildHtlcRedeemScript(terms) === hex.toLowerCase() ? terms : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Minimal encoding pushes heights 1 to 16 as OP_1..OP_16. */
+function smallIntegerOpcodeValue(opcode: number): number {
+  return opcode >= opcodes.OP_1 && opcode <= opcodes.OP_16 ? opcode - opcodes.OP_1 + 1 : -1;
+}
+
+/** Where a maker may ask to be funded: legacy P2SH, native P2WSH, or P2WSH nested in P2SH. */
+export function htlcPayToAddresses(
+  redeemScriptHex: string,
+  network: Network,
+): { p2sh: string; p2wsh: string; p2shP2wsh: string } {
+  if (typeof redeemScriptHex !== 'string' || redeemScriptHex === '' || !HEX_PATTERN.test(redeemScriptHex)) {
+    throw new Error('redeem script must be non-empty hex');
+  }
+  const bitcoinNetwork = bitcoinJsNetwork(network);
+  const redeem = { output: Buffer.from(redeemScriptHex, 'hex'), network: bitcoinNetwork };
+  const p2wsh = payments.p2wsh({ redeem, network: bitcoinNetwork });
+  const addresses = {
+    p2sh: payments.p2sh({ redeem, network: bitcoinNetwork }).address,
+    p2wsh: p2wsh.address,
+    p2shP2wsh: payments.p2sh({ redeem: p2wsh, network: bitcoinNetwork }).address,
+  };
+  if (!addresses.p2sh || !addresses.p2wsh || !addresses.p2shP2wsh) throw new Error('bitcoinjs produced no address');
+  return { p2sh: addresses.p2sh, p2wsh: addresses.p2wsh, p2shP2wsh: addresses.p2shP2wsh };
+}
+
+function hexBytes(hex: string, length: number, what: string): Uint8Array {
+  if (typeof hex !== 'string' || hex.length !== length * 2 || !HEX_PATTERN.test(hex)) {
+    throw new Error(`${what} must be ${length} bytes of hex`);
+  }
+  return Buffer.from(hex, 'hex');
+}
+
+function decodeSegwitAddress(bitcoinAddress: string): address.Bech32Result | undefined {
+  try {
+    return address.fromBech32(bitcoinAddress);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A taproot output key is the x coordinate of a point; either parity makes it a valid point. */
+function isXOnlyPublicKey(key: Uint8Array): boolean {
+  return isCompressedPublicKey(Uint8Array.from([0x02, ...key]));
+}
+
+function isCompressedPublicKey(key: Uint8Array): boolean {
+  if (key[0] !== 0x02 && key[0] !== 0x03) return false;
+  try {
+    ECDH.convertKey(Buffer.from(key), 'secp256k1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('hex');
+}

@@ -1,0 +1,90 @@
+import { encodeRefundCalldata } from './ethereum.js';
+import type { Market } from './markets.js';
+import type { ChainViews, OrderRecord, OrderTransaction } from './order.js';
+import type { OrderState } from './states.js';
+
+export interface BitcoinRefundDetails {
+  refundAddress?: string;
+  redeemScript: string;
+  currentBlockHeight: number;
+  feeTokensPerVirtualByte: number;
+  utxos: { txId: string; index: number; tokens: bigint }[];
+}
+
+export interface EthereumRefundDetails {
+  to: string;
+  data: `0x${string}`;
+}
+
+export interface RefundDerivation {
+  market: string;
+  type: 'TimelockRefund' | 'AdminRefund';
+  state: OrderState;
+  blocksRemaining?: number;
+  refundableAtBlockHeight?: number;
+  /** Base units still locked in the HTLC. */
+  refundableBalance: bigint;
+  details: BitcoinRefundDetails | EthereumRefundDetails;
+}
+
+/**
+ * What a wallet needs to take its funds back, derived from the order and the current chain view
+ * rather than stored, so it can never disagree with either.
+ */
+export function deriveRefundDetails(order: OrderRecord, market: Market, chains: ChainViews): RefundDerivation {
+  const funds = fundsStillLocked(order) ? order.transactions.filter((transaction) => transaction.type === 'FUND') : [];
+  const refundableBalance = funds.reduce((sum, fund) => sum + (fund.amount ?? 0n), 0n);
+  const { blockHeight, details } = chainDetails(order, market, chains, funds);
+
+  const timing =
+    order.state === 'AddressBlacklistedWaitingForRefundTx'
+      ? { type: 'AdminRefund' as const }
+      : {
+          type: 'TimelockRefund' as const,
+          blocksRemaining: Math.max(0, order.htlc.refundableAtBlockHeight - blockHeight),
+          refundableAtBlockHeight: order.htlc.refundableAtBlockHeight,
+        };
+
+  return { market: market.name, ...timing, state: order.state, refundableBalance, details };
+}
+
+/** Funds leave the HTLC when the provider claims them (Complete) or the user refunds them. */
+function fundsStillLocked(order: OrderRecord): boolean {
+  if (order.state === 'Complete' || order.state === 'Refunded') return false;
+  return !order.transactions.some((transaction) => transaction.type === 'REFUND');
+}
+
+function chainDetails(
+  order: OrderRecord,
+  market: Market,
+  chains: ChainViews,
+  funds: readonly OrderTransaction[],
+): { blockHeight: number; details: BitcoinRefundDetails | EthereumRefundDetails } {
+  if (market.onchain.chain === 'ethereum') {
+    const ethereum = chains.ethereum;
+    if (ethereum === undefined) throw new Error(`no ethereum chain view to derive the refund of order ${order.id}`);
+    return {
+      blockHeight: ethereum.blockHeight,
+      details: { to: ethereum.swapContractAddress, data: encodeRefundCalldata(order.id) },
+    };
+  }
+  const bitcoin = chains.bitcoin;
+  if (bitcoin === undefined) throw new Error(`no bitcoin chain view to derive the refund of order ${order.id}`);
+  if (order.htlc.redeemScript === undefined) throw new Error(`order ${order.id} has no redeem script`);
+  const utxos = funds.map((fund) => {
+    if (fund.outputIndex === undefined || fund.amount === undefined) {
+      throw new Error(`FUND transaction ${fund.id} of order ${order.id} lacks its output index or amount`);
+    }
+    return { txId: fund.id, index: fund.outputIndex, tokens: fund.amount };
+  });
+  return {
+    blockHeight: bitcoin.blockHeight,
+    details: {
+      ...(order.refundAddress === undefined ? {} : { refundAddress: order.refundAddress }),
+      redeemScript: order.htlc.redeemScript,
+      currentBlockHeight: bitcoin.blockHeight,
+      feeTokensPerVirtualByte: bitcoin.feeTokensPerVirtualByte,
+      utxos,
+    },
+  };
+}

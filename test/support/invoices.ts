@@ -1,0 +1,138 @@
+import { createECDH, createHash, randomBytes } from 'node:crypto';
+import { encode, sign, type PaymentRequestObject } from 'bolt11';
+import type { Network } from '../../src/domain/markets.js';
+
+/** A throwaway node key: every invoice signed here is a real BOLT11 invoice from this node. */
+export const TEST_NODE_PRIVATE_KEY = 'ef58e36c328b7a7193fbb37435f9f6c01091a07d24e876a747f09363b12945b3';
+
+/** Compressed public key of TEST_NODE_PRIVATE_KEY, hex: what a decoder recovers from these invoices. */
+export const TEST_NODE_PUBLIC_KEY = publicKeyOf(TEST_NODE_PRIVATE_KEY);
+
+function publicKeyOf(privateKeyHex: string): string {
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(Buffer.from(privateKeyHex, 'hex'));
+  return ecdh.getPublicKey('hex', 'compressed');
+}
+
+export interface InvoiceSpec {
+  network: Network;
+  amountSatoshis?: bigint;
+  /** 64 hex; random when omitted. */
+  preimage?: string;
+  /** Defaults to now. */
+  timestampSeconds?: number;
+  /** Omitted: the invoice carries no expiry field, so the BOLT11 default of 3600 s applies. */
+  expirySeconds?: number;
+  description?: string;
+  /** Name the payee in an `n` field, so readers check the signature against it instead of recovering the key. */
+  namePayee?: boolean;
+}
+
+export interface SignedInvoice {
+  invoice: string;
+  paymentHash: string;
+  preimage: string;
+}
+
+const BOLT11_NETWORKS: Record<Network, NonNullable<PaymentRequestObject['network']>> = {
+  mainnet: { bech32: 'bc', pubKeyHash: 0x00, scriptHash: 0x05, validWitnessVersions: [0, 1] },
+  testnet: { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] },
+  simnet: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] },
+};
+
+function sha256Hex(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Signs a BOLT11 invoice with TEST_NODE_PRIVATE_KEY. Deterministic when `preimage` and
+ * `timestampSeconds` are given (RFC 6979 signatures, payment secret derived from the preimage).
+ */
+export function makeInvoice(spec: InvoiceSpec): SignedInvoice {
+  const preimage = (spec.preimage ?? randomBytes(32).toString('hex')).toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(preimage)) throw new Error('makeInvoice: preimage must be 64 hex digits');
+  const preimageBytes = Buffer.from(preimage, 'hex');
+  const paymentHash = sha256Hex(preimageBytes);
+  const paymentSecret = sha256Hex(Buffer.concat([Buffer.from('payment secret:'), preimageBytes]));
+
+  const tags: PaymentRequestObject['tags'] = [
+    { tagName: 'payment_hash', data: paymentHash },
+    { tagName: 'payment_secret', data: paymentSecret },
+    { tagName: 'description', data: spec.description ?? 'lnswap test invoice' },
+    { tagName: 'min_final_cltv_expiry', data: 40 },
+    {
+      tagName: 'feature_bits',
+      data: { word_length: 4, var_onion_optin: { required: true }, payment_secret: { required: true } },
+    },
+  ];
+  if (spec.expirySeconds !== undefined) tags.push({ tagName: 'expire_time', data: spec.expirySeconds });
+  if (spec.namePayee) tags.push({ tagName: 'payee_node_key', data: TEST_NODE_PUBLIC_KEY });
+
+  const unsigned = encode(
+    {
+      network: BOLT11_NETWORKS[spec.network],
+      timestamp: spec.timestampSeconds ?? Math.floor(Date.now() / 1000),
+      ...(spec.amountSatoshis === undefined ? {} : { millisatoshis: (spec.amountSatoshis * 1000n).toString() }),
+      tags,
+    },
+    false,
+  );
+  const signed = sign(unsigned, TEST_NODE_PRIVATE_KEY);
+  if (!signed.paymentRequest) throw new Error('makeInvoice: bolt11 did not produce a payment request');
+  return { invoice: signed.paymentRequest, paymentHash, preimage };
+}
+
+const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const BECH32_GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+/** 64-byte signature plus one recovery byte, in 5-bit words. */
+const SIGNATURE_WORDS = 104;
+
+/**
+ * The same invoice with another signature (64 hex bytes r||s and a recovery flag) and a freshly
+ * computed bech32 checksum, so only the signature check can tell it apart.
+ */
+export function withSignature(invoice: string, signatureHex: string, recoveryFlag: number): string {
+  const lower = invoice.toLowerCase();
+  const separator = lower.lastIndexOf('1');
+  const prefix = lower.slice(0, separator);
+  const words = [...lower.slice(separator + 1, -6)].map((char) => BECH32_CHARSET.indexOf(char));
+  const signatureBytes = Buffer.concat([Buffer.from(signatureHex, 'hex'), Buffer.from([recoveryFlag])]);
+  const data = [...words.slice(0, -SIGNATURE_WORDS), ...bytesToWords(signatureBytes)];
+  const checksum = bech32Checksum(prefix, data);
+  return `${prefix}1${[...data, ...checksum].map((word) => BECH32_CHARSET[word]).join('')}`;
+}
+
+function bytesToWords(bytes: Buffer): number[] {
+  const words: number[] = [];
+  let accumulator = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    accumulator = (accumulator << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      words.push((accumulator >> bits) & 31);
+    }
+  }
+  if (bits > 0) words.push((accumulator << (5 - bits)) & 31);
+  return words;
+}
+
+function bech32Checksum(prefix: string, data: number[]): number[] {
+  const expandedPrefix = [...prefix].map((char) => char.charCodeAt(0) >> 5);
+  expandedPrefix.push(0, ...[...prefix].map((char) => char.charCodeAt(0) & 31));
+  const polymod = bech32Polymod([...expandedPrefix, ...data, 0, 0, 0, 0, 0, 0]) ^ 1;
+  return [0, 1, 2, 3, 4, 5].map((index) => (polymod >> (5 * (5 - index))) & 31);
+}
+
+function bech32Polymod(values: number[]): number {
+  let checksum = 1;
+  for (const value of values) {
+    const top = checksum >> 25;
+    checksum = ((checksum & 0x1ffffff) << 5) ^ value;
+    BECH32_GENERATORS.forEach((generator, bit) => {
+      if ((top >> bit) & 1) checksum ^= generator;
+    });
+  }
+  return checksum;
+}
