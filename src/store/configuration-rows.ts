@@ -1,0 +1,135 @@
+import type { ChainViews, PayReq, ProviderCredential, ProviderRecord, StateChange } from '../domain/order.js';
+import type { OrderState } from '../domain/states.js';
+
+export interface ChainViewRow {
+  chain: string;
+  block_height: number;
+  fee_tokens_per_virtual_byte: number | null;
+  swap_contract_address: string | null;
+}
+
+export interface ProviderRow {
+  id: string;
+  /** SQLite answers 0/1, PostgreSQL a boolean. */
+  active: number | boolean;
+}
+
+export interface ProviderMarketRow {
+  provider_id: string;
+  market: string;
+  min_expiration_seconds: string;
+  min_base_units: string;
+  max_base_units: string;
+}
+
+export interface CredentialRow {
+  name: string;
+  api_key: string;
+  secret_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface HistoryRow {
+  state: string;
+  at: number;
+}
+
+/** Rows for `chain_views (chain, block_height, fee_tokens_per_virtual_byte, swap_contract_address)`. */
+export function chainViewValues(chains: ChainViews): [string, number, number | null, string | null][] {
+  const rows: [string, number, number | null, string | null][] = [];
+  if (chains.bitcoin) rows.push(['bitcoin', chains.bitcoin.blockHeight, chains.bitcoin.feeTokensPerVirtualByte, null]);
+  if (chains.ethereum) {
+    rows.push(['ethereum', chains.ethereum.blockHeight, null, chains.ethereum.swapContractAddress]);
+  }
+  return rows;
+}
+
+/** The schema's CHECKs guarantee each chain's own column is set. */
+export function chainViewsFromRows(rows: readonly ChainViewRow[]): ChainViews {
+  const bitcoin = rows.find((row) => row.chain === 'bitcoin');
+  const ethereum = rows.find((row) => row.chain === 'ethereum');
+  return {
+    ...(bitcoin === undefined
+      ? {}
+      : {
+          bitcoin: {
+            blockHeight: bitcoin.block_height,
+            feeTokensPerVirtualByte: bitcoin.fee_tokens_per_virtual_byte as number,
+          },
+        }),
+    ...(ethereum === undefined
+      ? {}
+      : {
+          ethereum: {
+            blockHeight: ethereum.block_height,
+            swapContractAddress: ethereum.swap_contract_address as string,
+          },
+        }),
+  };
+}
+
+/** Rows for `provider_markets (market, position, min_expiration_seconds, min_base_units, max_base_units)`. */
+export function providerMarketValues(provider: ProviderRecord): [string, number, string, string, string][] {
+  return Object.entries(provider.markets).map(([market, payReq], position) => [
+    market,
+    position,
+    payReq.minExpirationSeconds.toString(),
+    payReq.minBaseUnits.toString(),
+    payReq.maxBaseUnits.toString(),
+  ]);
+}
+
+function compareText(left: string, right: string): number {
+  if (left === right) return 0;
+  return left < right ? -1 : 1;
+}
+
+/** Providers sorted by id, each provider's markets in `marketRows` order (which must follow `position`). */
+export function providersFromRows(
+  providerRows: readonly ProviderRow[],
+  marketRows: readonly ProviderMarketRow[],
+): ProviderRecord[] {
+  const marketsByProvider = new Map<string, Record<string, PayReq>>();
+  for (const row of marketRows) {
+    const markets = marketsByProvider.get(row.provider_id) ?? {};
+    markets[row.market] = {
+      minExpirationSeconds: BigInt(row.min_expiration_seconds),
+      minBaseUnits: BigInt(row.min_base_units),
+      maxBaseUnits: BigInt(row.max_base_units),
+    };
+    marketsByProvider.set(row.provider_id, markets);
+  }
+  return [...providerRows]
+    .sort((left, right) => compareText(left.id, right.id))
+    .map((row) => ({ id: row.id, active: Boolean(row.active), markets: marketsByProvider.get(row.id) ?? {} }));
+}
+
+export function credentialValues(credential: ProviderCredential): [string, string, string, number, number | null] {
+  return [
+    credential.name,
+    credential.apiKey,
+    credential.secretHash,
+    credential.createdAt,
+    credential.revokedAt ?? null,
+  ];
+}
+
+export function credentialFromRow(row: CredentialRow): ProviderCredential {
+  return {
+    name: row.name,
+    apiKey: row.api_key,
+    secretHash: row.secret_hash,
+    createdAt: row.created_at,
+    ...(row.revoked_at === null ? {} : { revokedAt: row.revoked_at }),
+  };
+}
+
+/** Credentials sorted by name. */
+export function credentialsFromRows(rows: readonly CredentialRow[]): ProviderCredential[] {
+  return rows.map(credentialFromRow).sort((left, right) => compareText(left.name, right.name));
+}
+
+export function historyFromRows(rows: readonly HistoryRow[]): StateChange[] {
+  return rows.map((row) => ({ state: row.state as OrderState, at: row.at }));
+}

@@ -1,0 +1,95 @@
+import type { Migration } from './migration.js';
+
+// Keys compare byte-wise (COLLATE "C") so orderings match SQLite's whatever the database locale.
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE markets (
+        position INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+      );
+
+      CREATE TABLE chain_views (
+        chain TEXT PRIMARY KEY CHECK (chain IN ('bitcoin', 'ethereum')),
+        block_height BIGINT NOT NULL,
+        fee_tokens_per_virtual_byte DOUBLE PRECISION,
+        swap_contract_address TEXT,
+        CHECK ((chain = 'bitcoin') = (fee_tokens_per_virtual_byte IS NOT NULL)),
+        CHECK ((chain = 'ethereum') = (swap_contract_address IS NOT NULL))
+      );
+
+      CREATE TABLE providers (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        active BOOLEAN NOT NULL
+      );
+
+      CREATE TABLE provider_markets (
+        provider_id TEXT COLLATE "C" NOT NULL REFERENCES providers (id) ON DELETE CASCADE,
+        market TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        min_expiration_seconds NUMERIC(78, 0) NOT NULL,
+        min_base_units NUMERIC(78, 0) NOT NULL,
+        max_base_units NUMERIC(78, 0) NOT NULL,
+        PRIMARY KEY (provider_id, market)
+      );
+
+      CREATE TABLE orders (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        market TEXT NOT NULL,
+        onchain_ticker TEXT NOT NULL,
+        invoice TEXT NOT NULL,
+        invoice_hash TEXT NOT NULL,
+        payment_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        state TEXT NOT NULL,
+        amount NUMERIC(78, 0) NOT NULL,
+        pay_to_address TEXT NOT NULL,
+        payment_preimage TEXT,
+        refund_address TEXT,
+        htlc_redeem_script TEXT,
+        htlc_refundable_at_block_height BIGINT NOT NULL
+      );
+      CREATE INDEX orders_by_invoice_hash ON orders (invoice_hash, created_at DESC, id DESC);
+      CREATE INDEX orders_by_payment_hash ON orders (payment_hash);
+      CREATE INDEX orders_by_state_expiry ON orders (state, expires_at);
+      CREATE INDEX orders_by_creation ON orders (created_at, id);
+
+      CREATE TABLE order_transactions (
+        order_id TEXT COLLATE "C" NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('FUND', 'REFUND')),
+        tx_id TEXT NOT NULL,
+        amount NUMERIC(78, 0),
+        output_index INTEGER,
+        block_height BIGINT,
+        PRIMARY KEY (order_id, seq)
+      );
+
+      CREATE TABLE order_state_history (
+        order_id TEXT COLLATE "C" NOT NULL REFERENCES orders (id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (order_id, seq)
+      );
+      CREATE FUNCTION refuse_order_state_history_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'order_state_history is append-only';
+      END
+      $$;
+      CREATE TRIGGER order_state_history_append_only BEFORE UPDATE OR DELETE ON order_state_history
+      FOR EACH ROW EXECUTE FUNCTION refuse_order_state_history_change();
+
+      CREATE TABLE provider_credentials (
+        name TEXT COLLATE "C" PRIMARY KEY,
+        api_key TEXT NOT NULL UNIQUE,
+        secret_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        revoked_at BIGINT
+      );
+    `,
+  },
+];

@@ -1,0 +1,92 @@
+import type { Migration } from './migration.js';
+
+// Amounts are TEXT: wei amounts outgrow SQLite's 64-bit integers.
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE markets (
+        position INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+      );
+
+      CREATE TABLE chain_views (
+        chain TEXT PRIMARY KEY CHECK (chain IN ('bitcoin', 'ethereum')),
+        block_height INTEGER NOT NULL,
+        fee_tokens_per_virtual_byte REAL,
+        swap_contract_address TEXT,
+        CHECK ((chain = 'bitcoin') = (fee_tokens_per_virtual_byte IS NOT NULL)),
+        CHECK ((chain = 'ethereum') = (swap_contract_address IS NOT NULL))
+      );
+
+      CREATE TABLE providers (
+        id TEXT PRIMARY KEY,
+        active INTEGER NOT NULL CHECK (active IN (0, 1))
+      );
+
+      CREATE TABLE provider_markets (
+        provider_id TEXT NOT NULL REFERENCES providers (id) ON DELETE CASCADE,
+        market TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        min_expiration_seconds TEXT NOT NULL,
+        min_base_units TEXT NOT NULL,
+        max_base_units TEXT NOT NULL,
+        PRIMARY KEY (provider_id, market)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE orders (
+        id TEXT PRIMARY KEY,
+        market TEXT NOT NULL,
+        onchain_ticker TEXT NOT NULL,
+        invoice TEXT NOT NULL,
+        invoice_hash TEXT NOT NULL,
+        payment_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        pay_to_address TEXT NOT NULL,
+        payment_preimage TEXT,
+        refund_address TEXT,
+        htlc_redeem_script TEXT,
+        htlc_refundable_at_block_height INTEGER NOT NULL
+      );
+      CREATE INDEX orders_by_invoice_hash ON orders (invoice_hash, created_at DESC, id DESC);
+      CREATE INDEX orders_by_payment_hash ON orders (payment_hash);
+      CREATE INDEX orders_by_state_expiry ON orders (state, expires_at);
+      CREATE INDEX orders_by_creation ON orders (created_at, id);
+
+      CREATE TABLE order_transactions (
+        order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('FUND', 'REFUND')),
+        tx_id TEXT NOT NULL,
+        amount TEXT,
+        output_index INTEGER,
+        block_height INTEGER,
+        PRIMARY KEY (order_id, seq)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE order_state_history (
+        order_id TEXT NOT NULL REFERENCES orders (id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (order_id, seq)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER order_state_history_no_update BEFORE UPDATE ON order_state_history
+      BEGIN SELECT RAISE(ABORT, 'order_state_history is append-only'); END;
+      CREATE TRIGGER order_state_history_no_delete BEFORE DELETE ON order_state_history
+      BEGIN SELECT RAISE(ABORT, 'order_state_history is append-only'); END;
+
+      CREATE TABLE provider_credentials (
+        name TEXT PRIMARY KEY,
+        api_key TEXT NOT NULL UNIQUE,
+        secret_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      );
+    `,
+  },
+];

@@ -1,0 +1,24 @@
+import { openPostgresStore } from './postgres/postgres-store.js';
+import { parsePostgresUrl } from './postgres/connection-url.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
+import type { Store } from './store.js';
+
+/**
+ * Opens the store a database URL names, migrating it when new:
+ * `sqlite:PATH`, `sqlite::memory:`, `postgres://...` or `postgresql://...` (optional `?schema=NAME`).
+ */
+export async function openStore(url: string): Promise<Store> {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '') throw new Error('Invalid SQLite database URL: expected sqlite:PATH or sqlite::memory:');
+    return openSqliteStore(path);
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return openPostgresStore(parsePostgresUrl(url));
+  }
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(url)?.[0];
+  throw new Error(
+    `Unsupported database URL${scheme === undefined ? '' : ` scheme "${scheme}"`}: ` +
+      'use sqlite:PATH, sqlite::memory: or postgres://...',
+  );
+}

@@ -1,0 +1,41 @@
+import pg from 'pg';
+import type { PostgresTarget } from './connection-url.js';
+
+// Timestamps, block heights and counts are BIGINT; all of them fit a JS number exactly.
+const bigintAsNumber: typeof pg.types.getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
+  oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
+
+/** A pool whose every connection starts in the target's schema (as a startup option, so no query can run first). */
+export function createPool(target: PostgresTarget): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    types: { getTypeParser: bigintAsNumber },
+    ...(target.schema === undefined ? {} : { options: `-c search_path="${target.schema}"` }),
+  });
+  // A connection that breaks while idle is dropped by the pool; the next query reports a lasting failure.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+/** Runs `work` on one client inside BEGIN/COMMIT, rolling back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,180 @@
+import type pg from 'pg';
+import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
+import type { OrderState } from '../../domain/states.js';
+import {
+  chainViewsFromRows,
+  credentialFromRow,
+  credentialsFromRows,
+  credentialValues,
+  historyFromRows,
+  providersFromRows,
+  type ChainViewRow,
+  type CredentialRow,
+  type HistoryRow,
+  type ProviderMarketRow,
+  type ProviderRow,
+} from '../configuration-rows.js';
+import { openImportSession } from '../import-session.js';
+import { orderFromRow, type OrderRow } from '../order-rows.js';
+import { streamOrdersInBatches } from '../order-stream.js';
+import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
+import { assertTransitionAllowed } from '../transition-guard.js';
+import type { PostgresTarget } from './connection-url.js';
+import { migratePostgres } from './migrate.js';
+import { createPool, inTransaction } from './pool.js';
+import {
+  COUNT_ORDERS_IN_STATES,
+  INSERT_CREDENTIAL,
+  REVOKE_CREDENTIAL,
+  SELECT_CHAIN_VIEWS,
+  SELECT_CREDENTIAL_BY_API_KEY,
+  SELECT_CREDENTIALS,
+  SELECT_HISTORY,
+  SELECT_MARKETS,
+  SELECT_ORDER,
+  SELECT_ORDERS_AFTER,
+  SELECT_ORDERS_BY_INVOICE_HASH,
+  SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER,
+  SELECT_ORDERS_BY_PAYMENT_HASH,
+  SELECT_ORDERS_EXPIRED_IN,
+  SELECT_PROVIDER_MARKETS,
+  SELECT_PROVIDERS,
+  SET_PROVIDER_ACTIVE,
+  type NamedQuery,
+} from './queries.js';
+import * as writes from './writes.js';
+
+/** Connects to the target (creating its schema when named) and migrates it. */
+export async function openPostgresStore(target: PostgresTarget): Promise<Store> {
+  const pool = createPool(target);
+  try {
+    await migratePostgres(pool, target.schema);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresStore(pool);
+}
+
+class PostgresStore implements Store {
+  readonly dialect = 'postgres';
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async getConfiguration(): Promise<StoreConfiguration> {
+    const [markets, chains, providers, providerMarkets] = await Promise.all([
+      this.rows<{ name: string }>(SELECT_MARKETS),
+      this.rows<ChainViewRow>(SELECT_CHAIN_VIEWS),
+      this.rows<ProviderRow>(SELECT_PROVIDERS),
+      this.rows<ProviderMarketRow>(SELECT_PROVIDER_MARKETS),
+    ]);
+    return {
+      markets: markets.map((row) => row.name),
+      chains: chainViewsFromRows(chains),
+      providers: providersFromRows(providers, providerMarkets),
+    };
+  }
+
+  async getOrder(id: string): Promise<OrderRecord | undefined> {
+    return (await this.orders(SELECT_ORDER, [id]))[0];
+  }
+
+  async findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]> {
+    return onchainTicker === undefined
+      ? this.orders(SELECT_ORDERS_BY_INVOICE_HASH, [invoiceHash])
+      : this.orders(SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER, [invoiceHash, onchainTicker.toUpperCase()]);
+  }
+
+  async getOrderHistory(id: string): Promise<StateChange[]> {
+    return historyFromRows(await this.rows<HistoryRow>(SELECT_HISTORY, [id]));
+  }
+
+  async importAtomically(work: (session: ImportSession) => Promise<void>): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      const { session, end } = openImportSession({
+        writeConfiguration: (configuration) => writes.writeConfiguration(client, configuration),
+        writeOrders: (orders) => writes.writeOrders(client, orders, Date.now()),
+      });
+      try {
+        await work(session);
+      } finally {
+        end();
+      }
+    });
+    // Until autovacuum catches up, a bulk-loaded table has no statistics and the planner may scan it whole.
+    await this.pool.query('ANALYZE orders, order_transactions, order_state_history');
+  }
+
+  streamOrders(batchSize?: number): AsyncIterable<OrderRecord> {
+    return streamOrdersInBatches(
+      (createdAt, id, limit) => this.orders(SELECT_ORDERS_AFTER, [createdAt, id, limit]),
+      batchSize,
+    );
+  }
+
+  async createOrder(order: OrderRecord): Promise<void> {
+    await inTransaction(this.pool, (client) => writes.createOrder(client, order));
+  }
+
+  async transitionOrder(transition: StateTransition): Promise<boolean> {
+    assertTransitionAllowed(transition);
+    return inTransaction(this.pool, (client) => writes.transitionOrder(client, transition));
+  }
+
+  async listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]> {
+    return this.orders(SELECT_ORDERS_EXPIRED_IN, [state, now]);
+  }
+
+  async findOrdersByPaymentHash(paymentHash: string, states: readonly OrderState[]): Promise<OrderRecord[]> {
+    return this.orders(SELECT_ORDERS_BY_PAYMENT_HASH, [paymentHash, [...states]]);
+  }
+
+  async countOrdersInStates(states: readonly OrderState[]): Promise<number> {
+    const [row] = await this.rows<{ count: number }>(COUNT_ORDERS_IN_STATES, [[...states]]);
+    return row?.count ?? 0;
+  }
+
+  async setChainViews(chains: ChainViews): Promise<void> {
+    await inTransaction(this.pool, (client) => writes.upsertChainViews(client, chains));
+  }
+
+  async upsertProvider(provider: ProviderRecord): Promise<void> {
+    await inTransaction(this.pool, (client) => writes.upsertProvider(client, provider));
+  }
+
+  async setProviderActive(id: string, active: boolean): Promise<void> {
+    await this.pool.query({ ...SET_PROVIDER_ACTIVE, values: [active, id] });
+  }
+
+  async addProviderCredential(credential: ProviderCredential): Promise<void> {
+    await this.pool.query({ ...INSERT_CREDENTIAL, values: credentialValues(credential) });
+  }
+
+  async findProviderCredentialByApiKey(apiKey: string): Promise<ProviderCredential | undefined> {
+    const [row] = await this.rows<CredentialRow>(SELECT_CREDENTIAL_BY_API_KEY, [apiKey]);
+    return row === undefined ? undefined : credentialFromRow(row);
+  }
+
+  async listProviderCredentials(): Promise<ProviderCredential[]> {
+    return credentialsFromRows(await this.rows<CredentialRow>(SELECT_CREDENTIALS));
+  }
+
+  async revokeProviderCredential(name: string, at: number): Promise<boolean> {
+    const result = await this.pool.query({ ...REVOKE_CREDENTIAL, values: [at, name] });
+    return result.rowCount === 1;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
+  }
+
+  private async rows<Row extends pg.QueryResultRow>(query: NamedQuery, values: unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query<Row>({ ...query, values })).rows;
+  }
+
+  private async orders(query: NamedQuery, values: unknown[]): Promise<OrderRecord[]> {
+    return (await this.rows<OrderRow>(query, values)).map(orderFromRow);
+  }
+}

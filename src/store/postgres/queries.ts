@@ -1,0 +1,166 @@
+import { ORDER_COLUMNS, ORDER_SELECT_LIST } from '../order-rows.js';
+
+/** A statement pg prepares once per connection (by name) and reuses. */
+export interface NamedQuery {
+  readonly name: string;
+  readonly text: string;
+}
+
+const named = (name: string, text: string): NamedQuery => ({ name: `lnswap-${name}`, text });
+
+const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST},
+  (SELECT coalesce(json_agg(json_build_array(t.type, t.tx_id, t.amount::text, t.output_index, t.block_height)
+     ORDER BY t.seq), '[]'::json)
+   FROM order_transactions t WHERE t.order_id = o.id) AS transactions
+  FROM orders o`;
+
+const ORDER_COLUMN_TYPES: Record<(typeof ORDER_COLUMNS)[number], string> = {
+  id: 'text',
+  market: 'text',
+  onchain_ticker: 'text',
+  invoice: 'text',
+  invoice_hash: 'text',
+  payment_hash: 'text',
+  created_at: 'int8',
+  expires_at: 'int8',
+  state: 'text',
+  amount: 'numeric',
+  pay_to_address: 'text',
+  payment_preimage: 'text',
+  refund_address: 'text',
+  htlc_redeem_script: 'text',
+  htlc_refundable_at_block_height: 'int8',
+};
+
+// Batches go in as one array per column: one statement of fixed text whatever the batch size.
+const UNNEST_ORDERS = `SELECT * FROM unnest(${ORDER_COLUMNS.map(
+  (column, index) => `$${index + 1}::${ORDER_COLUMN_TYPES[column]}[]`,
+).join(', ')})`;
+const ORDER_UPDATES = ORDER_COLUMNS.filter((column) => column !== 'id')
+  .map((column) => `${column} = excluded.${column}`)
+  .join(', ');
+
+export const SELECT_ORDER = named('select-order', `${ORDERS_WITH_TRANSACTIONS} WHERE o.id = $1`);
+export const SELECT_ORDERS_BY_INVOICE_HASH = named(
+  'select-orders-by-invoice-hash',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = $1 ORDER BY o.created_at DESC, o.id DESC`,
+);
+export const SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER = named(
+  'select-orders-by-invoice-hash-and-ticker',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = $1 AND o.onchain_ticker = $2
+   ORDER BY o.created_at DESC, o.id DESC`,
+);
+export const SELECT_ORDERS_AFTER = named(
+  'select-orders-after',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE (o.created_at, o.id) > ($1, $2) ORDER BY o.created_at, o.id LIMIT $3`,
+);
+export const SELECT_ORDERS_EXPIRED_IN = named(
+  'select-orders-expired-in',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = $1 AND o.expires_at <= $2 ORDER BY o.expires_at, o.id`,
+);
+export const SELECT_ORDERS_BY_PAYMENT_HASH = named(
+  'select-orders-by-payment-hash',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.payment_hash = $1 AND o.state = ANY($2::text[])
+   ORDER BY o.created_at, o.id`,
+);
+export const COUNT_ORDERS_IN_STATES = named(
+  'count-orders-in-states',
+  'SELECT count(*) AS count FROM orders WHERE state = ANY($1::text[])',
+);
+export const SELECT_ORDER_STATES_FOR_UPDATE = named(
+  'select-order-states-for-update',
+  'SELECT id, state FROM orders WHERE id = ANY($1::text[]) FOR UPDATE',
+);
+export const INSERT_ORDERS = named('insert-orders', `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) ${UNNEST_ORDERS}`);
+export const UPSERT_ORDERS = named(
+  'upsert-orders',
+  `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) ${UNNEST_ORDERS} ON CONFLICT (id) DO UPDATE SET ${ORDER_UPDATES}`,
+);
+export const MOVE_ORDER_STATE = named(
+  'move-order-state',
+  'UPDATE orders SET state = $1, payment_preimage = coalesce($2, payment_preimage) WHERE id = $3 AND state = $4',
+);
+export const DELETE_TRANSACTIONS = named(
+  'delete-transactions',
+  'DELETE FROM order_transactions WHERE order_id = ANY($1::text[])',
+);
+export const INSERT_TRANSACTIONS = named(
+  'insert-transactions',
+  `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
+   SELECT * FROM unnest($1::text[], $2::int4[], $3::text[], $4::text[], $5::numeric[], $6::int4[], $7::int8[])`,
+);
+export const APPEND_TRANSACTION = named(
+  'append-transaction',
+  `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
+   SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4::numeric, $5::int4, $6::int8
+   FROM order_transactions WHERE order_id = $1`,
+);
+export const UPDATE_SAME_TRANSACTION = named(
+  'update-same-transaction',
+  `UPDATE order_transactions SET amount = $4::numeric, block_height = $6::int8
+   WHERE order_id = $1 AND type = $2 AND tx_id = $3 AND output_index IS NOT DISTINCT FROM $5::int4`,
+);
+export const SELECT_HISTORY = named(
+  'select-history',
+  'SELECT state, at FROM order_state_history WHERE order_id = $1 ORDER BY seq',
+);
+// `ordinal` numbers each order's entries within the statement, continuing after what it already has.
+export const APPEND_HISTORY = named(
+  'append-history',
+  `INSERT INTO order_state_history (order_id, seq, state, at)
+   SELECT entry.order_id,
+     coalesce((SELECT max(seq) FROM order_state_history h WHERE h.order_id = entry.order_id), 0) + entry.ordinal,
+     entry.state, entry.at
+   FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[]) AS entry (order_id, state, at, ordinal)`,
+);
+
+export const SELECT_MARKETS = named('select-markets', 'SELECT name FROM markets ORDER BY position');
+export const DELETE_MARKETS = named('delete-markets', 'DELETE FROM markets');
+export const INSERT_MARKETS = named(
+  'insert-markets',
+  'INSERT INTO markets (position, name) SELECT * FROM unnest($1::int4[], $2::text[])',
+);
+export const SELECT_CHAIN_VIEWS = named('select-chain-views', 'SELECT * FROM chain_views');
+export const DELETE_CHAIN_VIEWS = named('delete-chain-views', 'DELETE FROM chain_views');
+export const UPSERT_CHAIN_VIEW = named(
+  'upsert-chain-view',
+  `INSERT INTO chain_views (chain, block_height, fee_tokens_per_virtual_byte, swap_contract_address)
+   VALUES ($1, $2, $3, $4)
+   ON CONFLICT (chain) DO UPDATE SET block_height = excluded.block_height,
+     fee_tokens_per_virtual_byte = excluded.fee_tokens_per_virtual_byte,
+     swap_contract_address = excluded.swap_contract_address`,
+);
+export const SELECT_PROVIDERS = named('select-providers', 'SELECT id, active FROM providers');
+export const SELECT_PROVIDER_MARKETS = named(
+  'select-provider-markets',
+  'SELECT * FROM provider_markets ORDER BY provider_id, position',
+);
+export const UPSERT_PROVIDER = named(
+  'upsert-provider',
+  'INSERT INTO providers (id, active) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET active = excluded.active',
+);
+export const SET_PROVIDER_ACTIVE = named('set-provider-active', 'UPDATE providers SET active = $1 WHERE id = $2');
+export const DELETE_PROVIDER_MARKETS = named(
+  'delete-provider-markets',
+  'DELETE FROM provider_markets WHERE provider_id = $1',
+);
+export const INSERT_PROVIDER_MARKETS = named(
+  'insert-provider-markets',
+  `INSERT INTO provider_markets
+     (provider_id, market, position, min_expiration_seconds, min_base_units, max_base_units)
+   SELECT $1, * FROM unnest($2::text[], $3::int4[], $4::numeric[], $5::numeric[], $6::numeric[])`,
+);
+
+export const INSERT_CREDENTIAL = named(
+  'insert-credential',
+  'INSERT INTO provider_credentials (name, api_key, secret_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)',
+);
+export const SELECT_CREDENTIAL_BY_API_KEY = named(
+  'select-credential-by-api-key',
+  'SELECT * FROM provider_credentials WHERE api_key = $1',
+);
+export const SELECT_CREDENTIALS = named('select-credentials', 'SELECT * FROM provider_credentials');
+export const REVOKE_CREDENTIAL = named(
+  'revoke-credential',
+  'UPDATE provider_credentials SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL',
+);

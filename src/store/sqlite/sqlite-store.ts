@@ -1,0 +1,187 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
+import type { OrderState } from '../../domain/states.js';
+import {
+  chainViewsFromRows,
+  credentialFromRow,
+  credentialsFromRows,
+  credentialValues,
+  historyFromRows,
+  providersFromRows,
+  type ChainViewRow,
+  type CredentialRow,
+  type HistoryRow,
+  type ProviderMarketRow,
+  type ProviderRow,
+} from '../configuration-rows.js';
+import { orderFromRow, type OrderRow } from '../order-rows.js';
+import { streamOrdersInBatches } from '../order-stream.js';
+import { openImportSession } from '../import-session.js';
+import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
+import { assertTransitionAllowed } from '../transition-guard.js';
+import { migrateSqlite } from './migrate.js';
+import { prepareStatements, type SqliteStatements } from './statements.js';
+import { prepareWrites, type SqliteWrites } from './writes.js';
+
+/** Opens (creating and migrating when new) the SQLite database at `path`, or `:memory:`. */
+export function openSqliteStore(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -65536');
+    migrateSqlite(db);
+    return new SqliteStore(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+class SqliteStore implements Store {
+  readonly dialect = 'sqlite';
+  private readonly statements: SqliteStatements;
+  private readonly writes: SqliteWrites;
+  /** Set while an import holds the connection's transaction open; settles (never rejects) when it ends. */
+  private runningImport: Promise<void> | undefined;
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = prepareStatements(db);
+    this.writes = prepareWrites(db, this.statements);
+  }
+
+  async getConfiguration(): Promise<StoreConfiguration> {
+    const statements = this.statements;
+    return {
+      markets: statements.selectMarkets.all() as string[],
+      chains: chainViewsFromRows(statements.selectChainViews.all() as ChainViewRow[]),
+      providers: providersFromRows(
+        statements.selectProviders.all() as ProviderRow[],
+        statements.selectProviderMarkets.all() as ProviderMarketRow[],
+      ),
+    };
+  }
+
+  async getOrder(id: string): Promise<OrderRecord | undefined> {
+    return this.readOrders(this.statements.selectOrder.all(id))[0];
+  }
+
+  async findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]> {
+    const rows =
+      onchainTicker === undefined
+        ? this.statements.selectOrdersByInvoiceHash.all(invoiceHash)
+        : this.statements.selectOrdersByInvoiceHashAndTicker.all(invoiceHash, onchainTicker.toUpperCase());
+    return this.readOrders(rows);
+  }
+
+  async getOrderHistory(id: string): Promise<StateChange[]> {
+    return historyFromRows(this.statements.selectHistory.all(id) as HistoryRow[]);
+  }
+
+  async importAtomically(work: (session: ImportSession) => Promise<void>): Promise<void> {
+    if (this.runningImport !== undefined) {
+      throw new Error('Another import is already running on this SQLite database');
+    }
+    let finishImport!: () => void;
+    this.runningImport = new Promise((resolve) => {
+      finishImport = resolve;
+    });
+    const { session, end } = openImportSession({
+      writeConfiguration: async (configuration) => this.writes.writeConfiguration(configuration),
+      writeOrders: async (orders) => this.writes.writeOrders(orders, Date.now()),
+    });
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      await work(session);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      end();
+      this.runningImport = undefined;
+      finishImport();
+    }
+  }
+
+  streamOrders(batchSize?: number): AsyncIterable<OrderRecord> {
+    return streamOrdersInBatches(
+      async (createdAt, id, limit) => this.readOrders(this.statements.selectOrdersAfter.all(createdAt, id, limit)),
+      batchSize,
+    );
+  }
+
+  async createOrder(order: OrderRecord): Promise<void> {
+    await this.importSettled();
+    this.writes.createOrder(order);
+  }
+
+  async transitionOrder(transition: StateTransition): Promise<boolean> {
+    assertTransitionAllowed(transition);
+    await this.importSettled();
+    return this.writes.transitionOrder(transition);
+  }
+
+  async listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]> {
+    return this.readOrders(this.statements.selectOrdersExpiredIn.all(state, now));
+  }
+
+  async findOrdersByPaymentHash(paymentHash: string, states: readonly OrderState[]): Promise<OrderRecord[]> {
+    return this.readOrders(this.statements.selectOrdersByPaymentHash.all(paymentHash, JSON.stringify(states)));
+  }
+
+  async countOrdersInStates(states: readonly OrderState[]): Promise<number> {
+    return this.statements.countOrdersInStates.get(JSON.stringify(states)) as number;
+  }
+
+  async setChainViews(chains: ChainViews): Promise<void> {
+    await this.importSettled();
+    this.writes.upsertChainViews(chains);
+  }
+
+  async upsertProvider(provider: ProviderRecord): Promise<void> {
+    await this.importSettled();
+    this.writes.upsertProvider(provider);
+  }
+
+  async setProviderActive(id: string, active: boolean): Promise<void> {
+    await this.importSettled();
+    this.statements.setProviderActive.run(active ? 1 : 0, id);
+  }
+
+  async addProviderCredential(credential: ProviderCredential): Promise<void> {
+    await this.importSettled();
+    this.statements.insertCredential.run(...credentialValues(credential));
+  }
+
+  async findProviderCredentialByApiKey(apiKey: string): Promise<ProviderCredential | undefined> {
+    const row = this.statements.selectCredentialByApiKey.get(apiKey) as CredentialRow | undefined;
+    return row === undefined ? undefined : credentialFromRow(row);
+  }
+
+  async listProviderCredentials(): Promise<ProviderCredential[]> {
+    return credentialsFromRows(this.statements.selectCredentials.all() as CredentialRow[]);
+  }
+
+  async revokeProviderCredential(name: string, at: number): Promise<boolean> {
+    await this.importSettled();
+    return this.statements.revokeCredential.run(at, name).changes === 1;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private readOrders(rows: unknown[]): OrderRecord[] {
+    return (rows as OrderRow[]).map(orderFromRow);
+  }
+
+  /** Writes from outside an import wait for it, so a rollback of the import cannot take them along. */
+  private async importSettled(): Promise<void> {
+    while (this.runningImport !== undefined) await this.runningImport;
+  }
+}

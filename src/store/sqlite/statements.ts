@@ -1,0 +1,98 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { ORDER_COLUMNS, ORDER_SELECT_LIST } from '../order-rows.js';
+
+const ORDER_PLACEHOLDERS = ORDER_COLUMNS.map(() => '?').join(', ');
+const ORDER_UPDATES = ORDER_COLUMNS.filter((column) => column !== 'id')
+  .map((column) => `${column} = excluded.${column}`)
+  .join(', ');
+const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST},
+  (SELECT json_group_array(json_array(t.type, t.tx_id, t.amount, t.output_index, t.block_height) ORDER BY t.seq)
+   FROM order_transactions t WHERE t.order_id = o.id) AS transactions
+  FROM orders o`;
+
+/** Every statement the SQLite store runs, prepared once per connection. */
+export function prepareStatements(db: Database) {
+  const prepare = (sql: string): Statement => db.prepare(sql);
+  return {
+    selectOrder: prepare(`${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ?`),
+    selectOrdersByInvoiceHash: prepare(
+      `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ?
+       ORDER BY o.created_at DESC, o.id DESC`,
+    ),
+    selectOrdersByInvoiceHashAndTicker: prepare(
+      `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ? AND o.onchain_ticker = ?
+       ORDER BY o.created_at DESC, o.id DESC`,
+    ),
+    selectOrdersAfter: prepare(
+      `${ORDERS_WITH_TRANSACTIONS} WHERE (o.created_at, o.id) > (?, ?) ORDER BY o.created_at, o.id LIMIT ?`,
+    ),
+    selectOrdersExpiredIn: prepare(
+      `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = ? AND o.expires_at <= ?
+       ORDER BY o.expires_at, o.id`,
+    ),
+    selectOrdersByPaymentHash: prepare(
+      `${ORDERS_WITH_TRANSACTIONS} WHERE o.payment_hash = ? AND o.state IN (SELECT value FROM json_each(?))
+       ORDER BY o.created_at, o.id`,
+    ),
+    countOrdersInStates: prepare(`SELECT count(*) FROM orders WHERE state IN (SELECT value FROM json_each(?))`).pluck(),
+    selectOrderState: prepare('SELECT state FROM orders WHERE id = ?').pluck(),
+    insertOrder: prepare(`INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})`),
+    upsertOrder: prepare(
+      `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})
+       ON CONFLICT (id) DO UPDATE SET ${ORDER_UPDATES}`,
+    ),
+    moveOrderState: prepare(
+      `UPDATE orders SET state = ?, payment_preimage = coalesce(?, payment_preimage) WHERE id = ? AND state = ?`,
+    ),
+    deleteTransactions: prepare('DELETE FROM order_transactions WHERE order_id = ?'),
+    appendTransaction: prepare(
+      `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
+       SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ? FROM order_transactions WHERE order_id = ?`,
+    ),
+    updateSameTransaction: prepare(
+      `UPDATE order_transactions SET amount = @amount, block_height = @blockHeight
+       WHERE order_id = @orderId AND type = @type AND tx_id = @txId AND output_index IS @outputIndex`,
+    ),
+    selectHistory: prepare('SELECT state, at FROM order_state_history WHERE order_id = ? ORDER BY seq'),
+    appendHistory: prepare(
+      `INSERT INTO order_state_history (order_id, seq, state, at)
+       SELECT ?, coalesce(max(seq), 0) + 1, ?, ? FROM order_state_history WHERE order_id = ?`,
+    ),
+
+    selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),
+    deleteMarkets: prepare('DELETE FROM markets'),
+    insertMarket: prepare('INSERT INTO markets (position, name) VALUES (?, ?)'),
+    selectChainViews: prepare('SELECT * FROM chain_views'),
+    deleteChainViews: prepare('DELETE FROM chain_views'),
+    upsertChainView: prepare(
+      `INSERT INTO chain_views (chain, block_height, fee_tokens_per_virtual_byte, swap_contract_address)
+       VALUES (?, ?, ?, ?)
+       ON CONFLICT (chain) DO UPDATE SET block_height = excluded.block_height,
+         fee_tokens_per_virtual_byte = excluded.fee_tokens_per_virtual_byte,
+         swap_contract_address = excluded.swap_contract_address`,
+    ),
+    selectProviders: prepare('SELECT id, active FROM providers'),
+    selectProviderMarkets: prepare('SELECT * FROM provider_markets ORDER BY provider_id, position'),
+    upsertProvider: prepare(
+      'INSERT INTO providers (id, active) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET active = excluded.active',
+    ),
+    setProviderActive: prepare('UPDATE providers SET active = ? WHERE id = ?'),
+    deleteProviderMarkets: prepare('DELETE FROM provider_markets WHERE provider_id = ?'),
+    insertProviderMarket: prepare(
+      `INSERT INTO provider_markets
+         (provider_id, market, position, min_expiration_seconds, min_base_units, max_base_units)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+
+    insertCredential: prepare(
+      `INSERT INTO provider_credentials (name, api_key, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    selectCredentialByApiKey: prepare('SELECT * FROM provider_credentials WHERE api_key = ?'),
+    selectCredentials: prepare('SELECT * FROM provider_credentials'),
+    revokeCredential: prepare(
+      'UPDATE provider_credentials SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL',
+    ),
+  };
+}
+
+export type SqliteStatements = ReturnType<typeof prepareStatements>;

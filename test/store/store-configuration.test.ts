@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ProviderCredential } from '../../src/domain/order.js';
+import { STORE_KINDS, skipReason } from '../support/stores.js';
+import { CONFIGURATION, makeProvider, useFreshStore } from './fixtures.js';
+
+const PAY_REQ = { minExpirationSeconds: 600n, minBaseUnits: 2n, maxBaseUnits: 3n };
+
+function credential(name: string, fields: Partial<ProviderCredential> = {}): ProviderCredential {
+  return { name, apiKey: `key-${name}`, secretHash: `scrypt$${name}`, createdAt: 1_650_000_000_000, ...fields };
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`${kind} store: configuration and providers`, { skip: skipReason(kind) }, () => {
+    const fresh = useFreshStore(kind);
+
+    test('a new store has no markets, chain views or providers', async () => {
+      assert.deepStrictEqual(await fresh.store().getConfiguration(), { markets: [], chains: {}, providers: [] });
+    });
+
+    test('configuration reads back with markets as given, providers by id, provider markets as given', async () => {
+      await fresh.store().importAtomically((session) => session.writeConfiguration(CONFIGURATION));
+      const [makerB, makerA] = CONFIGURATION.providers;
+      assert.deepStrictEqual(await fresh.store().getConfiguration(), {
+        markets: ['ETH_LBTC', 'BTC_LBTC'],
+        chains: CONFIGURATION.chains,
+        providers: [makerA, makerB],
+      });
+      const stored = (await fresh.store().getConfiguration()).providers[1];
+      assert.deepStrictEqual(Object.keys(stored?.markets ?? {}), ['ETH_LBTC', 'BTC_LBTC']);
+    });
+
+    test('writing configuration again replaces markets and chain views and upserts providers', async () => {
+      await fresh.store().importAtomically((session) => session.writeConfiguration(CONFIGURATION));
+      const replacedMakerB = makeProvider('maker-b', { BTC_LBTC: PAY_REQ }, false);
+      await fresh.store().importAtomically((session) =>
+        session.writeConfiguration({
+          markets: ['BTC_LBTC'],
+          chains: { bitcoin: { blockHeight: 700_000, feeTokensPerVirtualByte: 3 } },
+          providers: [replacedMakerB, makeProvider('maker-c', {})],
+        }),
+      );
+      assert.deepStrictEqual(await fresh.store().getConfiguration(), {
+        markets: ['BTC_LBTC'],
+        chains: { bitcoin: { blockHeight: 700_000, feeTokensPerVirtualByte: 3 } },
+        providers: [CONFIGURATION.providers[1], replacedMakerB, makeProvider('maker-c', {})],
+      });
+    });
+
+    test('setChainViews updates the chains it names and keeps the others', async () => {
+      await fresh.store().importAtomically((session) => session.writeConfiguration(CONFIGURATION));
+      await fresh.store().setChainViews({ bitcoin: { blockHeight: 612_101, feeTokensPerVirtualByte: 0.25 } });
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).chains, {
+        bitcoin: { blockHeight: 612_101, feeTokensPerVirtualByte: 0.25 },
+        ethereum: CONFIGURATION.chains.ethereum,
+      });
+    });
+
+    test('upsertProvider inserts, then replaces markets and active flag', async () => {
+      const huge = { minExpirationSeconds: 1n, minBaseUnits: 2n ** 64n, maxBaseUnits: 2n ** 255n + 1n };
+      await fresh.store().upsertProvider(makeProvider('p', { ETH_LBTC: huge, BTC_LBTC: PAY_REQ }));
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).providers, [
+        makeProvider('p', { ETH_LBTC: huge, BTC_LBTC: PAY_REQ }),
+      ]);
+      await fresh.store().upsertProvider(makeProvider('p', { BTC_LBTC: huge }, false));
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).providers, [
+        makeProvider('p', { BTC_LBTC: huge }, false),
+      ]);
+    });
+
+    test('setProviderActive flips only the active flag and ignores unknown providers', async () => {
+      await fresh.store().upsertProvider(makeProvider('p', { BTC_LBTC: PAY_REQ }));
+      await fresh.store().setProviderActive('p', false);
+      await fresh.store().setProviderActive('nobody', true);
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).providers, [
+        makeProvider('p', { BTC_LBTC: PAY_REQ }, false),
+      ]);
+      await fresh.store().setProviderActive('p', true);
+      assert.equal((await fresh.store().getConfiguration()).providers[0]?.active, true);
+    });
+  });
+
+  describe(`${kind} store: provider credentials`, { skip: skipReason(kind) }, () => {
+    const fresh = useFreshStore(kind);
+
+    test('credentials are found by API key and listed by name', async () => {
+      await fresh.store().addProviderCredential(credential('zeta'));
+      await fresh.store().addProviderCredential(credential('alpha', { createdAt: 1_700_000_000_000 }));
+      assert.deepStrictEqual(await fresh.store().findProviderCredentialByApiKey('key-alpha'), {
+        ...credential('alpha'),
+        createdAt: 1_700_000_000_000,
+      });
+      assert.equal(await fresh.store().findProviderCredentialByApiKey('key-missing'), undefined);
+      const listed = await fresh.store().listProviderCredentials();
+      assert.deepStrictEqual(
+        listed.map((entry) => entry.name),
+        ['alpha', 'zeta'],
+      );
+      assert.equal(Object.hasOwn(listed[0]!, 'revokedAt'), false);
+    });
+
+    test('a duplicate name or API key is refused', async () => {
+      await fresh.store().addProviderCredential(credential('maker'));
+      await assert.rejects(fresh.store().addProviderCredential(credential('maker', { apiKey: 'other-key' })));
+      await assert.rejects(fresh.store().addProviderCredential(credential('other', { apiKey: 'key-maker' })));
+      assert.deepStrictEqual(await fresh.store().listProviderCredentials(), [credential('maker')]);
+    });
+
+    test('revoking marks the credential once; revoking again or an unknown name resolves false', async () => {
+      await fresh.store().addProviderCredential(credential('maker'));
+      assert.equal(await fresh.store().revokeProviderCredential('maker', 1_700_000_000_001), true);
+      assert.equal(await fresh.store().revokeProviderCredential('maker', 1_800_000_000_000), false);
+      assert.equal(await fresh.store().revokeProviderCredential('ghost', 1), false);
+      assert.deepStrictEqual(await fresh.store().findProviderCredentialByApiKey('key-maker'), {
+        ...credential('maker'),
+        revokedAt: 1_700_000_000_001,
+      });
+    });
+  });
+}
