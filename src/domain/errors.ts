@@ -11,6 +11,8 @@ export type ErrorToken =
   | 'NoQuoteProvidersAvailable'
   | 'InvalidOrderId'
   | 'OrderNotFound'
+  // a request the HTTP layer cannot make sense of (bad percent-encoding, unparseable request line)
+  | 'BadRequest'
   // quote requests
   | 'InvalidOrMissingQuoteRequestFields'
   | 'InvalidInvoice'
@@ -37,6 +39,8 @@ export type ErrorToken =
   | 'InvalidOrMissingMarkets'
   | 'InvalidOrMissingActiveConfigurationFields'
   | 'InvalidPreimage'
+  // a paymentResult for an order whose funds are not (or no longer) confirmed in the HTLC
+  | 'OrderNotFunded'
   | 'InvalidNetworkOrSubnet'
   | 'RateLimitExceeded'
   | 'PayloadTooLarge';

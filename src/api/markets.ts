@@ -1,0 +1,51 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { findMarket, type Market } from '../domain/markets.js';
+import { requirementsForAllMarkets, requirementsForMarket } from '../domain/requirements.js';
+import type { Store } from '../store/store.js';
+import { routeMethods } from './methods.js';
+import { presentMarket, presentRequirements } from './presenters.js';
+import { allRequirementsSchema, listMarketsSchema, marketRequirementsSchema } from './schemas.js';
+
+export interface MarketRoutesOptions {
+  readonly store: Store;
+}
+
+function knownMarket(name: string): Market {
+  const market = findMarket(name);
+  if (market === undefined) throw new Error(`offered market ${name} is not one this software knows`);
+  return market;
+}
+
+export const marketRoutes: FastifyPluginAsync<MarketRoutesOptions> = async (app, { store }) => {
+  const method = routeMethods(app);
+
+  app.route({
+    method,
+    url: '/api/markets',
+    schema: listMarketsSchema,
+    handler: async () => {
+      const { markets } = await store.getConfiguration();
+      return markets.map((name) => presentMarket(knownMarket(name)));
+    },
+  });
+
+  app.route({
+    method,
+    url: '/api/markets/requirements',
+    schema: allRequirementsSchema,
+    handler: async () => {
+      const { markets, providers } = await store.getConfiguration();
+      return requirementsForAllMarkets(markets, providers).map(presentRequirements);
+    },
+  });
+
+  app.route<{ Params: { market: string } }>({
+    method,
+    url: '/api/markets/:market/requirements',
+    schema: marketRequirementsSchema,
+    handler: async (request) => {
+      const { markets, providers } = await store.getConfiguration();
+      return presentRequirements(requirementsForMarket(request.params.market, markets, providers));
+    },
+  });
+};

@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { LnswapError } from '../domain/errors.js';
+import type { Store } from '../store/store.js';
+import {
+  handleClientError,
+  handleFrameworkError,
+  handleRouteError,
+  replyMethodNotAllowed,
+  replyNotFound,
+} from './errors.js';
+import { marketRoutes } from './markets.js';
+import { acceptEveryHttpMethod, isReadMethod } from './methods.js';
+import { orderRoutes } from './orders.js';
+
+export interface ApiServerOptions {
+  readonly store: Store;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+// Longer than any request line Node accepts (16 KiB of headers), so an over-long id reaches the
+// route and is refused as InvalidOrderId rather than by the router.
+const MAX_PARAM_LENGTH = 64 * 1024;
+
+/** The read API, not yet listening: the caller listens (or injects), then closes it before the store. */
+export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
+    // Routes that know their fields refuse with their own token; anything else is a malformed request.
+    schemaErrorFormatter: () => new LnswapError('BadRequest'),
+  });
+
+  acceptEveryHttpMethod(app);
+  app.setErrorHandler(handleRouteError);
+
+  // Refusals that do not depend on what was sent are given before any body is read, so no body
+  // or content type can turn them into another answer. This hook is also what answers unknown
+  // paths: it runs for Fastify's not-found route before that route's handler would.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    if (request.is404) {
+      replyNotFound(reply);
+      return;
+    }
+    if (!isReadMethod(request.method)) {
+      replyMethodNotAllowed(reply);
+      return;
+    }
+    done();
+  });
+
+  await app.register(marketRoutes, { store: options.store });
+  await app.register(orderRoutes, { store: options.store });
+  return app;
+}
