@@ -1,0 +1,77 @@
+import { FieldError } from './snapshot-error.js';
+
+/** Readers for parsed JSON that name the offending field when a value has the wrong shape. */
+export type JsonObject = { readonly [key: string]: unknown };
+
+const ISO_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function fieldPath(parent: string, key: string): string {
+  return parent === '' ? key : `${parent}.${key}`;
+}
+
+export function fail(field: string, problem: string): never {
+  throw new FieldError(field, problem);
+}
+
+/** A JSON object; with `allowedKeys`, one holding no other field. */
+export function readObject(value: unknown, field: string, allowedKeys?: ReadonlySet<string>): JsonObject {
+  if (value === undefined) fail(field, 'required');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, 'must be an object');
+  if (allowedKeys !== undefined) {
+    for (const key of Object.keys(value)) {
+      if (!allowedKeys.has(key)) fail(fieldPath(field, key), 'unknown field');
+    }
+  }
+  return value as JsonObject;
+}
+
+export function readArray(value: unknown, field: string): readonly unknown[] {
+  if (value === undefined) fail(field, 'required');
+  if (!Array.isArray(value)) fail(field, 'must be an array');
+  return value;
+}
+
+export function readString(value: unknown, field: string): string {
+  if (value === undefined) fail(field, 'required');
+  if (typeof value !== 'string') fail(field, 'must be a string');
+  return value;
+}
+
+/** Absent stays absent; `null` is not absence, since an export never writes it. */
+export function readOptionalString(value: unknown, field: string): string | undefined {
+  return value === undefined ? undefined : readString(value, field);
+}
+
+export function readBoolean(value: unknown, field: string): boolean {
+  if (value === undefined) fail(field, 'required');
+  if (typeof value !== 'boolean') fail(field, 'must be true or false');
+  return value;
+}
+
+export function readNonNegativeInteger(value: unknown, field: string): number {
+  if (value === undefined) fail(field, 'required');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    fail(field, 'must be a non-negative integer');
+  }
+  return value;
+}
+
+export function readOptionalNonNegativeInteger(value: unknown, field: string): number | undefined {
+  return value === undefined ? undefined : readNonNegativeInteger(value, field);
+}
+
+export function readNonNegativeNumber(value: unknown, field: string): number {
+  if (value === undefined) fail(field, 'required');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(field, 'must be a non-negative number');
+  return value;
+}
+
+/** ISO 8601 UTC with milliseconds (`2019-11-05T20:11:08.821Z`), a real calendar time; ms since the epoch. */
+export function readTimestamp(value: unknown, field: string): number {
+  const text = readString(value, field);
+  const ms = ISO_TIMESTAMP_PATTERN.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms) || new Date(ms).toISOString() !== text) {
+    fail(field, 'must be an ISO 8601 UTC time with milliseconds, like 2019-11-05T20:11:08.821Z');
+  }
+  return ms;
+}

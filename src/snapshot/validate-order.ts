@@ -1,0 +1,201 @@
+import { parseDecimalAmount } from '../domain/amounts.js';
+import { isBitcoinAddress } from '../domain/bitcoin.js';
+import { isEthereumAddress } from '../domain/ethereum.js';
+import { preimageMatchesPaymentHash } from '../domain/invoice.js';
+import { findMarket, type Market } from '../domain/markets.js';
+import type { HtlcTerms, OrderRecord, OrderTransaction } from '../domain/order.js';
+import { normalizeOrderId } from '../domain/order-ids.js';
+import { isOrderState, ORDER_STATES } from '../domain/states.js';
+import {
+  fail,
+  readArray,
+  readNonNegativeInteger,
+  readObject,
+  readOptionalNonNegativeInteger,
+  readOptionalString,
+  readString,
+  readTimestamp,
+} from './fields.js';
+import type { InvoiceDecoder } from './invoice-decoder.js';
+
+const ORDER_FIELDS = new Set([
+  'id',
+  'market',
+  'invoice',
+  'createdAt',
+  'expiryTimestamp',
+  'state',
+  'amount',
+  'payToAddress',
+  'paymentPreimage',
+  'refundAddress',
+  'htlc',
+  'transactions',
+]);
+const HTLC_FIELDS = new Set(['redeemScript', 'refundableAtBlockHeight']);
+const TRANSACTION_FIELDS = new Set(['type', 'id', 'amount', 'outputIndex', 'blockHeight']);
+
+const PREIMAGE_PATTERN = /^[0-9a-fA-F]{64}$/;
+const SCRIPT_PATTERN = /^(?:[0-9a-fA-F]{2})+$/;
+const BITCOIN_TXID_PATTERN = /^[0-9a-fA-F]{64}$/;
+const ETHEREUM_TX_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
+export interface OrderValidationContext {
+  readonly invoices: InvoiceDecoder;
+  /** Undefined while the snapshot's `markets` has not been read yet; the caller then checks later. */
+  readonly offeredMarkets: ReadonlySet<string> | undefined;
+}
+
+/** The order id as the snapshot spells it, normalized, for naming a bad record; undefined if unusable. */
+export function orderIdForMessages(value: unknown): string | undefined {
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? normalizeOrderId(id) : undefined;
+}
+
+/** Turns one parsed snapshot order into the store's record; throws FieldError at the first bad field. */
+export function validateOrder(value: unknown, context: OrderValidationContext): OrderRecord {
+  const order = readObject(value, '', ORDER_FIELDS);
+  const id = normalizeOrderId(readString(order.id, 'id')) ?? fail('id', 'must be a UUID');
+  const market = readMarket(order.market, context.offeredMarkets);
+
+  const invoice = readString(order.invoice, 'invoice');
+  const { decoded, invoiceHash } = context.invoices.check(invoice);
+  if (decoded === undefined) fail('invoice', 'not a BOLT11 invoice with a valid signature');
+  if (decoded.network !== market.network) {
+    fail('invoice', `is a ${decoded.network} invoice but ${market.name} is a ${market.network} market`);
+  }
+
+  const createdAt = readTimestamp(order.createdAt, 'createdAt');
+  const expiresAt = readTimestamp(order.expiryTimestamp, 'expiryTimestamp');
+  if (expiresAt < createdAt) fail('expiryTimestamp', 'is before createdAt');
+
+  const state = readString(order.state, 'state');
+  if (!isOrderState(state)) fail('state', `not an order state (one of ${ORDER_STATES.join(', ')})`);
+
+  const amount = readAmount(order.amount, 'amount', market);
+  const payToAddress = readAddress(order.payToAddress, 'payToAddress', market);
+
+  const paymentPreimage = readOptionalString(order.paymentPreimage, 'paymentPreimage');
+  if (paymentPreimage !== undefined) {
+    if (!PREIMAGE_PATTERN.test(paymentPreimage)) fail('paymentPreimage', 'must be 64 hex digits');
+    if (!preimageMatchesPaymentHash(paymentPreimage, decoded.paymentHash)) {
+      fail('paymentPreimage', "does not hash to the invoice's payment hash");
+    }
+  }
+
+  const refundAddress = readOptionalString(order.refundAddress, 'refundAddress');
+  if (refundAddress !== undefined) {
+    if (market.onchain.chain !== 'bitcoin') fail('refundAddress', 'only Bitcoin-style markets have a refund address');
+    readAddress(refundAddress, 'refundAddress', market);
+  }
+
+  return {
+    id,
+    market: market.name,
+    invoice,
+    invoiceHash,
+    paymentHash: decoded.paymentHash,
+    createdAt,
+    expiresAt,
+    state,
+    amount,
+    payToAddress,
+    ...(paymentPreimage === undefined ? {} : { paymentPreimage: paymentPreimage.toLowerCase() }),
+    ...(refundAddress === undefined ? {} : { refundAddress }),
+    htlc: readHtlc(order.htlc, market),
+    transactions: readTransactions(order.transactions, market),
+  };
+}
+
+function readMarket(value: unknown, offeredMarkets: ReadonlySet<string> | undefined): Market {
+  const market = findMarket(readString(value, 'market'));
+  if (market === undefined) fail('market', 'not a known market');
+  if (offeredMarkets !== undefined && !offeredMarkets.has(market.name)) {
+    fail('market', "not one of the snapshot's markets");
+  }
+  return market;
+}
+
+function readAmount(value: unknown, field: string, market: Market): bigint {
+  const { ticker, decimals } = market.onchain;
+  const amount = parseDecimalAmount(readString(value, field), decimals);
+  if (amount === undefined) fail(field, `must be a decimal amount of ${ticker} with at most ${decimals} decimals`);
+  if (amount === 0n) fail(field, 'must be more than zero');
+  return amount;
+}
+
+function readAddress(value: unknown, field: string, market: Market): string {
+  const address = readString(value, field);
+  if (market.onchain.chain === 'bitcoin') {
+    if (!isBitcoinAddress(address, market.network)) fail(field, `not a ${market.network} Bitcoin address`);
+  } else if (!isEthereumAddress(address)) {
+    fail(field, 'not an Ethereum address');
+  }
+  return address;
+}
+
+function readHtlc(value: unknown, market: Market): HtlcTerms {
+  const htlc = readObject(value, 'htlc', HTLC_FIELDS);
+  const redeemScript = readOptionalString(htlc.redeemScript, 'htlc.redeemScript');
+  const refundableAtBlockHeight = readNonNegativeInteger(
+    htlc.refundableAtBlockHeight,
+    'htlc.refundableAtBlockHeight',
+  );
+  if (market.onchain.chain === 'ethereum') {
+    if (redeemScript !== undefined) fail('htlc.redeemScript', 'only Bitcoin-style markets have a redeem script');
+    return { refundableAtBlockHeight };
+  }
+  if (redeemScript === undefined) fail('htlc.redeemScript', `required on the Bitcoin-style market ${market.name}`);
+  if (!SCRIPT_PATTERN.test(redeemScript)) fail('htlc.redeemScript', 'must be non-empty hex');
+  return { redeemScript: redeemScript.toLowerCase(), refundableAtBlockHeight };
+}
+
+function readTransactions(value: unknown, market: Market): OrderTransaction[] {
+  const seen = new Map<string, number>();
+  return readArray(value, 'transactions').map((entry, index) => {
+    const field = `transactions[${index}]`;
+    const transaction = readTransaction(entry, field, market);
+    const identity = `${transaction.type} ${transaction.id} ${transaction.outputIndex ?? ''}`;
+    const earlier = seen.get(identity);
+    if (earlier !== undefined) fail(field, `repeats transactions[${earlier}]`);
+    seen.set(identity, index);
+    return transaction;
+  });
+}
+
+function readTransaction(value: unknown, field: string, market: Market): OrderTransaction {
+  const transaction = readObject(value, field, TRANSACTION_FIELDS);
+  const type = readString(transaction.type, `${field}.type`);
+  if (type !== 'FUND' && type !== 'REFUND') fail(`${field}.type`, 'must be FUND or REFUND');
+  const isBitcoin = market.onchain.chain === 'bitcoin';
+
+  const id = readString(transaction.id, `${field}.id`);
+  if (isBitcoin && !BITCOIN_TXID_PATTERN.test(id)) fail(`${field}.id`, 'must be a Bitcoin txid (64 hex digits)');
+  if (!isBitcoin && !ETHEREUM_TX_HASH_PATTERN.test(id)) {
+    fail(`${field}.id`, 'must be an Ethereum transaction hash (0x and 64 hex digits)');
+  }
+
+  let amount: bigint | undefined;
+  if (type === 'FUND') amount = readAmount(transaction.amount, `${field}.amount`, market);
+  else if (transaction.amount !== undefined) fail(`${field}.amount`, 'only FUND transactions carry an amount');
+
+  let outputIndex: number | undefined;
+  if (!isBitcoin) {
+    if (transaction.outputIndex !== undefined) {
+      fail(`${field}.outputIndex`, 'Ethereum transactions have no output index');
+    }
+  } else if (type === 'FUND') {
+    outputIndex = readNonNegativeInteger(transaction.outputIndex, `${field}.outputIndex`);
+  } else if (transaction.outputIndex !== undefined) {
+    fail(`${field}.outputIndex`, 'only FUND transactions carry an output index');
+  }
+
+  const blockHeight = readOptionalNonNegativeInteger(transaction.blockHeight, `${field}.blockHeight`);
+  return {
+    type,
+    id: id.toLowerCase(),
+    ...(amount === undefined ? {} : { amount }),
+    ...(outputIndex === undefined ? {} : { outputIndex }),
+    ...(blockHeight === undefined ? {} : { blockHeight }),
+  };
+}
