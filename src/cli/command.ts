@@ -1,0 +1,38 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Readable, Writable } from 'node:stream';
+import { usageErrorFromParseArgs } from './usage-error.js';
+
+export interface CliContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for `lnswap --help`. */
+  readonly summary: string;
+  /** The whole text of `lnswap <name> --help`. */
+  readonly help: string;
+  /**
+   * Resolves to the exit code; throws UsageError for a wrong command line. Commands load the store
+   * and the service only once their arguments are known to be good, so help and usage errors answer at once.
+   */
+  run(args: readonly string[], context: CliContext): Promise<number>;
+}
+
+/** Strict parsing (parseArgs' default): an unknown flag or a missing value is a UsageError, not a silent default. */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw usageErrorFromParseArgs(error);
+  }
+}
+
+export const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+export function printHelp(command: Command, context: CliContext): number {
+  context.stdout.write(command.help);
+  return 0;
+}

@@ -1,0 +1,40 @@
+import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
+import { createLogger } from '../logger.js';
+import { databaseUrlFrom, DEFAULT_DATABASE_URL, DEFAULT_HOST, DEFAULT_PORT, hostFrom, portFrom } from '../settings.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve the HTTP API',
+  help: `Usage: lnswap serve [--db URL] [--port N] [--host H]
+
+Serves the API until SIGTERM or SIGINT, then finishes in-flight requests and exits 0.
+
+Options:
+  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --port N     TCP port, 0 for any free one (env PORT, default ${DEFAULT_PORT})
+  --host H     address to listen on (env HOST, default ${DEFAULT_HOST})
+  -h, --help   show this help
+
+Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
+`,
+  async run(args, context) {
+    const { env } = context;
+    const { values } = parseCommandArgs({
+      args: [...args],
+      options: { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, ...HELP_OPTION },
+    });
+    if (values.help) return printHelp(serveCommand, context);
+    const port = portFrom(values.port, env);
+    const host = hostFrom(values.host, env);
+    const databaseUrl = databaseUrlFrom(values.db, env);
+    const [{ openStore }, { serveUntilShutdown }] = await Promise.all([
+      import('../../store/open.js'),
+      import('../serve-until-shutdown.js'),
+    ]);
+    const logger = createLogger(env);
+    const store = await openStore(databaseUrl);
+    const announce = (url: string) => logger.info({ url }, 'lnswap is serving');
+    await serveUntilShutdown({ store, host, port, logger, databaseUrl }, announce);
+    return 0;
+  },
+};

@@ -1,0 +1,31 @@
+import { UsageError } from './usage-error.js';
+
+/** Flags win over environment variables, which win over these. */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/lnswap.sqlite';
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+export function databaseUrlFrom(flag: string | undefined, env: Environment): string {
+  const url = flag ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (url.trim() === '') throw new UsageError(`${flag === undefined ? 'DATABASE_URL' : '--db'} is empty`);
+  return url;
+}
+
+export function portFrom(flag: string | undefined, env: Environment): number {
+  const text = flag ?? env.PORT;
+  if (text === undefined) return DEFAULT_PORT;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port <= 65535)) {
+    const source = flag === undefined ? 'PORT' : '--port';
+    throw new UsageError(`${source} must be a port number from 0 to 65535, not "${text}"`);
+  }
+  return port;
+}
+
+export function hostFrom(flag: string | undefined, env: Environment): string {
+  const host = flag ?? env.HOST ?? DEFAULT_HOST;
+  if (host.trim() === '') throw new UsageError(`${flag === undefined ? 'HOST' : '--host'} is empty`);
+  return host;
+}

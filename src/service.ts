@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { buildApiServer } from './api/server.js';
+import type { EngineOptions } from './engine/options.js';
+import type { OrderTransitions } from './engine/order-transitions.js';
+import type { Store } from './store/store.js';
+import { attachSocketServer } from './ws/server.js';
+import type { SocketOptions } from './ws/socket-options.js';
+
+export interface ServiceOptions {
+  readonly store: Store;
+  readonly host: string;
+  /** 0 picks a free port; the URL tells which. */
+  readonly port: number;
+  readonly logger: Logger;
+  /** The store's database URL: instances sharing one PostgreSQL database find each other through it. */
+  readonly databaseUrl?: string;
+  /** Quoting and order upkeep knobs; the defaults suit production. */
+  readonly engine?: Partial<EngineOptions>;
+  /** WebSocket flood bounds and cluster timing; the defaults suit production. */
+  readonly sockets?: Partial<SocketOptions>;
+}
+
+export interface RunningService {
+  /** Where the service answers, e.g. http://127.0.0.1:8080 */
+  readonly url: string;
+  /** Moves orders and tells the users following them. */
+  readonly transitions: OrderTransitions;
+  /** Stops accepting connections and resolves once in-flight requests have been answered. */
+  close(): Promise<void>;
+}
+
+/** The composition root: every part the service runs, wired to one store and one logger. */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  // buildApiServer hands `logger` to Fastify 5, which takes pino options there, not a logger instance.
+  const api = await buildApiServer({ store: options.store, logger: { name: 'lnswap', level: options.logger.level } });
+  // The WebSocket namespaces share the API's HTTP server and port.
+  const sockets = await attachSocketServer(api.server, {
+    store: options.store,
+    logger: options.logger,
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    ...(options.engine === undefined ? {} : { engine: options.engine }),
+    ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
+  }).catch(async (error: unknown) => {
+    await api.close();
+    throw error;
+  });
+  try {
+    await api.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await sockets.close();
+    await api.close();
+    throw error;
+  }
+  return {
+    url: urlOf(api.server.address() as AddressInfo),
+    transitions: sockets.transitions,
+    async close() {
+      // New connections are refused at once: winding the socket namespaces down can take a while.
+      api.server.close();
+      await sockets.close();
+      await api.close();
+    },
+  };
+}
+
+function urlOf({ address, family, port }: AddressInfo): string {
+  return family === 'IPv6' ? `http://[${address}]:${port}` : `http://${address}:${port}`;
+}

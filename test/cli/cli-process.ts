@@ -1,0 +1,88 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/** The real command line, run from source through tsx exactly as `node --import tsx src/cli/main.ts` would. */
+const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+// Resolved here, so the CLI can run from any working directory.
+const TSX_LOADER = import.meta.resolve('tsx');
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment minus what the CLI would read as configuration, plus `env`. */
+function environment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _database, PORT: _port, HOST: _host, LOG_LEVEL: _level, ...rest } = process.env;
+  return { ...rest, ...env };
+}
+
+export function startCli(args: readonly string[], options: CliOptions = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', TSX_LOADER, CLI_ENTRY, ...args], {
+    cwd: options.cwd,
+    env: environment(options.env),
+  });
+}
+
+/** Collects everything a stream gives until it ends. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function finished(child: ChildProcessWithoutNullStreams): Promise<CliResult> {
+  const [stdout, stderr, [code]] = await Promise.all([
+    readAll(child.stdout),
+    readAll(child.stderr),
+    once(child, 'close'),
+  ]);
+  return { code: code as number | null, stdout, stderr };
+}
+
+export async function runCli(
+  args: readonly string[],
+  options: CliOptions & { input?: string } = {},
+): Promise<CliResult> {
+  const child = startCli(args, options);
+  child.stdin.end(options.input ?? '');
+  return finished(child);
+}
+
+/** Resolves with the first stdout line that `accept` returns a value for. */
+export async function waitForLine<T>(
+  child: ChildProcessWithoutNullStreams,
+  accept: (line: string) => T | undefined,
+): Promise<T> {
+  let buffered = '';
+  let seen = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      seen += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const value = accept(line);
+        if (value !== undefined) {
+          child.stdout.off('data', onData);
+          child.off('close', onClose);
+          resolve(value);
+          return;
+        }
+      }
+    };
+    const onClose = (code: number | null) => {
+      reject(new Error(`the CLI exited (${code}) before printing it; stdout: ${seen}`));
+    };
+    child.stdout.on('data', onData);
+    child.once('close', onClose);
+  });
+}

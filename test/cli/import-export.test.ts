@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { finished, runCli, startCli } from './cli-process.js';
+import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
+import { render, validDocument } from '../snapshot/snapshot-fixtures.js';
+
+let directory: string;
+let snapshotFile: string;
+
+before(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'lnswap-cli-'));
+  snapshotFile = join(directory, 'snapshot.json');
+  await writeFile(snapshotFile, render(validDocument()));
+});
+after(() => rm(directory, { recursive: true, force: true }));
+
+for (const kind of STORE_KINDS) {
+  describe(`lnswap import and export on ${kind}`, { skip: skipReason(kind) }, () => {
+    let source: FreshStore;
+    let target: FreshStore;
+    before(async () => {
+      source = await openFreshStore(kind);
+      target = await openFreshStore(kind);
+    });
+    after(async () => {
+      await source.dispose();
+      await target.dispose();
+    });
+
+    test('lnswap export | lnswap import - round-trips byte for byte', async () => {
+      const imported = await runCli(['import', snapshotFile, '--db', source.url]);
+      assert.equal(imported.code, 0, imported.stderr);
+      assert.equal(imported.stdout, `imported 3 orders, 2 providers and 2 markets from ${snapshotFile}\n`);
+
+      const exporter = startCli(['export', '--db', source.url]);
+      const importer = startCli(['import', '-', '--db', target.url]);
+      exporter.stdout.pipe(importer.stdin);
+      const [exported, piped] = await Promise.all([finished(exporter), finished(importer)]);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.equal(piped.stdout, 'imported 3 orders, 2 providers and 2 markets from stdin\n');
+
+      const first = await runCli(['export', '--db', source.url]);
+      const second = await runCli(['export'], { env: { DATABASE_URL: target.url } });
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(second.code, 0, second.stderr);
+      assert.ok(first.stdout.length > 1000);
+      assert.equal(second.stdout, first.stdout);
+    });
+
+    test('a bad snapshot exits 1 with a one-line error and changes nothing', async () => {
+      const before_ = await runCli(['export', '--db', target.url]);
+      const document = validDocument();
+      document.orders[2]!.payToAddress = 'nowhere';
+      const bad = join(directory, `bad-${kind}.json`);
+      await writeFile(bad, render(document));
+
+      const result = await runCli(['import', bad, '--db', target.url]);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, '');
+      assert.match(
+        result.stderr,
+        new RegExp(`^lnswap import: orders\\[2\\] \\(id ${document.orders[2]!.id as string}\\): payToAddress: not an Ethereum address\\n$`),
+      );
+      assert.equal((await runCli(['export', '--db', target.url])).stdout, before_.stdout);
+    });
+
+    test('a snapshot that cannot be read exits 1 and changes nothing', async () => {
+      const before_ = await runCli(['export', '--db', target.url]);
+      const result = await runCli(['import', join(directory, 'missing.json'), '--db', target.url]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /^lnswap import: cannot read .*missing\.json: ENOENT\n$/);
+
+      const truncated = await runCli(['import', '-', '--db', target.url], { input: render(validDocument()).slice(0, 500) });
+      assert.equal(truncated.code, 1);
+      assert.match(truncated.stderr, /^lnswap import: .*not valid JSON.*\n$/);
+      assert.equal((await runCli(['export', '--db', target.url])).stdout, before_.stdout);
+    });
+  });
+}
+
+describe('lnswap command line', () => {
+  test('--help prints the commands; each command has its own help', async () => {
+    const help = await runCli(['--help']);
+    assert.equal(help.code, 0);
+    for (const command of ['serve', 'import', 'export', 'demo']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
+    const importHelp = await runCli(['import', '--help']);
+    assert.equal(importHelp.code, 0);
+    assert.match(importHelp.stdout, /^Usage: lnswap import FILE\|- \[--db URL\]/);
+  });
+
+  test('an unknown command, flag or bad value is a one-line error with a hint, exit 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['launch'], /^lnswap: unknown command "launch" \(run lnswap --help for usage\)\n$/],
+      [['export', '--verbose'], /^lnswap export: Unknown option '--verbose' \(run lnswap export --help for usage\)\n$/],
+      [['import'], /^lnswap import: missing the snapshot FILE \(or - for stdin\) \(run lnswap import --help for usage\)\n$/],
+      [['serve', '--port', 'http'], /^lnswap serve: --port must be a port number from 0 to 65535, not "http" \(run lnswap serve --help for usage\)\n$/],
+      [['demo', '--db', 'sqlite::memory:'], /^lnswap demo: Unknown option '--db' \(run lnswap demo --help for usage\)\n$/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, message);
+    }
+  });
+
+  test('an unusable database URL exits 1 naming the problem', async () => {
+    const result = await runCli(['export', '--db', 'mysql://localhost/lnswap']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^lnswap export: Unsupported database URL scheme "mysql:".*\n$/);
+  });
+});
