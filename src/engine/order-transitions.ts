@@ -1,0 +1,25 @@
+import type { StateTransition, Store } from '../store/store.js';
+import { eventNeedsStoredOrder, stateChangedEvent, type StateChangedEvent } from './state-events.js';
+
+export type StateChangedPublisher = (event: StateChangedEvent) => void;
+
+/**
+ * The one way the service moves orders: compare-and-set in the store, so of several instances
+ * trying the same move only one succeeds, and only that one announces it. Chain watchers, when
+ * they exist, move orders through here too.
+ */
+export class OrderTransitions {
+  constructor(
+    private readonly store: Store,
+    private readonly publish: StateChangedPublisher,
+  ) {}
+
+  /** Resolves false when the order was no longer in `transition.from`. */
+  async apply(transition: StateTransition): Promise<boolean> {
+    const moved = await this.store.transitionOrder(transition);
+    if (!moved) return false;
+    const order = eventNeedsStoredOrder(transition) ? await this.store.getOrder(transition.orderId) : undefined;
+    this.publish(stateChangedEvent(transition, order));
+    return true;
+  }
+}

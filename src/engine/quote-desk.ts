@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LnswapError } from '../domain/errors.js';
+import type { ChainViews, OrderRecord } from '../domain/order.js';
+import type { Store } from '../store/store.js';
+import { QuoteAuction } from './auction.js';
+import { verifyMakerQuote, type QuoteSolicitation, type VerifiedQuote } from './maker-quote.js';
+import type { EngineOptions } from './options.js';
+import { checkQuoteRequest, type QuoteRequest } from './quote-request.js';
+import { INVOICE_BLOCKING_STATES, IN_FLIGHT_STATES } from './swap-states.js';
+
+/** The `requestQuote` payload providers receive. */
+export interface ProviderQuoteRequest {
+  readonly orderId: string;
+  readonly market: string;
+  readonly invoice: string;
+  readonly refundAddress?: string;
+  readonly requestExpiryTimestampMs: number;
+}
+
+export interface QuoteDeskDependencies {
+  readonly store: Store;
+  readonly options: EngineOptions;
+  readonly now: () => number;
+  /** Delivers a quote request to every provider subscribed to its market, on any instance. */
+  readonly solicitQuotes: (request: ProviderQuoteRequest) => void;
+}
+
+/**
+ * Turns a user's quote request into an order: validates it, asks the providers, waits until the
+ * deadline for their quotes and stores the best one as an order waiting for funds.
+ */
+export class QuoteDesk {
+  private readonly auctions = new Map<string, QuoteAuction>();
+  /** Payment hashes with an auction running here; the store cannot see those yet. */
+  private readonly paymentHashesInAuction = new Set<string>();
+  private readonly shutdown = new AbortController();
+
+  constructor(private readonly dependencies: QuoteDeskDependencies) {}
+
+  /** Resolves with the stored order; throws LnswapError when refused. */
+  async requestQuote(payload: unknown): Promise<OrderRecord> {
+    const { store, now } = this.dependencies;
+    const configuration = await store.getConfiguration();
+    const request = checkQuoteRequest(payload, {
+      offeredMarkets: configuration.markets,
+      providers: configuration.providers,
+      now: now(),
+    });
+
+    const [liveOrders, storedInFlight] = await Promise.all([
+      store.findOrdersByPaymentHash(request.paymentHash, INVOICE_BLOCKING_STATES),
+      store.countOrdersInStates(IN_FLIGHT_STATES),
+    ]);
+    // From here to the reservation nothing awaits, so concurrent requests see each other's reservations.
+    if (liveOrders.length > 0 || this.paymentHashesInAuction.has(request.paymentHash)) {
+      throw new LnswapError('SwapAlreadyInProgress');
+    }
+    if (storedInFlight + this.paymentHashesInAuction.size >= this.dependencies.options.maxSwapsInFlight) {
+      throw new LnswapError('TooManySwapsInFlight');
+    }
+    this.paymentHashesInAuction.add(request.paymentHash);
+    try {
+      return await this.runAuction(request, configuration.chains);
+    } finally {
+      this.paymentHashesInAuction.delete(request.paymentHash);
+    }
+  }
+
+  /** True while this instance runs the auction of `orderId`. */
+  runsAuction(orderId: string): boolean {
+    return this.auctions.has(orderId);
+  }
+
+  /** Throws LnswapError when the quote is refused, QuoteSubmittedTooLate when no auction runs here. */
+  submitMakerQuote(orderId: string, payload: unknown, receivedAt: number): void {
+    const auction = this.auctions.get(orderId);
+    if (auction === undefined) throw new LnswapError('QuoteSubmittedTooLate');
+    auction.submit(payload, receivedAt);
+  }
+
+  /** Abandons the auctions in progress; their requests fail. */
+  close(): void {
+    this.shutdown.abort();
+  }
+
+  private async runAuction(request: QuoteRequest, chains: ChainViews): Promise<OrderRecord> {
+    const { store, now, options } = this.dependencies;
+    const orderId = randomUUID();
+    const requestExpiryTimestampMs = now() + options.quoteDeadlineMs;
+    const refundAddress = request.refundAddress === undefined ? {} : { refundAddress: request.refundAddress };
+    const solicitation: QuoteSolicitation = {
+      orderId,
+      market: request.market,
+      paymentHash: request.paymentHash,
+      ...refundAddress,
+      requestExpiryTimestampMs,
+      chains,
+    };
+    const auction = new QuoteAuction((quote, receivedAt) => verifyMakerQuote(quote, solicitation, options, receivedAt));
+
+    this.auctions.set(orderId, auction);
+    try {
+      this.dependencies.solicitQuotes({
+        orderId,
+        market: request.market.name,
+        invoice: request.invoice,
+        ...refundAddress,
+        requestExpiryTimestampMs,
+      });
+      await sleep(Math.max(0, requestExpiryTimestampMs - now()), undefined, { signal: this.shutdown.signal });
+      const best = auction.close();
+      if (best === undefined) throw new LnswapError('NoQuotesAvailable');
+      // Narrows the window in which two instances could both create an order for one invoice.
+      await this.refuseIfInvoiceTaken(request.paymentHash);
+      const order = orderFromQuote(orderId, request, best, now());
+      await store.createOrder(order);
+      return order;
+    } finally {
+      auction.close();
+      this.auctions.delete(orderId);
+    }
+  }
+
+  private async refuseIfInvoiceTaken(paymentHash: string): Promise<void> {
+    const orders = await this.dependencies.store.findOrdersByPaymentHash(paymentHash, INVOICE_BLOCKING_STATES);
+    if (orders.length > 0) throw new LnswapError('SwapAlreadyInProgress');
+  }
+}
+
+function orderFromQuote(
+  orderId: string,
+  request: QuoteRequest,
+  quote: VerifiedQuote,
+  createdAt: number,
+): OrderRecord {
+  return {
+    id: orderId,
+    market: request.market.name,
+    invoice: request.invoice,
+    invoiceHash: request.invoiceHash,
+    paymentHash: request.paymentHash,
+    createdAt,
+    expiresAt: quote.expiresAt,
+    state: 'WaitingForFundingTx',
+    amount: quote.amount,
+    payToAddress: quote.payToAddress,
+    ...(request.refundAddress === undefined ? {} : { refundAddress: request.refundAddress }),
+    htlc: quote.htlc,
+    transactions: [],
+  };
+}

@@ -1,0 +1,126 @@
+import type { Logger } from 'pino';
+import type { Namespace, Socket } from 'socket.io';
+import { LnswapError } from '../domain/errors.js';
+import { findMarket } from '../domain/markets.js';
+import { parseActiveConfiguration } from '../engine/active-configuration.js';
+import { authenticateProvider } from '../engine/credentials.js';
+import type { OrderTransitions } from '../engine/order-transitions.js';
+import { applyPaymentResult, readPaymentResult } from '../engine/payment-result.js';
+import type { Store } from '../store/store.js';
+import { clientAddress } from './client-address.js';
+import type { MakerQuoteRouter } from './maker-quote-router.js';
+import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
+import { KeyedRateLimiter } from './rate-limiter.js';
+import { handleRequests, type RequestHandler } from './requests.js';
+import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
+import type { SocketOptions } from './socket-options.js';
+
+export interface ProviderNamespaceDependencies {
+  readonly store: Store;
+  readonly router: MakerQuoteRouter;
+  readonly presence: ProviderPresence;
+  readonly transitions: OrderTransitions;
+  readonly options: SocketOptions;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+/** `/provider/v1`: liquidity providers authenticate, configure, subscribe to quote requests and answer them. */
+export function serveProviderNamespace(namespace: Namespace, dependencies: ProviderNamespaceDependencies): void {
+  const authentications = new KeyedRateLimiter(dependencies.options.authenticationsPerAddress);
+  namespace.on('connection', (socket) => {
+    const handlers = providerHandlers(socket, dependencies, authentications);
+    handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, dependencies.logger);
+    socket.on('disconnect', () => {
+      const { providerId, configuredMarkets } = socket.data as ProviderSocketData;
+      if (providerId === undefined || (configuredMarkets?.length ?? 0) === 0) return;
+      dependencies.presence.providerLeft(providerId, socket.id);
+    });
+  });
+}
+
+function providerHandlers(
+  socket: Socket,
+  dependencies: ProviderNamespaceDependencies,
+  authentications: KeyedRateLimiter,
+): Record<string, RequestHandler> {
+  const { store, router, transitions, options, now, logger } = dependencies;
+  const data = socket.data as ProviderSocketData;
+  const address = clientAddress(socket, options.trustProxy);
+
+  /** Every event but `authenticate` needs an authenticated connection. */
+  const authenticated =
+    (handle: (providerId: string, payload: unknown) => Promise<unknown>): RequestHandler =>
+    async (payload) => {
+      if (data.providerId === undefined) throw new LnswapError('InvalidOrMissingCredentials');
+      return handle(data.providerId, payload);
+    };
+
+  return {
+    authenticate: async (payload) => {
+      if (!authentications.tryTake(address, now())) throw new LnswapError('RateLimitExceeded');
+      const credential = await authenticateProvider(store, payload);
+      // One connection speaks for one provider for its whole life.
+      if (data.providerId !== undefined && data.providerId !== credential.name) {
+        throw new LnswapError('InvalidOrMissingCredentials');
+      }
+      data.providerId = credential.name;
+      data.apiKey = credential.apiKey;
+      return undefined;
+    },
+
+    activeConfiguration: authenticated(async (providerId, payload) => {
+      const { markets: offered } = await store.getConfiguration();
+      const markets = parseActiveConfiguration(payload, offered);
+      const configured = Object.keys(markets);
+      const stillQuoted = new Set(configured.map(marketQuotesRoom));
+      for (const room of [...socket.rooms]) {
+        if (isMarketQuotesRoom(room) && !stillQuoted.has(room)) await socket.leave(room);
+      }
+      // Set before the store write: a presence check that sees the store's flag must see this too.
+      data.configuredMarkets = configured;
+      await store.upsertProvider({ id: providerId, active: configured.length > 0, markets });
+      return undefined;
+    }),
+
+    subscribeToQuotes: authenticated(async (_providerId, payload) => {
+      const markets = await readMarketList(store, payload);
+      if (markets.some((market) => !(data.configuredMarkets ?? []).includes(market))) {
+        throw new LnswapError('InvalidOrMissingActiveConfigurationFields');
+      }
+      await socket.join(markets.map(marketQuotesRoom));
+      return undefined;
+    }),
+
+    unsubscribeFromQuotes: authenticated(async (_providerId, payload) => {
+      for (const market of await readMarketList(store, payload)) await socket.leave(marketQuotesRoom(market));
+      return undefined;
+    }),
+
+    makerQuote: authenticated(async (_providerId, payload) => {
+      await router.submit(payload, now());
+      return undefined;
+    }),
+
+    paymentResult: authenticated(async (providerId, payload) => {
+      const result = readPaymentResult(payload);
+      if (!result.success) {
+        const { orderId, failedReason } = result;
+        logger.info({ providerId, orderId, failedReason }, 'provider could not pay');
+      }
+      await applyPaymentResult(result, store, transitions, now());
+      return undefined;
+    }),
+  };
+}
+
+/** `[market, ...]`: non-empty, every name an offered market (any case). Canonical names out. */
+async function readMarketList(store: Store, payload: unknown): Promise<string[]> {
+  if (!Array.isArray(payload) || payload.length === 0) throw new LnswapError('InvalidOrMissingMarkets');
+  const { markets: offered } = await store.getConfiguration();
+  return payload.map((name: unknown) => {
+    const market = typeof name === 'string' ? findMarket(name)?.name : undefined;
+    if (market === undefined || !offered.includes(market)) throw new LnswapError('InvalidOrMissingMarkets');
+    return market;
+  });
+}

@@ -1,0 +1,22 @@
+import type { ChainKind, Network } from '../domain/markets.js';
+
+/** Users following one order's state. */
+export function orderRoom(orderId: string): string {
+  return `order:${orderId}`;
+}
+
+const MARKET_QUOTES_PREFIX = 'quotes:';
+
+/** Providers quoting one market. */
+export function marketQuotesRoom(market: string): string {
+  return `${MARKET_QUOTES_PREFIX}${market}`;
+}
+
+export function isMarketQuotesRoom(room: string): boolean {
+  return room.startsWith(MARKET_QUOTES_PREFIX);
+}
+
+/** Users following one chain's block height. */
+export function blockHeightRoom(chain: ChainKind, network: Network): string {
+  return `blockHeight:${chain}:${network}`;
+}

@@ -1,0 +1,162 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Logger } from 'pino';
+import { Server, type Namespace } from 'socket.io';
+import { BlockHeightTracker } from '../engine/block-height-tracker.js';
+import { sweepElapsedFundWindows } from '../engine/fund-window-sweeper.js';
+import { resolveEngineOptions, type EngineOptions } from '../engine/options.js';
+import { OrderTransitions } from '../engine/order-transitions.js';
+import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js';
+import { QuoteDesk } from '../engine/quote-desk.js';
+import type { Store } from '../store/store.js';
+import { announceBlockHeight } from './block-heights.js';
+import { createClusterAdapter, type ClusterAdapter } from './cluster-adapter.js';
+import { MakerQuoteRouter } from './maker-quote-router.js';
+import { ProviderPresence } from './provider-presence.js';
+import { serveProviderNamespace } from './provider-namespace.js';
+import { marketQuotesRoom, orderRoom } from './rooms.js';
+import { resolveSocketOptions, type SocketOptions } from './socket-options.js';
+import { serveUserNamespace } from './user-namespace.js';
+
+export const USER_NAMESPACE = '/user/v1';
+export const PROVIDER_NAMESPACE = '/provider/v1';
+
+export interface SocketServerDependencies {
+  readonly store: Store;
+  readonly logger: Logger;
+  /** The store's database URL; required for a PostgreSQL store, whose instances form a cluster. */
+  readonly databaseUrl?: string;
+  readonly engine?: Partial<EngineOptions>;
+  readonly sockets?: Partial<SocketOptions>;
+  readonly now?: () => number;
+}
+
+export interface SocketServer {
+  readonly io: Server;
+  /** Moves orders and tells their subscribers; the entry point for anything that watches the chains. */
+  readonly transitions: OrderTransitions;
+  /** Stops the periodic work and disconnects every client; leaves the HTTP server to its owner. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `/user/v1` and `/provider/v1` on an existing HTTP server, for socket.io 4 clients and,
+ * through the EIO3 compatibility switch, socket.io 2 clients.
+ */
+export async function attachSocketServer(
+  httpServer: HttpServer,
+  dependencies: SocketServerDependencies,
+): Promise<SocketServer> {
+  const { store, logger } = dependencies;
+  const engineOptions = resolveEngineOptions(dependencies.engine);
+  const socketOptions = resolveSocketOptions(dependencies.sockets);
+  const now = dependencies.now ?? Date.now;
+
+  const cluster = await clusterFor(dependencies, socketOptions);
+  const io = new Server(httpServer, {
+    allowEIO3: true,
+    serveClient: false,
+    maxHttpBufferSize: socketOptions.maxMessageBytes,
+    ...(cluster === undefined ? {} : { adapter: cluster.adapterFactory }),
+  });
+  const users = io.of(USER_NAMESPACE);
+  const providers = io.of(PROVIDER_NAMESPACE);
+
+  const transitions = new OrderTransitions(store, (event) => {
+    users.to(orderRoom(event.orderId)).emit('stateChanged', event);
+  });
+  const desk = new QuoteDesk({
+    store,
+    options: engineOptions,
+    now,
+    solicitQuotes: (request) => providers.to(marketQuotesRoom(request.market)).emit('requestQuote', request),
+  });
+  const clustered = cluster !== undefined;
+  const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
+  const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
+
+  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger });
+  serveProviderNamespace(providers, { store, router, presence, transitions, options: socketOptions, now, logger });
+
+  const tasks = startUpkeep({
+    store,
+    transitions,
+    presence,
+    users,
+    engineOptions,
+    socketOptions,
+    clustered,
+    now,
+    logger,
+  });
+
+  return {
+    io,
+    transitions,
+    async close() {
+      desk.close();
+      router.close();
+      await Promise.all(tasks.map((task) => task.stop()));
+      const namespaces = [users, providers, io.of('/')];
+      await presence.shutdown(() => {
+        for (const namespace of namespaces) namespace.local.disconnectSockets(true);
+      });
+      for (const namespace of namespaces) await namespace.adapter.close();
+      io.engine.close();
+      await cluster?.close();
+    },
+  };
+}
+
+async function clusterFor(
+  dependencies: SocketServerDependencies,
+  options: SocketOptions,
+): Promise<ClusterAdapter | undefined> {
+  if (dependencies.store.dialect !== 'postgres') return undefined;
+  if (dependencies.databaseUrl === undefined) {
+    throw new Error('attachSocketServer: a PostgreSQL store needs its databaseUrl for the cluster adapter');
+  }
+  return createClusterAdapter(
+    dependencies.databaseUrl,
+    { heartbeatIntervalMs: options.clusterHeartbeatIntervalMs, heartbeatTimeoutMs: options.clusterHeartbeatTimeoutMs },
+    dependencies.logger,
+  );
+}
+
+interface UpkeepDependencies {
+  readonly store: Store;
+  readonly transitions: OrderTransitions;
+  readonly presence: ProviderPresence;
+  readonly users: Namespace;
+  readonly engineOptions: EngineOptions;
+  readonly socketOptions: SocketOptions;
+  readonly clustered: boolean;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+/** The periodic work every instance does; each step is safe to run on several instances at once. */
+function startUpkeep(dependencies: UpkeepDependencies): PeriodicTask[] {
+  const { store, transitions, presence, users, engineOptions, socketOptions, now, logger } = dependencies;
+  const heights = new BlockHeightTracker();
+  const failed = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
+  return [
+    startPeriodicTask((signal) => sweepElapsedFundWindows(store, transitions, now(), signal), {
+      intervalMs: engineOptions.sweepIntervalMs,
+      onError: failed('fund window sweep'),
+    }),
+    startPeriodicTask(
+      async () => {
+        const { chains } = await store.getConfiguration();
+        for (const change of heights.update(chains)) announceBlockHeight(users, change);
+      },
+      { intervalMs: engineOptions.chainViewPollIntervalMs, onError: failed('chain view poll') },
+    ),
+    startPeriodicTask(() => presence.reconcile(), {
+      intervalMs: engineOptions.presenceIntervalMs,
+      // A new instance learns of its peers from their heartbeats; asking before that would see
+      // only its own connections and wrongly drop every provider connected elsewhere.
+      firstRunAfterMs: dependencies.clustered ? socketOptions.clusterHeartbeatTimeoutMs : 0,
+      onError: failed('provider presence check'),
+    }),
+  ];
+}

@@ -1,0 +1,46 @@
+import type { RateLimit } from './rate-limiter.js';
+
+/** Flood bounds and cluster timing of the socket.io server. */
+export interface SocketOptions {
+  /** Largest JSON payload of one event; larger ones are refused with PayloadTooLarge. */
+  readonly maxPayloadBytes: number;
+  /** Largest socket.io message at all; a client sending more is disconnected before anything parses it. */
+  readonly maxMessageBytes: number;
+  readonly quoteRequestsPerConnection: RateLimit;
+  readonly quoteRequestsPerAddress: RateLimit;
+  /** Applies to every event of a connection, quote requests included. */
+  readonly eventsPerConnection: RateLimit;
+  /** Each authentication costs a slow hash, so attempts are limited per address. */
+  readonly authenticationsPerAddress: RateLimit;
+  /** Take the client address from X-Forwarded-For, for instances behind a load balancer. */
+  readonly trustProxy: boolean;
+  /** How long a provider waits for the instance running an auction to judge its forwarded quote. */
+  readonly forwardedQuoteTimeoutMs: number;
+  /** How long to wait for the other instances when looking up connected providers. */
+  readonly clusterRequestTimeoutMs: number;
+  /** Heartbeats by which instances sharing PostgreSQL learn about each other. */
+  readonly clusterHeartbeatIntervalMs: number;
+  readonly clusterHeartbeatTimeoutMs: number;
+}
+
+export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
+  maxPayloadBytes: 16 * 1024,
+  maxMessageBytes: 64 * 1024,
+  quoteRequestsPerConnection: { burst: 5, perSecond: 0.5 },
+  quoteRequestsPerAddress: { burst: 30, perSecond: 3 },
+  eventsPerConnection: { burst: 100, perSecond: 20 },
+  authenticationsPerAddress: { burst: 10, perSecond: 0.5 },
+  trustProxy: false,
+  forwardedQuoteTimeoutMs: 3_000,
+  clusterRequestTimeoutMs: 5_000,
+  clusterHeartbeatIntervalMs: 5_000,
+  clusterHeartbeatTimeoutMs: 10_000,
+};
+
+export function resolveSocketOptions(overrides: Partial<SocketOptions> = {}): SocketOptions {
+  const options = { ...DEFAULT_SOCKET_OPTIONS, ...overrides };
+  if (options.maxPayloadBytes > options.maxMessageBytes) {
+    throw new RangeError('socket option maxPayloadBytes must not exceed maxMessageBytes');
+  }
+  return options;
+}

@@ -1,0 +1,115 @@
+import type { Logger } from 'pino';
+import type { Namespace, Socket } from 'socket.io';
+import { presentFundingDetails, presentRefund, presentRequirements } from '../api/presenters.js';
+import { LnswapError } from '../domain/errors.js';
+import { deriveFundingDetails } from '../domain/funding.js';
+import { findMarket, type Market } from '../domain/markets.js';
+import type { OrderRecord } from '../domain/order.js';
+import { normalizeOrderId } from '../domain/order-ids.js';
+import { deriveRefundDetails } from '../domain/refund.js';
+import { requirementsForAllMarkets } from '../domain/requirements.js';
+import { isPlainObject } from '../engine/payload-shapes.js';
+import type { QuoteDesk } from '../engine/quote-desk.js';
+import type { Store } from '../store/store.js';
+import { readBlockHeightTopic } from './block-heights.js';
+import { clientAddress } from './client-address.js';
+import { KeyedRateLimiter, TokenBucket } from './rate-limiter.js';
+import { handleRequests, type RequestHandler } from './requests.js';
+import { blockHeightRoom, orderRoom } from './rooms.js';
+import type { SocketOptions } from './socket-options.js';
+
+export interface UserNamespaceDependencies {
+  readonly store: Store;
+  readonly desk: QuoteDesk;
+  readonly options: SocketOptions;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+/** `/user/v1`: users request quotes, follow their orders and block heights, and read refund details. */
+export function serveUserNamespace(namespace: Namespace, dependencies: UserNamespaceDependencies): void {
+  const quoteRequestsByAddress = new KeyedRateLimiter(dependencies.options.quoteRequestsPerAddress);
+  namespace.on('connection', (socket) => {
+    const handlers = userHandlers(socket, dependencies, quoteRequestsByAddress);
+    handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, dependencies.logger);
+  });
+}
+
+function userHandlers(
+  socket: Socket,
+  dependencies: UserNamespaceDependencies,
+  quoteRequestsByAddress: KeyedRateLimiter,
+): Record<string, RequestHandler> {
+  const { store, desk, options, now } = dependencies;
+  const quoteRequests = new TokenBucket(options.quoteRequestsPerConnection, now());
+  const address = clientAddress(socket, options.trustProxy);
+
+  return {
+    requestQuote: async (payload) => {
+      const at = now();
+      if (!quoteRequests.tryTake(at) || !quoteRequestsByAddress.tryTake(address, at)) {
+        throw new LnswapError('RateLimitExceeded');
+      }
+      const order = await desk.requestQuote(payload);
+      const { chains } = await store.getConfiguration();
+      const market = marketOf(order);
+      return presentFundingDetails(deriveFundingDetails(order, market, chains), market);
+    },
+
+    subscribeToOrderState: async (payload) => {
+      const order = await findOrder(store, payload);
+      await socket.join(orderRoom(order.id));
+      return undefined;
+    },
+
+    unsubscribeFromOrderState: async (payload) => {
+      await socket.leave(orderRoom(readOrderId(payload)));
+      return undefined;
+    },
+
+    subscribeToBlockHeight: async (payload) => {
+      const { markets } = await store.getConfiguration();
+      const topic = readBlockHeightTopic(payload, markets);
+      await socket.join(blockHeightRoom(topic.chain, topic.network));
+      return undefined;
+    },
+
+    unsubscribeFromBlockHeight: async (payload) => {
+      const { markets } = await store.getConfiguration();
+      const topic = readBlockHeightTopic(payload, markets);
+      await socket.leave(blockHeightRoom(topic.chain, topic.network));
+      return undefined;
+    },
+
+    requestRefundDetails: async (payload) => {
+      const order = await findOrder(store, payload);
+      const { chains } = await store.getConfiguration();
+      const market = marketOf(order);
+      return presentRefund(deriveRefundDetails(order, market, chains), market);
+    },
+
+    requestMarketRequirements: async () => {
+      const { markets, providers } = await store.getConfiguration();
+      return requirementsForAllMarkets(markets, providers).map(presentRequirements);
+    },
+  };
+}
+
+function readOrderId(payload: unknown): string {
+  const raw = isPlainObject(payload) ? payload.orderId : undefined;
+  const orderId = typeof raw === 'string' ? normalizeOrderId(raw) : undefined;
+  if (orderId === undefined) throw new LnswapError('InvalidOrderId');
+  return orderId;
+}
+
+async function findOrder(store: Store, payload: unknown): Promise<OrderRecord> {
+  const order = await store.getOrder(readOrderId(payload));
+  if (order === undefined) throw new LnswapError('OrderNotFound');
+  return order;
+}
+
+function marketOf(order: OrderRecord): Market {
+  const market = findMarket(order.market);
+  if (market === undefined) throw new Error(`order ${order.id} names unknown market ${order.market}`);
+  return market;
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { LnswapError } from '../../src/domain/errors.js';
+import { OrderTransitions } from '../../src/engine/order-transitions.js';
+import { applyPaymentResult, readPaymentResult } from '../../src/engine/payment-result.js';
+import type { StateChangedEvent } from '../../src/engine/state-events.js';
+import { buildOrder, hex32, seedStore } from '../support/fixtures.js';
+import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
+
+async function refusal(action: () => Promise<unknown> | unknown): Promise<string> {
+  try {
+    await action();
+  } catch (error) {
+    assert.ok(error instanceof LnswapError, `expected a token, got ${String(error)}`);
+    return error.token;
+  }
+  assert.fail('accepted');
+}
+
+describe('readPaymentResult', () => {
+  test('reads the documented fields and normalizes the order id', async () => {
+    assert.deepEqual(readPaymentResult({ orderId: 'A61131F70B66460EB3D837D59F94B8AA', success: false, failedReason: 'no route' }), {
+      orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
+      success: false,
+      failedReason: 'no route',
+    });
+    assert.equal(await refusal(() => readPaymentResult({ orderId: 'nope', success: true })), 'InvalidOrderId');
+    for (const payload of [null, [], { success: true }, { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: 'yes' }]) {
+      assert.equal(await refusal(() => readPaymentResult(payload)), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
+    }
+  });
+});
+
+for (const kind of STORE_KINDS) {
+  describe(`applyPaymentResult on ${kind}`, { skip: skipReason(kind) }, () => {
+    let fresh: FreshStore;
+    const events: StateChangedEvent[] = [];
+    let transitions: OrderTransitions;
+    const funded = buildOrder({ label: 'paid', state: 'Funded', funds: [35_590n] });
+    const unfunded = buildOrder({ label: 'not yet funded' });
+
+    before(async () => {
+      fresh = await openFreshStore(kind);
+      await seedStore(fresh.store, { orders: [funded.record, unfunded.record] });
+      transitions = new OrderTransitions(fresh.store, (event) => events.push(event));
+    });
+    after(() => fresh?.dispose());
+
+    const apply = (payload: unknown) => applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000);
+
+    test('refuses a wrong preimage, an unknown order, and a payment before the funds are confirmed', async () => {
+      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
+      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true })), 'InvalidPreimage');
+      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: 'zz' })), 'InvalidPreimage');
+      assert.equal(
+        await refusal(() => apply({ orderId: '00000000-0000-4000-8000-000000000000', success: true, preimage: funded.preimage })),
+        'OrderNotFound',
+      );
+      assert.equal(
+        await refusal(() => apply({ orderId: unfunded.record.id, success: true, preimage: unfunded.preimage })),
+        'OrderNotFunded',
+      );
+      assert.deepEqual(events, []);
+      assert.equal((await fresh.store.getOrder(funded.record.id))?.state, 'Funded');
+    });
+
+    test('a reported failure changes nothing', async () => {
+      await apply({ orderId: funded.record.id, success: false, failedReason: 'no route' });
+      assert.equal((await fresh.store.getOrder(funded.record.id))?.state, 'Funded');
+      assert.deepEqual(events, []);
+    });
+
+    test('a valid preimage completes the order once, with the preimage in store and event; a repeat is accepted', async () => {
+      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage.toUpperCase() });
+      const order = await fresh.store.getOrder(funded.record.id);
+      assert.equal(order?.state, 'Complete');
+      assert.equal(order?.paymentPreimage, funded.preimage);
+      assert.deepEqual(events, [{ orderId: funded.record.id, state: 'Complete', preimage: funded.preimage }]);
+
+      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage });
+      assert.equal(events.length, 1);
+      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
+    });
+  });
+}

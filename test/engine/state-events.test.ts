@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { eventNeedsStoredOrder, stateChangedEvent } from '../../src/engine/state-events.js';
+import type { StateTransition } from '../../src/store/store.js';
+import { buildOrder } from '../support/fixtures.js';
+
+const funded = buildOrder({ label: 'events', state: 'Funded', funds: [20_000n, 15_590n] }).record;
+const orderId = funded.id;
+
+function transition(overrides: Partial<StateTransition> & Pick<StateTransition, 'from' | 'to'>): StateTransition {
+  return { orderId, at: 1, ...overrides };
+}
+
+describe('stateChangedEvent', () => {
+  test('plain moves carry only the order id and state', () => {
+    const move = transition({ from: 'WaitingForFundingTx', to: 'FundWindowElapsed' });
+    assert.equal(eventNeedsStoredOrder(move), false);
+    assert.deepEqual(stateChangedEvent(move), { orderId, state: 'FundWindowElapsed' });
+  });
+
+  test('Funded and PartiallyFunded carry the FUND transaction of the move, else the latest stored one', () => {
+    const withTransaction = transition({
+      from: 'WaitingForFundingTxConfirmation',
+      to: 'Funded',
+      transaction: { type: 'FUND', id: 'tx-of-the-move', amount: 1n, outputIndex: 0 },
+    });
+    assert.equal(eventNeedsStoredOrder(withTransaction), false);
+    assert.deepEqual(stateChangedEvent(withTransaction), { orderId, state: 'Funded', transactionId: 'tx-of-the-move' });
+
+    const bare = transition({ from: 'WaitingForFundingTx', to: 'PartiallyFunded' });
+    assert.equal(eventNeedsStoredOrder(bare), true);
+    assert.deepEqual(stateChangedEvent(bare, funded), {
+      orderId,
+      state: 'PartiallyFunded',
+      transactionId: funded.transactions[1]?.id,
+    });
+  });
+
+  test('Refunded carries the REFUND transaction', () => {
+    const refunded = buildOrder({ label: 'events', state: 'Refunded', funds: [35_590n], refunded: true }).record;
+    const move = transition({ from: 'WaitingForRefundTxConfirmation', to: 'Refunded' });
+    const refundId = refunded.transactions.find((transaction) => transaction.type === 'REFUND')?.id;
+    assert.ok(refundId);
+    assert.deepEqual(stateChangedEvent(move, refunded), { orderId, state: 'Refunded', transactionId: refundId });
+  });
+
+  test('Complete carries the preimage', () => {
+    const move = transition({ from: 'Funded', to: 'Complete', paymentPreimage: 'ab'.repeat(32) });
+    assert.equal(eventNeedsStoredOrder(move), false);
+    assert.deepEqual(stateChangedEvent(move), { orderId, state: 'Complete', preimage: 'ab'.repeat(32) });
+  });
+});
