@@ -1,0 +1,175 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt } from './build.js';
+import { prepareDatasets } from './dataset/datasets.js';
+import { timeImport } from './import-timing.js';
+import { chooseLoadTool } from './load/choose-tool.js';
+import type { LoadTool } from './load/load-tool.js';
+import { measureRound, type RoundResult } from './measure.js';
+import { freePort, startServer, type RunningServer } from './processes.js';
+import { profileServer } from './profile/profile-server.js';
+import { writeLatestRun } from './report/benchmarks-file.js';
+import { formatRun, formatTable, type ImportTiming } from './report/format.js';
+import { currentLoad, currentLoadAverage, describeMachine } from './report/machine.js';
+import { CEILING, summarize, type ScenarioTargetSummary, type TargetName } from './report/summary.js';
+import { buildScenarios, type Scenario } from './scenarios.js';
+import {
+  BENCHMARKS_FILE,
+  CACHE_DIR,
+  CLI_ENTRY,
+  PROJECT_ROOT,
+  isSmokeRun,
+  readSettings,
+  type BenchSettings,
+} from './settings.js';
+import { verifyResponses } from './verify-responses.js';
+
+const BARE_SERVER = join(PROJECT_ROOT, 'bench', 'targets', 'bare-server.mjs');
+const LOG_DIR = join(CACHE_DIR, 'logs');
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function serveArgs(databaseUrl: string): string[] {
+  return [CLI_ENTRY, 'serve', '--db', databaseUrl, '--host', '127.0.0.1'];
+}
+
+async function startLnswap(name: TargetName, databaseUrl: string): Promise<RunningServer> {
+  const port = await freePort();
+  return startServer({
+    name,
+    args: [...serveArgs(databaseUrl), '--port', String(port)],
+    port,
+    logFile: join(LOG_DIR, `${name.replace(/\W+/g, '-')}.log`),
+    readyPath: '/api/markets',
+  });
+}
+
+async function startCeiling(bodyBytes: number): Promise<RunningServer> {
+  const port = await freePort();
+  return startServer({
+    name: CEILING,
+    args: [BARE_SERVER, '--port', String(port), '--bytes', String(bodyBytes)],
+    port,
+    logFile: join(LOG_DIR, 'node-http.log'),
+    readyPath: '/',
+  });
+}
+
+function selectScenarios(all: Scenario[], wanted: readonly string[] | undefined): Scenario[] {
+  if (wanted === undefined) return all;
+  const unknown = wanted.filter((name) => !all.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) {
+    const known = all.map((scenario) => scenario.name).join(', ');
+    throw new Error(`BENCH_SCENARIOS names unknown scenarios: ${unknown.join(', ')} (known: ${known})`);
+  }
+  return all.filter((scenario) => wanted.includes(scenario.name));
+}
+
+/** A B C, A B C, ...: drift on a shared machine (other jobs, thermal, caches) spreads evenly over the targets. */
+async function measureScenario(
+  scenario: Scenario,
+  lnswap: readonly RunningServer[],
+  tool: LoadTool,
+  settings: BenchSettings,
+  notes: string[],
+): Promise<ScenarioTargetSummary[]> {
+  const check = await verifyResponses(scenario, lnswap);
+  if (check.differingBodies > 0) {
+    const differing = `${check.differingBodies} of ${scenario.paths.length}`;
+    notes.push(`${scenario.name}: ${differing} responses differ between SQLite and PostgreSQL.`);
+  }
+  const ceiling = await startCeiling(check.meanBodyBytes);
+  const rounds = new Map<TargetName, RoundResult[]>();
+  try {
+    for (let round = 1; round <= settings.rounds; round++) {
+      for (const server of [ceiling, ...lnswap]) {
+        const result = await measureRound(tool, server, scenario.paths, settings);
+        const name = server.name as TargetName;
+        rounds.set(name, [...(rounds.get(name) ?? []), result]);
+        const { load } = result;
+        log(
+          `${scenario.name} round ${round}/${settings.rounds} ${name}: ${Math.round(load.requestsPerSecond)} req/s, ` +
+            `p99 ${load.p99Ms.toFixed(2)} ms, RSS ${result.maxRssMegabytes} MB` +
+            (load.failures > 0 ? `, ${load.failures} FAILED` : ''),
+        );
+      }
+    }
+  } finally {
+    await ceiling.stop();
+  }
+  return summarize(scenario.name, check.meanBodyBytes, rounds);
+}
+
+async function profileKeyScenarios(
+  scenarios: readonly Scenario[],
+  datasets: { sqliteUrl: string; postgresUrl: string },
+  tool: LoadTool,
+  settings: BenchSettings,
+): Promise<string[]> {
+  const profiles: string[] = [];
+  for (const scenario of scenarios.filter((s) => s.name === 'order-by-id' || s.name === 'orders-by-invoice-hash')) {
+    for (const [store, url] of [['SQLite', datasets.sqliteUrl], ['PostgreSQL', datasets.postgresUrl]] as const) {
+      log(`profiling lnswap ${store} under ${scenario.name}`);
+      const target = { title: `lnswap ${store}, ${scenario.name}`, serveArgs: serveArgs(url), paths: scenario.paths };
+      profiles.push(await profileServer(target, tool, settings, CACHE_DIR));
+    }
+  }
+  return profiles;
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const machine = describeMachine();
+  const loadAtStart = currentLoad();
+  const date = new Date().toISOString();
+  mkdirSync(LOG_DIR, { recursive: true });
+  ensureBuilt(log);
+  const datasets = await prepareDatasets(settings.orders, settings.postgresUrl);
+  const tool = chooseLoadTool(CACHE_DIR, settings.tool);
+  const scenarios = selectScenarios(buildScenarios(datasets.sample), settings.scenarios);
+  log(`measuring with ${tool.name} ${tool.version}; server logs in ${LOG_DIR}`);
+
+  const rows: ScenarioTargetSummary[] = [];
+  const notes: string[] = [];
+  const lnswap: RunningServer[] = [];
+  try {
+    lnswap.push(await startLnswap('lnswap SQLite', datasets.sqliteUrl));
+    lnswap.push(await startLnswap('lnswap PostgreSQL', datasets.postgresUrl));
+    for (const scenario of scenarios) rows.push(...(await measureScenario(scenario, lnswap, tool, settings, notes)));
+  } finally {
+    await Promise.all(lnswap.map((server) => server.stop()));
+  }
+  process.stdout.write(`${formatTable(rows)}\n`);
+
+  log('timing `lnswap import` of the snapshot into a fresh SQLite database');
+  const importTiming: ImportTiming = await timeImport(datasets.snapshotFile, settings.orders);
+  const profiles = settings.profile ? await profileKeyScenarios(scenarios, datasets, tool, settings) : [];
+
+  const report = formatRun({
+    smoke: isSmokeRun(settings),
+    date,
+    machine,
+    loadAverageAtEnd: currentLoadAverage(),
+    loadAtStart,
+    tool: `${tool.name} ${tool.version}`,
+    orders: settings.orders,
+    connections: settings.connections,
+    warmupSeconds: settings.warmupSeconds,
+    seconds: settings.seconds,
+    rounds: settings.rounds,
+    rows,
+    notes,
+    importTiming,
+    profiles,
+  });
+  process.stdout.write(`\n${report}\n`);
+  writeLatestRun(BENCHMARKS_FILE, report);
+  log(`wrote the latest run into ${BENCHMARKS_FILE}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[bench] FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
