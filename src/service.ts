@@ -32,8 +32,7 @@ export interface RunningService {
 
 /** The composition root: every part the service runs, wired to one store and one logger. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  // buildApiServer hands `logger` to Fastify 5, which takes pino options there, not a logger instance.
-  const api = await buildApiServer({ store: options.store, logger: { name: 'lnswap', level: options.logger.level } });
+  const api = await buildApiServer({ store: options.store, loggerInstance: options.logger });
   // The WebSocket namespaces share the API's HTTP server and port.
   const sockets = await attachSocketServer(api.server, {
     store: options.store,

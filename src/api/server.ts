@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { LnswapError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
@@ -16,6 +16,8 @@ import { orderRoutes } from './orders.js';
 export interface ApiServerOptions {
   readonly store: Store;
   readonly logger?: FastifyServerOptions['logger'];
+  /** An existing pino logger to log through (takes precedence over `logger`). */
+  readonly loggerInstance?: FastifyBaseLogger;
 }
 
 // Longer than any request line Node accepts (16 KiB of headers), so an over-long id reaches the
@@ -25,7 +27,9 @@ const MAX_PARAM_LENGTH = 64 * 1024;
 /** The read API, not yet listening: the caller listens (or injects), then closes it before the store. */
 export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(options.loggerInstance === undefined
+      ? { logger: options.logger ?? false }
+      : { loggerInstance: options.loggerInstance }),
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: handleFrameworkError,

@@ -4,7 +4,7 @@ import { databaseUrlFrom, DEFAULT_DATABASE_URL, DEFAULT_HOST, DEFAULT_PORT, host
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'serve the HTTP API',
+  summary: 'serve the HTTP API and the socket.io namespaces',
   help: `Usage: lnswap serve [--db URL] [--port N] [--host H]
 
 Serves the API until SIGTERM or SIGINT, then finishes in-flight requests and exits 0.
