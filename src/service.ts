@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
@@ -56,9 +57,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     transitions: sockets.transitions,
     async close() {
       // New connections are refused at once: winding the socket namespaces down can take a while.
+      // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
+      // close alone does not wait for it once the server has stopped listening.
+      const drained = once(api.server, 'close');
       api.server.close();
+      api.server.closeIdleConnections();
       await sockets.close();
       await api.close();
+      await drained;
     },
   };
 }

@@ -77,13 +77,15 @@ for (const kind of STORE_KINDS) {
         // Headers in, body unread: the server is still writing this response when the signal comes.
         const inFlight = await startGet(`${url}/api/orders?invoiceHash=${orders[0]!.invoiceHash}`);
         assert.equal(inFlight.statusCode, 200);
+        // Listening before the signal: the child may be gone before the body below is read.
+        const closed = once(child, 'close');
         child.kill('SIGTERM');
         while (await accepts(url)) await sleep(50);
 
         const body = JSON.parse(await readAll(inFlight)) as { id: string }[];
         assert.equal(body.length, ORDERS_ON_ONE_INVOICE);
         assert.equal(new Set(body.map((order) => order.id)).size, ORDERS_ON_ONE_INVOICE);
-        const [code] = await once(child, 'close');
+        const [code] = await closed;
         assert.equal(code, 0);
         const log = await stdout;
         assert.match(log, /"signal":"SIGTERM".*"msg":"shutting down: finishing in-flight requests"/);
