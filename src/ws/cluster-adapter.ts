@@ -18,8 +18,12 @@ export interface ClusterTiming {
 /** Where the adapter keeps messages too large for a NOTIFY payload. */
 const ATTACHMENTS_TABLE = 'socket_io_attachments';
 
-/** One connection listens; the others publish. Kept small: every instance holds them for good. */
-const POOL_SIZE = 3;
+/**
+ * One connection listens, one publishes. A single publishing connection sends this instance's
+ * notifications in the order they were emitted: over several, two state changes of one order
+ * could reach other instances swapped.
+ */
+const POOL_SIZE = 2;
 
 /**
  * The socket.io PostgreSQL adapter, so instances sharing one database deliver each other's room
