@@ -7,6 +7,7 @@ import type {
   StateChange,
 } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { ChangeFeed } from './change-feed.js';
 
 /** Everything a snapshot holds besides its orders. */
 export interface StoreConfiguration {
@@ -37,7 +38,10 @@ export interface ImportSession {
 
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Committed changes that caches of reads must hear about, from this process and others. */
+  readonly changes: ChangeFeed;
 
+  /** Kept in memory between changes: callers must not modify what it resolves to. */
   getConfiguration(): Promise<StoreConfiguration>;
   getOrder(id: string): Promise<OrderRecord | undefined>;
   /** Newest first (createdAt descending, then id descending). */

@@ -14,11 +14,14 @@ import {
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
+import type { StoreChange } from '../change-feed.js';
+import { ConfigurationCache } from '../configuration-cache.js';
 import { openImportSession } from '../import-session.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
 import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
+import { changeChannel, notifyChange, PostgresChangeFeed } from './change-feed.js';
 import type { PostgresTarget } from './connection-url.js';
 import { migratePostgres } from './migrate.js';
 import { createPool, inTransaction } from './pool.js';
@@ -53,16 +56,26 @@ export async function openPostgresStore(target: PostgresTarget): Promise<Store> 
     await pool.end();
     throw error;
   }
-  return new PostgresStore(pool);
+  return new PostgresStore(pool, new PostgresChangeFeed(target, changeChannel(target)));
 }
 
 class PostgresStore implements Store {
   readonly dialect = 'postgres';
+  private readonly configuration: ConfigurationCache;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly changes: PostgresChangeFeed,
+  ) {
+    this.configuration = new ConfigurationCache(changes, () => this.readConfiguration());
+  }
 
-  async getConfiguration(): Promise<StoreConfiguration> {
+  getConfiguration(): Promise<StoreConfiguration> {
+    return this.configuration.get();
+  }
+
+  private async readConfiguration(): Promise<StoreConfiguration> {
     const [markets, chains, providers, providerMarkets] = await Promise.all([
       this.rows<{ name: string }>(SELECT_MARKETS),
       this.rows<ChainViewRow>(SELECT_CHAIN_VIEWS),
@@ -101,7 +114,9 @@ class PostgresStore implements Store {
       } finally {
         end();
       }
+      await notifyChange(client, this.changes.channel, { kind: 'anything' });
     });
+    this.changes.report({ kind: 'anything' });
     // Until autovacuum catches up, a bulk-loaded table has no statistics and the planner may scan it whole.
     await this.pool.query('ANALYZE orders, order_transactions, order_state_history');
   }
@@ -114,7 +129,9 @@ class PostgresStore implements Store {
   }
 
   async createOrder(order: OrderRecord): Promise<void> {
-    await inTransaction(this.pool, (client) => writes.createOrder(client, order));
+    await this.writeAndNotify({ kind: 'orderCreated', invoiceHash: order.invoiceHash }, (client) =>
+      writes.createOrder(client, order),
+    );
   }
 
   async transitionOrder(transition: StateTransition): Promise<boolean> {
@@ -136,15 +153,17 @@ class PostgresStore implements Store {
   }
 
   async setChainViews(chains: ChainViews): Promise<void> {
-    await inTransaction(this.pool, (client) => writes.upsertChainViews(client, chains));
+    await this.writeAndNotify({ kind: 'configuration' }, (client) => writes.upsertChainViews(client, chains));
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {
-    await inTransaction(this.pool, (client) => writes.upsertProvider(client, provider));
+    await this.writeAndNotify({ kind: 'configuration' }, (client) => writes.upsertProvider(client, provider));
   }
 
   async setProviderActive(id: string, active: boolean): Promise<void> {
-    await this.pool.query({ ...SET_PROVIDER_ACTIVE, values: [active, id] });
+    await this.writeAndNotify({ kind: 'configuration' }, async (client) => {
+      await client.query({ ...SET_PROVIDER_ACTIVE, values: [active, id] });
+    });
   }
 
   async addProviderCredential(credential: ProviderCredential): Promise<void> {
@@ -166,8 +185,18 @@ class PostgresStore implements Store {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.pool.end();
+    this.configuration.stop();
+    this.closing ??= this.changes.close().then(() => this.pool.end());
     return this.closing;
+  }
+
+  /** One transaction for the write and its notification, which PostgreSQL sends only if it commits. */
+  private async writeAndNotify(change: StoreChange, write: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await write(client);
+      await notifyChange(client, this.changes.channel, change);
+    });
+    this.changes.report(change);
   }
 
   private async rows<Row extends pg.QueryResultRow>(query: NamedQuery, values: unknown[] = []): Promise<Row[]> {

@@ -16,11 +16,13 @@ import {
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
+import { ConfigurationCache } from '../configuration-cache.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
 import { openImportSession } from '../import-session.js';
 import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
+import { SqliteChangeFeed } from './change-feed.js';
 import { migrateSqlite } from './migrate.js';
 import { prepareStatements, type SqliteStatements } from './statements.js';
 import { prepareWrites, type SqliteWrites } from './writes.js';
@@ -44,6 +46,8 @@ export function openSqliteStore(path: string): Store {
 
 class SqliteStore implements Store {
   readonly dialect = 'sqlite';
+  readonly changes: SqliteChangeFeed;
+  private readonly configuration: ConfigurationCache;
   private readonly statements: SqliteStatements;
   private readonly writes: SqliteWrites;
   /** Set while an import holds the connection's transaction open; settles (never rejects) when it ends. */
@@ -52,9 +56,15 @@ class SqliteStore implements Store {
   constructor(private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
     this.writes = prepareWrites(db, this.statements);
+    this.changes = new SqliteChangeFeed(db);
+    this.configuration = new ConfigurationCache(this.changes, async () => this.readConfiguration());
   }
 
-  async getConfiguration(): Promise<StoreConfiguration> {
+  getConfiguration(): Promise<StoreConfiguration> {
+    return this.configuration.get();
+  }
+
+  private readConfiguration(): StoreConfiguration {
     const statements = this.statements;
     return {
       markets: statements.selectMarkets.all() as string[],
@@ -98,6 +108,7 @@ class SqliteStore implements Store {
       this.db.exec('BEGIN IMMEDIATE');
       await work(session);
       this.db.exec('COMMIT');
+      this.changes.report({ kind: 'anything' });
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
@@ -118,6 +129,7 @@ class SqliteStore implements Store {
   async createOrder(order: OrderRecord): Promise<void> {
     await this.importSettled();
     this.writes.createOrder(order);
+    this.changes.report({ kind: 'orderCreated', invoiceHash: order.invoiceHash });
   }
 
   async transitionOrder(transition: StateTransition): Promise<boolean> {
@@ -141,16 +153,19 @@ class SqliteStore implements Store {
   async setChainViews(chains: ChainViews): Promise<void> {
     await this.importSettled();
     this.writes.upsertChainViews(chains);
+    this.changes.report({ kind: 'configuration' });
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {
     await this.importSettled();
     this.writes.upsertProvider(provider);
+    this.changes.report({ kind: 'configuration' });
   }
 
   async setProviderActive(id: string, active: boolean): Promise<void> {
     await this.importSettled();
     this.statements.setProviderActive.run(active ? 1 : 0, id);
+    this.changes.report({ kind: 'configuration' });
   }
 
   async addProviderCredential(credential: ProviderCredential): Promise<void> {
@@ -173,6 +188,7 @@ class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.configuration.stop();
     if (this.db.open) this.db.close();
   }
 
