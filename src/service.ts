@@ -20,6 +20,8 @@ export interface ServiceOptions {
   readonly engine?: Partial<EngineOptions>;
   /** WebSocket flood bounds and cluster timing; the defaults suit production. */
   readonly sockets?: Partial<SocketOptions>;
+  /** Memory for cached answers about final orders; the API's default when absent, 0 for none. */
+  readonly finalResponseCacheBytes?: number;
 }
 
 export interface RunningService {
@@ -33,7 +35,14 @@ export interface RunningService {
 
 /** The composition root: every part the service runs, wired to one store and one logger. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const api = await buildApiServer({ store: options.store, loggerInstance: options.logger });
+  const api = await buildApiServer({
+    store: options.store,
+    loggerInstance: options.logger,
+    accessLog: options.logger.isLevelEnabled('debug'),
+    ...(options.finalResponseCacheBytes === undefined
+      ? {}
+      : { finalResponseCacheBytes: options.finalResponseCacheBytes }),
+  });
   // The WebSocket namespaces share the API's HTTP server and port.
   const sockets = await attachSocketServer(api.server, {
     store: options.store,

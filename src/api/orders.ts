@@ -1,11 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { LnswapError } from '../domain/errors.js';
 import { deriveFundingDetails } from '../domain/funding.js';
 import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
+import { isFinalState } from '../domain/states.js';
 import type { Store } from '../store/store.js';
+import { FinalOrderResponses } from './final-order-responses.js';
 import { routeMethods } from './methods.js';
 import {
   presentFundingDetails,
@@ -27,6 +29,8 @@ import {
 
 export interface OrderRoutesOptions {
   readonly store: Store;
+  /** Budget for serialized answers about final orders; 0 turns the cache off. */
+  readonly finalResponseCacheBytes: number;
 }
 
 interface OrderParams {
@@ -38,18 +42,54 @@ interface FindOrdersQuery {
   onchainTicker?: string;
 }
 
+/** What a route read, and whether it can be kept: only when every order it shows is final. */
+interface ReadAnswer {
+  readonly view: unknown;
+  readonly final: boolean;
+  /** Files the answer under an invoice, whose new orders make it stale. */
+  readonly invoiceHash?: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 function marketOf(order: OrderRecord): Market {
   const market = findMarket(order.market);
   if (market === undefined) throw new Error(`order ${order.id} has unknown market ${order.market}`);
   return market;
 }
 
-export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (app, { store }) => {
+export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
+  app,
+  { store, finalResponseCacheBytes },
+) => {
   const method = routeMethods(app);
+  const finalResponses = new FinalOrderResponses(store.changes, finalResponseCacheBytes);
+  app.addHook('onClose', async () => finalResponses.stop());
 
-  async function loadOrder(rawId: string): Promise<{ order: OrderRecord; market: Market }> {
+  /**
+   * Answers from the cache when it can; otherwise reads, and keeps the answer, serialized by the
+   * route's own schema exactly as it is sent, when everything in it is final.
+   */
+  async function answerCacheable(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): Promise<unknown> {
+    const cached = finalResponses.get(key);
+    if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
+    const readStartedAt = finalResponses.startRead();
+    const { view, final, invoiceHash } = await read();
+    if (!final) return view;
+    // The route's serializer is fast-json-stringify's, which always produces a string.
+    const body = reply.serialize(view) as string;
+    finalResponses.remember(key, body, readStartedAt, invoiceHash);
+    return reply.type(JSON_TYPE).send(body);
+  }
+
+  function orderIdOf(rawId: string): string {
     const id = normalizeOrderId(rawId);
     if (id === undefined) throw new LnswapError('InvalidOrderId');
+    return id;
+  }
+
+  async function loadOrder(rawId: string): Promise<{ order: OrderRecord; market: Market }> {
+    const id = orderIdOf(rawId);
     const order = await store.getOrder(id);
     if (order === undefined) throw new LnswapError('OrderNotFound');
     return { order, market: marketOf(order) };
@@ -69,11 +109,18 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (app, {
     url: '/api/orders',
     schema: findOrdersSchema,
     schemaErrorFormatter: refuseWithTokens(findOrdersQueryTokens),
-    handler: async (request) => {
-      const { invoiceHash, onchainTicker } = request.query;
+    handler: async (request, reply) => {
+      const { onchainTicker } = request.query;
+      const invoiceHash = request.query.invoiceHash.toLowerCase();
       const ticker = onchainTicker === undefined ? undefined : await offeredOnchainTicker(onchainTicker);
-      const orders = await store.findOrdersByInvoiceHash(invoiceHash.toLowerCase(), ticker);
-      return orders.map((order) => presentOrderSummary(order, marketOf(order)));
+      return answerCacheable(reply, `orders ${invoiceHash} ${ticker ?? ''}`, async () => {
+        const orders = await store.findOrdersByInvoiceHash(invoiceHash, ticker);
+        return {
+          view: orders.map((order) => presentOrderSummary(order, marketOf(order))),
+          final: orders.every((order) => isFinalState(order.state)),
+          invoiceHash,
+        };
+      });
     },
   });
 
@@ -81,10 +128,11 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (app, {
     method,
     url: '/api/orders/:id',
     schema: getOrderSchema,
-    handler: async (request) => {
-      const { order, market } = await loadOrder(request.params.id);
-      return presentOrder(order, market);
-    },
+    handler: async (request, reply) =>
+      answerCacheable(reply, `order ${orderIdOf(request.params.id)}`, async () => {
+        const { order, market } = await loadOrder(request.params.id);
+        return { view: presentOrder(order, market), final: isFinalState(order.state) };
+      }),
   });
 
   app.route<{ Params: OrderParams }>({
@@ -113,10 +161,11 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (app, {
     method,
     url: '/api/orders/:id/transactions',
     schema: transactionsSchema,
-    handler: async (request) => {
-      const { order } = await loadOrder(request.params.id);
-      return presentTransactions(order);
-    },
+    handler: async (request, reply) =>
+      answerCacheable(reply, `transactions ${orderIdOf(request.params.id)}`, async () => {
+        const { order } = await loadOrder(request.params.id);
+        return { view: presentTransactions(order), final: isFinalState(order.state) };
+      }),
   });
 
   app.route<{ Params: OrderParams }>({

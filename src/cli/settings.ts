@@ -29,3 +29,16 @@ export function hostFrom(flag: string | undefined, env: Environment): string {
   if (host.trim() === '') throw new UsageError(`${flag === undefined ? 'HOST' : '--host'} is empty`);
   return host;
 }
+
+export const DEFAULT_RESPONSE_CACHE_MB = 16;
+
+/** Megabytes of cached answers about final orders; 0 turns the cache off. */
+export function responseCacheBytesFrom(flag: string | undefined, env: Environment): number {
+  const text = flag ?? env.RESPONSE_CACHE_MB;
+  if (text === undefined) return DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024;
+  if (!/^\d{1,6}$/.test(text)) {
+    const source = flag === undefined ? 'RESPONSE_CACHE_MB' : '--response-cache-mb';
+    throw new UsageError(`${source} must be a whole number of megabytes, not "${text}"`);
+  }
+  return Number(text) * 1024 * 1024;
+}

@@ -1,11 +1,20 @@
 import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
 import { createLogger } from '../logger.js';
-import { databaseUrlFrom, DEFAULT_DATABASE_URL, DEFAULT_HOST, DEFAULT_PORT, hostFrom, portFrom } from '../settings.js';
+import {
+  databaseUrlFrom,
+  DEFAULT_DATABASE_URL,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_RESPONSE_CACHE_MB,
+  hostFrom,
+  portFrom,
+  responseCacheBytesFrom,
+} from '../settings.js';
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the HTTP API and the socket.io namespaces',
-  help: `Usage: lnswap serve [--db URL] [--port N] [--host H]
+  help: `Usage: lnswap serve [--db URL] [--port N] [--host H] [--response-cache-mb N]
 
 Serves the API until SIGTERM or SIGINT, then finishes in-flight requests and exits 0.
 
@@ -13,20 +22,31 @@ Options:
   --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
   --port N     TCP port, 0 for any free one (env PORT, default ${DEFAULT_PORT})
   --host H     address to listen on (env HOST, default ${DEFAULT_HOST})
+  --response-cache-mb N
+               memory for cached answers about completed and refunded orders
+               (env RESPONSE_CACHE_MB, default ${DEFAULT_RESPONSE_CACHE_MB}; 0 turns the cache off)
   -h, --help   show this help
 
-Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
+Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info; debug adds one line
+per HTTP request).
 `,
   async run(args, context) {
     const { env } = context;
     const { values } = parseCommandArgs({
       args: [...args],
-      options: { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, ...HELP_OPTION },
+      options: {
+        db: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'response-cache-mb': { type: 'string' },
+        ...HELP_OPTION,
+      },
     });
     if (values.help) return printHelp(serveCommand, context);
     const port = portFrom(values.port, env);
     const host = hostFrom(values.host, env);
     const databaseUrl = databaseUrlFrom(values.db, env);
+    const finalResponseCacheBytes = responseCacheBytesFrom(values['response-cache-mb'], env);
     const [{ openStore }, { serveUntilShutdown }] = await Promise.all([
       import('../../store/open.js'),
       import('../serve-until-shutdown.js'),
@@ -34,7 +54,7 @@ Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
     const logger = createLogger(env);
     const store = await openStore(databaseUrl);
     const announce = (url: string) => logger.info({ url }, 'lnswap is serving');
-    await serveUntilShutdown({ store, host, port, logger, databaseUrl }, announce);
+    await serveUntilShutdown({ store, host, port, logger, databaseUrl, finalResponseCacheBytes }, announce);
     return 0;
   },
 };

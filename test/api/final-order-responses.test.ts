@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FinalOrderResponses } from '../../src/api/final-order-responses.js';
+import { ChangeListeners, type ChangeFeed, type StoreChange } from '../../src/store/change-feed.js';
+
+/** A feed driven by the test: what a store reports, and whether it can vouch for caches. */
+class ScriptedFeed implements ChangeFeed {
+  readonly listeners = new ChangeListeners();
+  current = true;
+  subscribe = this.listeners.add.bind(this.listeners);
+  isCurrent(): boolean {
+    return this.current;
+  }
+  report(change: StoreChange): void {
+    this.listeners.emit(change);
+  }
+}
+
+const BODY = 'x'.repeat(880);
+// Three entries of a 1,000-byte key + body + overhead fit in 3,300 bytes; a fourth does not.
+const BUDGET = 3300;
+
+function filled(feed: ScriptedFeed, count: number, invoiceHash?: string): FinalOrderResponses {
+  const cache = new FinalOrderResponses(feed, BUDGET);
+  for (let n = 0; n < count; n++) cache.remember(`order ${n}`, BODY, cache.startRead(), invoiceHash);
+  return cache;
+}
+
+describe('FinalOrderResponses', () => {
+  test('keeps answers within its byte budget, dropping the least recently used first', () => {
+    const cache = filled(new ScriptedFeed(), 3);
+    assert.equal(cache.get('order 0'), BODY);
+    cache.remember('order 3', BODY, cache.startRead());
+    assert.equal(cache.size, 3);
+    assert.equal(cache.get('order 1'), undefined, 'the least recently used entry goes first');
+    assert.equal(cache.get('order 0'), BODY, 'a read entry counts as recently used');
+    assert.equal(cache.get('order 3'), BODY);
+  });
+
+  test('never keeps an answer larger than the whole budget', () => {
+    const cache = new FinalOrderResponses(new ScriptedFeed(), BUDGET);
+    cache.remember('huge', 'y'.repeat(BUDGET), cache.startRead());
+    assert.equal(cache.size, 0);
+  });
+
+  test('a budget of 0 turns the cache off', () => {
+    const cache = new FinalOrderResponses(new ScriptedFeed(), 0);
+    cache.remember('order 0', BODY, cache.startRead());
+    assert.equal(cache.get('order 0'), undefined);
+  });
+
+  test('an answer read before a change is not kept', () => {
+    const feed = new ScriptedFeed();
+    const cache = new FinalOrderResponses(feed, BUDGET);
+    const readStartedAt = cache.startRead();
+    feed.report({ kind: 'configuration' });
+    cache.remember('order 0', BODY, readStartedAt);
+    assert.equal(cache.get('order 0'), undefined);
+  });
+
+  test('a new order drops the answers filed under its invoice hash, and only those', () => {
+    const feed = new ScriptedFeed();
+    const cache = new FinalOrderResponses(feed, BUDGET);
+    cache.remember('orders aa', BODY, cache.startRead(), 'aa');
+    cache.remember('orders bb', BODY, cache.startRead(), 'bb');
+    feed.report({ kind: 'orderCreated', invoiceHash: 'aa' });
+    assert.equal(cache.get('orders aa'), undefined);
+    assert.equal(cache.get('orders bb'), BODY);
+  });
+
+  test('an import drops everything', () => {
+    const feed = new ScriptedFeed();
+    const cache = filled(feed, 3);
+    feed.report({ kind: 'anything' });
+    assert.equal(cache.size, 0);
+  });
+
+  test('reads through while the feed cannot vouch for the store', () => {
+    const feed = new ScriptedFeed();
+    const cache = filled(feed, 1);
+    feed.current = false;
+    assert.equal(cache.get('order 0'), undefined);
+    cache.remember('order 1', BODY, cache.startRead());
+    feed.current = true;
+    assert.equal(cache.get('order 1'), undefined);
+    assert.equal(cache.get('order 0'), BODY);
+  });
+
+  test('stops listening when stopped', () => {
+    const feed = new ScriptedFeed();
+    const cache = filled(feed, 1);
+    cache.stop();
+    assert.equal(feed.listeners.size, 0);
+    assert.equal(cache.size, 0);
+  });
+});

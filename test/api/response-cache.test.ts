@@ -1,0 +1,136 @@
+/**
+ * Answers about final orders are kept serialized; these tests hold the cache to never answering
+ * anything the store would not: after imports (by this process or another), new orders for an
+ * invoice, and with the cache switched off.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApiServer } from '../../src/api/server.js';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { buildOrder, configuration, hashOfInvoice, seedStore } from '../support/fixtures.js';
+import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
+import { JSON_TYPE } from './harness.js';
+
+const complete = buildOrder({ label: 'cache-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
+const refunded = buildOrder({
+  label: 'cache-refunded',
+  state: 'Refunded',
+  funds: [35590n],
+  refunded: true,
+  sameInvoiceAs: complete,
+});
+const invoiceHash = hashOfInvoice(complete.record.invoice);
+const retry = buildOrder({ label: 'cache-retry', sameInvoiceAs: complete, createdAt: complete.record.createdAt + 1 });
+
+async function bodyOf(app: FastifyInstance, url: string): Promise<string> {
+  const response = await app.inject({ method: 'GET', url });
+  assert.equal(response.statusCode, 200, response.body);
+  assert.equal(response.headers['content-type'], JSON_TYPE);
+  return response.body;
+}
+
+/** Other processes' writes reach PostgreSQL instances by notification, a moment after they commit. */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+for (const kind of STORE_KINDS) {
+  describe(`final-order answers cached in memory (${kind})`, { skip: skipReason(kind) }, () => {
+    let fresh: FreshStore;
+    let cached: FastifyInstance;
+    let uncached: FastifyInstance;
+    let elsewhere: Store;
+
+    before(async () => {
+      fresh = await openFreshStore(kind);
+      await seedStore(fresh.store, { configuration: configuration(), orders: [complete.record, refunded.record] });
+      cached = await buildApiServer({ store: fresh.store });
+      uncached = await buildApiServer({ store: fresh.store, finalResponseCacheBytes: 0 });
+      elsewhere = await openStore(fresh.url);
+    });
+
+    after(async () => {
+      await cached.close();
+      await uncached.close();
+      await elsewhere.close();
+      await fresh.dispose();
+    });
+
+    test('a kept answer is byte for byte what the uncached route sends', async () => {
+      for (const url of [
+        `/api/orders/${complete.record.id}`,
+        `/api/orders/${complete.record.id.toUpperCase()}/transactions`,
+        `/api/orders?invoiceHash=${invoiceHash}`,
+        `/api/orders?invoiceHash=${invoiceHash.toUpperCase()}&onchainTicker=btc`,
+      ]) {
+        const first = await bodyOf(cached, url);
+        assert.equal(await bodyOf(cached, url), first, url);
+        assert.equal(await bodyOf(uncached, url), first, url);
+      }
+    });
+
+    test('a new order for the invoice shows in the next lookup by invoice hash', async () => {
+      const url = `/api/orders?invoiceHash=${invoiceHash}`;
+      assert.equal(JSON.parse(await bodyOf(cached, url)).length, 2);
+      await fresh.store.createOrder(retry.record);
+      const orders = JSON.parse(await bodyOf(cached, url)) as { id: string }[];
+      assert.deepEqual(
+        orders.map((order) => order.id),
+        [retry.record.id, refunded.record.id, complete.record.id],
+      );
+    });
+
+    test('an import by this process replaces kept answers at once', async () => {
+      const url = `/api/orders/${complete.record.id}`;
+      await bodyOf(cached, url);
+      await seedStore(fresh.store, { orders: [{ ...complete.record, amount: 35591n }] });
+      assert.equal(JSON.parse(await bodyOf(cached, url)).amount, '0.00035591');
+    });
+
+    test('an import by another process replaces kept answers', async () => {
+      const url = `/api/orders/${complete.record.id}`;
+      await bodyOf(cached, url);
+      await seedStore(elsewhere, { orders: [{ ...complete.record, amount: 35592n }] });
+      const seen = async () => assert.equal(JSON.parse(await bodyOf(cached, url)).amount, '0.00035592');
+      // SQLite learns of another connection's commit on the next read; PostgreSQL by notification.
+      await (kind === 'sqlite' ? seen() : eventually(seen));
+    });
+
+    test('another process\'s new order for the invoice shows in lookups by invoice hash', async () => {
+      const url = `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=BTC`;
+      const before = JSON.parse(await bodyOf(cached, url)) as unknown[];
+      const another = buildOrder({
+        label: 'cache-another',
+        sameInvoiceAs: complete,
+        createdAt: complete.record.createdAt + 2,
+      });
+      await elsewhere.createOrder(another.record);
+      const seen = async () => assert.equal((JSON.parse(await bodyOf(cached, url)) as unknown[]).length, before.length + 1);
+      await (kind === 'sqlite' ? seen() : eventually(seen));
+    });
+
+    test('providers changed by another process show in the requirements', async () => {
+      const url = '/api/markets/BTC_LBTC/requirements';
+      const before = JSON.parse(await bodyOf(cached, url)) as { payReq: { maxBaseUnits: string } };
+      assert.equal(before.payReq.maxBaseUnits, '4294967');
+      await elsewhere.upsertProvider({
+        id: 'maker-2',
+        active: true,
+        markets: { BTC_LBTC: { minExpirationSeconds: 3600n, minBaseUnits: 1000n, maxBaseUnits: 9_000_000n } },
+      });
+      const seen = async () =>
+        assert.equal((JSON.parse(await bodyOf(cached, url)) as typeof before).payReq.maxBaseUnits, '9000000');
+      await (kind === 'sqlite' ? seen() : eventually(seen));
+    });
+  });
+}
