@@ -20,8 +20,8 @@ export interface ServiceOptions {
   readonly engine?: Partial<EngineOptions>;
   /** WebSocket flood bounds and cluster timing; the defaults suit production. */
   readonly sockets?: Partial<SocketOptions>;
-  /** Memory for cached answers about final orders; the API's default when absent, 0 for none. */
-  readonly finalResponseCacheBytes?: number;
+  /** Memory for cached answers about orders; the API's default when absent, 0 for none. */
+  readonly responseCacheBytes?: number;
 }
 
 export interface RunningService {
@@ -39,9 +39,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     store: options.store,
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
-    ...(options.finalResponseCacheBytes === undefined
-      ? {}
-      : { finalResponseCacheBytes: options.finalResponseCacheBytes }),
+    ...(options.responseCacheBytes === undefined ? {} : { responseCacheBytes: options.responseCacheBytes }),
   });
   // The WebSocket namespaces share the API's HTTP server and port.
   const sockets = await attachSocketServer(api.server, {

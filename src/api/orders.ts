@@ -5,9 +5,8 @@ import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
-import { isFinalState } from '../domain/states.js';
 import type { Store } from '../store/store.js';
-import { FinalOrderResponses } from './final-order-responses.js';
+import { OrderResponses } from './order-responses.js';
 import { routeMethods } from './methods.js';
 import {
   presentFundingDetails,
@@ -29,8 +28,8 @@ import {
 
 export interface OrderRoutesOptions {
   readonly store: Store;
-  /** Budget for serialized answers about final orders; 0 turns the cache off. */
-  readonly finalResponseCacheBytes: number;
+  /** Budget for serialized answers about orders; 0 turns the cache off. */
+  readonly responseCacheBytes: number;
 }
 
 interface OrderParams {
@@ -42,11 +41,11 @@ interface FindOrdersQuery {
   onchainTicker?: string;
 }
 
-/** What a route read, and whether it can be kept: only when every order it shows is final. */
+/** What a route read, and what it shows: a write to any of those makes the answer stale. */
 interface ReadAnswer {
   readonly view: unknown;
-  readonly final: boolean;
-  /** Files the answer under an invoice, whose new orders make it stale. */
+  readonly orderIds: readonly string[];
+  /** For lookups by invoice hash, which a new order for the invoice changes. */
   readonly invoiceHash?: string;
 }
 
@@ -60,25 +59,26 @@ function marketOf(order: OrderRecord): Market {
 
 export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app,
-  { store, finalResponseCacheBytes },
+  { store, responseCacheBytes },
 ) => {
   const method = routeMethods(app);
-  const finalResponses = new FinalOrderResponses(store.changes, finalResponseCacheBytes);
-  app.addHook('onClose', async () => finalResponses.stop());
+  const responses = new OrderResponses(store.changes, responseCacheBytes);
+  app.addHook('onClose', async () => responses.stop());
 
   /**
-   * Answers from the cache when it can; otherwise reads, and keeps the answer, serialized by the
-   * route's own schema exactly as it is sent, when everything in it is final.
+   * Answers from the cache when it can; otherwise reads, and keeps the answer serialized by the
+   * route's own schema, exactly as it is sent.
    */
   async function answerCacheable(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): Promise<unknown> {
-    const cached = finalResponses.get(key);
+    const cached = responses.get(key);
     if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
-    const readStartedAt = finalResponses.startRead();
-    const { view, final, invoiceHash } = await read();
-    if (!final) return view;
+    const readStartedAt = responses.startRead();
+    const { view, orderIds, invoiceHash } = await read();
     // The route's serializer is fast-json-stringify's, which always produces a string.
     const body = reply.serialize(view) as string;
-    finalResponses.remember(key, body, readStartedAt, invoiceHash);
+    const tags = orderIds.map((id) => `order:${id}`);
+    if (invoiceHash !== undefined) tags.push(`invoice:${invoiceHash}`);
+    responses.remember(key, body, readStartedAt, tags);
     return reply.type(JSON_TYPE).send(body);
   }
 
@@ -117,7 +117,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
         const orders = await store.findOrdersByInvoiceHash(invoiceHash, ticker);
         return {
           view: orders.map((order) => presentOrderSummary(order, marketOf(order))),
-          final: orders.every((order) => isFinalState(order.state)),
+          orderIds: orders.map((order) => order.id),
           invoiceHash,
         };
       });
@@ -131,7 +131,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     handler: async (request, reply) =>
       answerCacheable(reply, `order ${orderIdOf(request.params.id)}`, async () => {
         const { order, market } = await loadOrder(request.params.id);
-        return { view: presentOrder(order, market), final: isFinalState(order.state) };
+        return { view: presentOrder(order, market), orderIds: [order.id] };
       }),
   });
 
@@ -164,7 +164,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     handler: async (request, reply) =>
       answerCacheable(reply, `transactions ${orderIdOf(request.params.id)}`, async () => {
         const { order } = await loadOrder(request.params.id);
-        return { view: presentTransactions(order), final: isFinalState(order.state) };
+        return { view: presentTransactions(order), orderIds: [order.id] };
       }),
   });
 

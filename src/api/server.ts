@@ -20,11 +20,11 @@ export interface ApiServerOptions {
   readonly loggerInstance?: FastifyBaseLogger;
   /** One `debug` line per answered request (off by default: it costs throughput). */
   readonly accessLog?: boolean;
-  /** Memory for serialized answers about final orders (default 16 MiB); 0 turns the cache off. */
-  readonly finalResponseCacheBytes?: number;
+  /** Memory for serialized answers about orders (default 16 MiB); 0 turns the cache off. */
+  readonly responseCacheBytes?: number;
 }
 
-export const DEFAULT_FINAL_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 // Longer than any request line Node accepts (16 KiB of headers), so an over-long id reaches the
 // route and is refused as InvalidOrderId rather than by the router.
@@ -80,7 +80,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
   await app.register(marketRoutes, { store: options.store });
   await app.register(orderRoutes, {
     store: options.store,
-    finalResponseCacheBytes: options.finalResponseCacheBytes ?? DEFAULT_FINAL_RESPONSE_CACHE_BYTES,
+    responseCacheBytes: options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
   });
   return app;
 }

@@ -32,7 +32,7 @@ export function hostFrom(flag: string | undefined, env: Environment): string {
 
 export const DEFAULT_RESPONSE_CACHE_MB = 16;
 
-/** Megabytes of cached answers about final orders; 0 turns the cache off. */
+/** Megabytes of cached answers about orders; 0 turns the cache off. */
 export function responseCacheBytesFrom(flag: string | undefined, env: Environment): number {
   const text = flag ?? env.RESPONSE_CACHE_MB;
   if (text === undefined) return DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024;

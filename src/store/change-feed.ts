@@ -1,11 +1,12 @@
 /**
- * What committed writes changed, for the caches in front of the store. Only the writes that can
- * change something a cache holds are reported: the configuration, new orders, and imports (which
- * may replace any order). Moves of live orders are not: nothing caches an order that can still move.
+ * What committed writes changed, for the caches in front of the store: every write that can
+ * change what a read returns, except provider credentials, which nothing caches.
  */
 export type StoreChange =
   | { readonly kind: 'configuration' }
   | { readonly kind: 'orderCreated'; readonly invoiceHash: string }
+  /** A new state, and with it maybe a transaction or the preimage. */
+  | { readonly kind: 'orderMoved'; readonly orderId: string }
   /** An import, a commit by another process the store cannot itemize, or a gap in the notifications. */
   | { readonly kind: 'anything' };
 

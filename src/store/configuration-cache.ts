@@ -18,7 +18,7 @@ export class ConfigurationCache {
 
   get(): Promise<StoreConfiguration> {
     this.unsubscribe ??= this.changes.subscribe((change) => {
-      if (change.kind !== 'orderCreated') this.cached = undefined;
+      if (change.kind === 'configuration' || change.kind === 'anything') this.cached = undefined;
     });
     if (!this.changes.isCurrent()) return this.read();
     if (this.cached === undefined) {

@@ -1,7 +1,7 @@
 /**
- * Answers about final orders are kept serialized; these tests hold the cache to never answering
- * anything the store would not: after imports (by this process or another), new orders for an
- * invoice, and with the cache switched off.
+ * Answers about orders are kept serialized; these tests hold the cache to never answering anything
+ * the store would not: after moves, imports and new orders for an invoice, by this process or
+ * another, and with the cache switched off.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -22,6 +22,7 @@ const refunded = buildOrder({
   sameInvoiceAs: complete,
 });
 const invoiceHash = hashOfInvoice(complete.record.invoice);
+const live = buildOrder({ label: 'cache-live', state: 'WaitingForFundingTx' });
 const retry = buildOrder({ label: 'cache-retry', sameInvoiceAs: complete, createdAt: complete.record.createdAt + 1 });
 
 async function bodyOf(app: FastifyInstance, url: string): Promise<string> {
@@ -45,7 +46,7 @@ async function eventually(check: () => Promise<void>): Promise<void> {
 }
 
 for (const kind of STORE_KINDS) {
-  describe(`final-order answers cached in memory (${kind})`, { skip: skipReason(kind) }, () => {
+  describe(`answers about orders cached in memory (${kind})`, { skip: skipReason(kind) }, () => {
     let fresh: FreshStore;
     let cached: FastifyInstance;
     let uncached: FastifyInstance;
@@ -53,9 +54,9 @@ for (const kind of STORE_KINDS) {
 
     before(async () => {
       fresh = await openFreshStore(kind);
-      await seedStore(fresh.store, { configuration: configuration(), orders: [complete.record, refunded.record] });
+      await seedStore(fresh.store, { configuration: configuration(), orders: [complete.record, refunded.record, live.record] });
       cached = await buildApiServer({ store: fresh.store });
-      uncached = await buildApiServer({ store: fresh.store, finalResponseCacheBytes: 0 });
+      uncached = await buildApiServer({ store: fresh.store, responseCacheBytes: 0 });
       elsewhere = await openStore(fresh.url);
     });
 
@@ -116,6 +117,35 @@ for (const kind of STORE_KINDS) {
       });
       await elsewhere.createOrder(another.record);
       const seen = async () => assert.equal((JSON.parse(await bodyOf(cached, url)) as unknown[]).length, before.length + 1);
+      await (kind === 'sqlite' ? seen() : eventually(seen));
+    });
+
+    test('a move of an order shows at once in every answer about it', async () => {
+      const url = `/api/orders/${live.record.id}`;
+      assert.equal(JSON.parse(await bodyOf(cached, url)).state, 'WaitingForFundingTx');
+      const funding = { type: 'FUND', id: 'ab'.repeat(32), amount: 35590n, outputIndex: 0 } as const;
+      const moved = await fresh.store.transitionOrder({
+        orderId: live.record.id,
+        from: 'WaitingForFundingTx',
+        to: 'WaitingForFundingTxConfirmation',
+        at: live.record.createdAt + 1000,
+        transaction: funding,
+      });
+      assert.ok(moved);
+      assert.equal(JSON.parse(await bodyOf(cached, url)).state, 'WaitingForFundingTxConfirmation');
+      assert.deepEqual(JSON.parse(await bodyOf(cached, `${url}/transactions`)), [{ type: 'FUND', id: funding.id }]);
+    });
+
+    test('a move by another process shows in the answers about the order', async () => {
+      const url = `/api/orders?invoiceHash=${hashOfInvoice(live.record.invoice)}`;
+      assert.equal(JSON.parse(await bodyOf(cached, url))[0].state, 'WaitingForFundingTxConfirmation');
+      await elsewhere.transitionOrder({
+        orderId: live.record.id,
+        from: 'WaitingForFundingTxConfirmation',
+        to: 'Funded',
+        at: live.record.createdAt + 2000,
+      });
+      const seen = async () => assert.equal(JSON.parse(await bodyOf(cached, url))[0].state, 'Funded');
       await (kind === 'sqlite' ? seen() : eventually(seen));
     });
 

@@ -23,7 +23,7 @@ Options:
   --port N     TCP port, 0 for any free one (env PORT, default ${DEFAULT_PORT})
   --host H     address to listen on (env HOST, default ${DEFAULT_HOST})
   --response-cache-mb N
-               memory for cached answers about completed and refunded orders
+               memory for cached answers about orders
                (env RESPONSE_CACHE_MB, default ${DEFAULT_RESPONSE_CACHE_MB}; 0 turns the cache off)
   -h, --help   show this help
 
@@ -46,7 +46,7 @@ per HTTP request).
     const port = portFrom(values.port, env);
     const host = hostFrom(values.host, env);
     const databaseUrl = databaseUrlFrom(values.db, env);
-    const finalResponseCacheBytes = responseCacheBytesFrom(values['response-cache-mb'], env);
+    const responseCacheBytes = responseCacheBytesFrom(values['response-cache-mb'], env);
     const [{ openStore }, { serveUntilShutdown }] = await Promise.all([
       import('../../store/open.js'),
       import('../serve-until-shutdown.js'),
@@ -54,7 +54,7 @@ per HTTP request).
     const logger = createLogger(env);
     const store = await openStore(databaseUrl);
     const announce = (url: string) => logger.info({ url }, 'lnswap is serving');
-    await serveUntilShutdown({ store, host, port, logger, databaseUrl, finalResponseCacheBytes }, announce);
+    await serveUntilShutdown({ store, host, port, logger, databaseUrl, responseCacheBytes }, announce);
     return 0;
   },
 };

@@ -25,6 +25,7 @@ function parseChange(payload: string | undefined): StoreChange {
     const change = JSON.parse(payload ?? '') as StoreChange;
     if (change.kind === 'configuration' || change.kind === 'anything') return change;
     if (change.kind === 'orderCreated' && typeof change.invoiceHash === 'string') return change;
+    if (change.kind === 'orderMoved' && typeof change.orderId === 'string') return change;
   } catch {
     // A payload this version cannot read is treated as the widest change below.
   }

@@ -136,7 +136,14 @@ class PostgresStore implements Store {
 
   async transitionOrder(transition: StateTransition): Promise<boolean> {
     assertTransitionAllowed(transition);
-    return inTransaction(this.pool, (client) => writes.transitionOrder(client, transition));
+    const change: StoreChange = { kind: 'orderMoved', orderId: transition.orderId };
+    const moved = await inTransaction(this.pool, async (client) => {
+      const applied = await writes.transitionOrder(client, transition);
+      if (applied) await notifyChange(client, this.changes.channel, change);
+      return applied;
+    });
+    if (moved) this.changes.report(change);
+    return moved;
   }
 
   async listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]> {

@@ -135,7 +135,9 @@ class SqliteStore implements Store {
   async transitionOrder(transition: StateTransition): Promise<boolean> {
     assertTransitionAllowed(transition);
     await this.importSettled();
-    return this.writes.transitionOrder(transition);
+    const moved = this.writes.transitionOrder(transition);
+    if (moved) this.changes.report({ kind: 'orderMoved', orderId: transition.orderId });
+    return moved;
   }
 
   async listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FinalOrderResponses } from '../../src/api/final-order-responses.js';
+import { OrderResponses } from '../../src/api/order-responses.js';
 import { ChangeListeners, type ChangeFeed, type StoreChange } from '../../src/store/change-feed.js';
 
 /** A feed driven by the test: what a store reports, and whether it can vouch for caches. */
@@ -20,17 +20,17 @@ const BODY = 'x'.repeat(880);
 // Three entries of a 1,000-byte key + body + overhead fit in 3,300 bytes; a fourth does not.
 const BUDGET = 3300;
 
-function filled(feed: ScriptedFeed, count: number, invoiceHash?: string): FinalOrderResponses {
-  const cache = new FinalOrderResponses(feed, BUDGET);
-  for (let n = 0; n < count; n++) cache.remember(`order ${n}`, BODY, cache.startRead(), invoiceHash);
+function filled(feed: ScriptedFeed, count: number): OrderResponses {
+  const cache = new OrderResponses(feed, BUDGET);
+  for (let n = 0; n < count; n++) cache.remember(`order ${n}`, BODY, cache.startRead(), [`order:${n}`]);
   return cache;
 }
 
-describe('FinalOrderResponses', () => {
+describe('OrderResponses', () => {
   test('keeps answers within its byte budget, dropping the least recently used first', () => {
     const cache = filled(new ScriptedFeed(), 3);
     assert.equal(cache.get('order 0'), BODY);
-    cache.remember('order 3', BODY, cache.startRead());
+    cache.remember('order 3', BODY, cache.startRead(), []);
     assert.equal(cache.size, 3);
     assert.equal(cache.get('order 1'), undefined, 'the least recently used entry goes first');
     assert.equal(cache.get('order 0'), BODY, 'a read entry counts as recently used');
@@ -38,34 +38,48 @@ describe('FinalOrderResponses', () => {
   });
 
   test('never keeps an answer larger than the whole budget', () => {
-    const cache = new FinalOrderResponses(new ScriptedFeed(), BUDGET);
-    cache.remember('huge', 'y'.repeat(BUDGET), cache.startRead());
+    const cache = new OrderResponses(new ScriptedFeed(), BUDGET);
+    cache.remember('huge', 'y'.repeat(BUDGET), cache.startRead(), []);
     assert.equal(cache.size, 0);
   });
 
   test('a budget of 0 turns the cache off', () => {
-    const cache = new FinalOrderResponses(new ScriptedFeed(), 0);
-    cache.remember('order 0', BODY, cache.startRead());
+    const cache = new OrderResponses(new ScriptedFeed(), 0);
+    cache.remember('order 0', BODY, cache.startRead(), []);
     assert.equal(cache.get('order 0'), undefined);
   });
 
   test('an answer read before a change is not kept', () => {
     const feed = new ScriptedFeed();
-    const cache = new FinalOrderResponses(feed, BUDGET);
+    const cache = new OrderResponses(feed, BUDGET);
     const readStartedAt = cache.startRead();
     feed.report({ kind: 'configuration' });
-    cache.remember('order 0', BODY, readStartedAt);
+    cache.remember('order 0', BODY, readStartedAt, []);
     assert.equal(cache.get('order 0'), undefined);
   });
 
-  test('a new order drops the answers filed under its invoice hash, and only those', () => {
+  test('a new order drops the answers about its invoice, and only those', () => {
     const feed = new ScriptedFeed();
-    const cache = new FinalOrderResponses(feed, BUDGET);
-    cache.remember('orders aa', BODY, cache.startRead(), 'aa');
-    cache.remember('orders bb', BODY, cache.startRead(), 'bb');
+    const cache = new OrderResponses(feed, BUDGET);
+    cache.remember('orders aa', BODY, cache.startRead(), ['order:1', 'invoice:aa']);
+    cache.remember('orders bb', BODY, cache.startRead(), ['order:2', 'invoice:bb']);
     feed.report({ kind: 'orderCreated', invoiceHash: 'aa' });
     assert.equal(cache.get('orders aa'), undefined);
     assert.equal(cache.get('orders bb'), BODY);
+  });
+
+  test('a moved order drops every answer that shows it', () => {
+    const feed = new ScriptedFeed();
+    const cache = new OrderResponses(feed, BUDGET);
+    cache.remember('order 1', BODY, cache.startRead(), ['order:1']);
+    cache.remember('orders aa', BODY, cache.startRead(), ['order:1', 'order:2', 'invoice:aa']);
+    cache.remember('order 2', BODY, cache.startRead(), ['order:2']);
+    feed.report({ kind: 'orderMoved', orderId: '1' });
+    assert.equal(cache.get('order 1'), undefined);
+    assert.equal(cache.get('orders aa'), undefined);
+    assert.equal(cache.get('order 2'), BODY);
+    feed.report({ kind: 'configuration' });
+    assert.equal(cache.get('order 2'), BODY, 'the configuration is not part of these answers');
   });
 
   test('an import drops everything', () => {
@@ -80,7 +94,7 @@ describe('FinalOrderResponses', () => {
     const cache = filled(feed, 1);
     feed.current = false;
     assert.equal(cache.get('order 0'), undefined);
-    cache.remember('order 1', BODY, cache.startRead());
+    cache.remember('order 1', BODY, cache.startRead(), []);
     feed.current = true;
     assert.equal(cache.get('order 1'), undefined);
     assert.equal(cache.get('order 0'), BODY);
