@@ -143,8 +143,11 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`${formatTable(rows)}\n`);
 
-  log('timing `lnswap import` of the snapshot into a fresh SQLite database');
-  const importTiming: ImportTiming = await timeImport(datasets.snapshotFile, settings.orders);
+  let importTiming: ImportTiming | undefined;
+  if (settings.timeImport) {
+    log('timing `lnswap import` of the snapshot into a fresh SQLite database');
+    importTiming = await timeImport(datasets.snapshotFile, settings.orders);
+  }
   const profiles = settings.profile ? await profileKeyScenarios(scenarios, datasets, tool, settings) : [];
 
   const report = formatRun({
@@ -161,7 +164,7 @@ async function main(): Promise<void> {
     rounds: settings.rounds,
     rows,
     notes,
-    importTiming,
+    ...(importTiming === undefined ? {} : { importTiming }),
     profiles,
   });
   process.stdout.write(`\n${report}\n`);

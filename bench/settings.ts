@@ -24,6 +24,8 @@ export interface BenchSettings {
   /** Base PostgreSQL URL; the bench adds its own `schema` parameter. */
   readonly postgresUrl: string;
   readonly profile: boolean;
+  /** False skips timing `lnswap import` (a smoke run). */
+  readonly timeImport: boolean;
   /** Undefined: every scenario. */
   readonly scenarios?: readonly string[];
 }
@@ -62,6 +64,7 @@ export function readSettings(): BenchSettings {
     ...(tool === undefined ? {} : { tool }),
     postgresUrl: process.env.DATABASE_URL || 'postgres://127.0.0.1:5432/test',
     profile: process.env.BENCH_PROFILE === '1',
+    timeImport: process.env.BENCH_IMPORT !== '0',
     ...(scenarios && scenarios.length > 0 ? { scenarios } : {}),
   };
 }
@@ -73,6 +76,7 @@ export function isSmokeRun(settings: BenchSettings): boolean {
     settings.seconds < DEFAULT_SECONDS ||
     settings.rounds < DEFAULT_ROUNDS ||
     settings.connections !== DEFAULT_CONNECTIONS ||
+    !settings.timeImport ||
     settings.scenarios !== undefined
   );
 }

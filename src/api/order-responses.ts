@@ -5,21 +5,27 @@ const ENTRY_OVERHEAD_BYTES = 120;
 
 interface Entry {
   readonly body: string;
-  /** What the answer shows (`order:ID`, `invoice:HASH`): a change to any of them makes it stale. */
+  /** What the answer depends on (`order:ID`, `invoice:HASH`, `configuration`): a change to any makes it stale. */
   readonly tags: readonly string[];
 }
 
-function tagsChangedBy(change: StoreChange): string | undefined {
-  if (change.kind === 'orderCreated') return `invoice:${change.invoiceHash}`;
-  if (change.kind === 'orderMoved') return `order:${change.orderId}`;
-  return undefined;
+function tagChangedBy(change: Exclude<StoreChange, { kind: 'anything' }>): string {
+  switch (change.kind) {
+    case 'orderCreated':
+      return `invoice:${change.invoiceHash}`;
+    case 'orderMoved':
+      return `order:${change.orderId}`;
+    case 'configuration':
+      return 'configuration';
+  }
 }
 
 /**
  * Serialized answers about orders, least recently used first out, up to a byte budget. Wallets
  * poll the same orders over and over, and an answer only changes when the store reports a write
- * to what it shows: a move of one of its orders, a new order for its invoice, or an import (which
- * may replace any order, so it clears everything). While the feed cannot vouch for the store (a
+ * to what it depends on: a move of one of its orders, a new order for its invoice, the
+ * configuration (for lookups filtered by ticker), or an import (which may replace any order, so it
+ * clears everything). While the feed cannot vouch for the store (a
  * lost PostgreSQL notification connection) every request reads through.
  */
 export class OrderResponses {
@@ -36,9 +42,8 @@ export class OrderResponses {
   ) {
     this.unsubscribe = changes.subscribe((change) => {
       this.generation++;
-      if (change.kind === 'anything') return this.clear();
-      const tag = tagsChangedBy(change);
-      if (tag !== undefined) this.forgetTag(tag);
+      if (change.kind === 'anything') this.clear();
+      else this.forgetTag(tagChangedBy(change));
     });
   }
 

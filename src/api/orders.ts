@@ -41,12 +41,14 @@ interface FindOrdersQuery {
   onchainTicker?: string;
 }
 
-/** What a route read, and what it shows: a write to any of those makes the answer stale. */
+/** What a route read, and what it depends on (`order:ID`, `invoice:HASH`, `configuration`). */
 interface ReadAnswer {
   readonly view: unknown;
-  readonly orderIds: readonly string[];
-  /** For lookups by invoice hash, which a new order for the invoice changes. */
-  readonly invoiceHash?: string;
+  readonly tags: readonly string[];
+}
+
+function orderTag(order: OrderRecord): string {
+  return `order:${order.id}`;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -66,30 +68,32 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   app.addHook('onClose', async () => responses.stop());
 
   /**
-   * Answers from the cache when it can; otherwise reads, and keeps the answer serialized by the
-   * route's own schema, exactly as it is sent.
+   * Answers from the cache when it can, synchronously: a hit costs no promise. Keys hold the request's
+   * own spelling, so a hit needs no parsing; only answers that passed validation are ever kept.
    */
-  async function answerCacheable(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): Promise<unknown> {
+  function answerCacheable(
+    reply: FastifyReply,
+    key: string,
+    read: () => Promise<ReadAnswer>,
+  ): FastifyReply | Promise<FastifyReply> {
     const cached = responses.get(key);
     if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
+    return readAndKeep(reply, key, read);
+  }
+
+  /** Reads, and keeps the answer serialized by the route's own schema, exactly as it is sent. */
+  async function readAndKeep(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): Promise<FastifyReply> {
     const readStartedAt = responses.startRead();
-    const { view, orderIds, invoiceHash } = await read();
+    const { view, tags } = await read();
     // The route's serializer is fast-json-stringify's, which always produces a string.
     const body = reply.serialize(view) as string;
-    const tags = orderIds.map((id) => `order:${id}`);
-    if (invoiceHash !== undefined) tags.push(`invoice:${invoiceHash}`);
     responses.remember(key, body, readStartedAt, tags);
     return reply.type(JSON_TYPE).send(body);
   }
 
-  function orderIdOf(rawId: string): string {
+  async function loadOrder(rawId: string): Promise<{ order: OrderRecord; market: Market }> {
     const id = normalizeOrderId(rawId);
     if (id === undefined) throw new LnswapError('InvalidOrderId');
-    return id;
-  }
-
-  async function loadOrder(rawId: string): Promise<{ order: OrderRecord; market: Market }> {
-    const id = orderIdOf(rawId);
     const order = await store.getOrder(id);
     if (order === undefined) throw new LnswapError('OrderNotFound');
     return { order, market: marketOf(order) };
@@ -109,17 +113,17 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     url: '/api/orders',
     schema: findOrdersSchema,
     schemaErrorFormatter: refuseWithTokens(findOrdersQueryTokens),
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const { onchainTicker } = request.query;
       const invoiceHash = request.query.invoiceHash.toLowerCase();
-      const ticker = onchainTicker === undefined ? undefined : await offeredOnchainTicker(onchainTicker);
-      return answerCacheable(reply, `orders ${invoiceHash} ${ticker ?? ''}`, async () => {
+      const key = onchainTicker === undefined ? `orders ${invoiceHash}` : `orders ${invoiceHash} ${onchainTicker}`;
+      return answerCacheable(reply, key, async () => {
+        const ticker = onchainTicker === undefined ? undefined : await offeredOnchainTicker(onchainTicker);
         const orders = await store.findOrdersByInvoiceHash(invoiceHash, ticker);
-        return {
-          view: orders.map((order) => presentOrderSummary(order, marketOf(order))),
-          orderIds: orders.map((order) => order.id),
-          invoiceHash,
-        };
+        const tags = [`invoice:${invoiceHash}`, ...orders.map(orderTag)];
+        // Whether the ticker is one of an offered market's is part of the answer.
+        if (ticker !== undefined) tags.push('configuration');
+        return { view: orders.map((order) => presentOrderSummary(order, marketOf(order))), tags };
       });
     },
   });
@@ -128,10 +132,10 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     method,
     url: '/api/orders/:id',
     schema: getOrderSchema,
-    handler: async (request, reply) =>
-      answerCacheable(reply, `order ${orderIdOf(request.params.id)}`, async () => {
+    handler: (request, reply) =>
+      answerCacheable(reply, `order ${request.params.id}`, async () => {
         const { order, market } = await loadOrder(request.params.id);
-        return { view: presentOrder(order, market), orderIds: [order.id] };
+        return { view: presentOrder(order, market), tags: [orderTag(order)] };
       }),
   });
 
@@ -161,10 +165,10 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     method,
     url: '/api/orders/:id/transactions',
     schema: transactionsSchema,
-    handler: async (request, reply) =>
-      answerCacheable(reply, `transactions ${orderIdOf(request.params.id)}`, async () => {
+    handler: (request, reply) =>
+      answerCacheable(reply, `transactions ${request.params.id}`, async () => {
         const { order } = await loadOrder(request.params.id);
-        return { view: presentTransactions(order), orderIds: [order.id] };
+        return { view: presentTransactions(order), tags: [orderTag(order)] };
       }),
   });
 

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { LnswapError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
@@ -9,6 +9,7 @@ import {
   replyMethodNotAllowed,
   replyNotFound,
 } from './errors.js';
+import { deferredChildLogger } from './deferred-logger.js';
 import { marketRoutes } from './markets.js';
 import { acceptEveryHttpMethod, isReadMethod } from './methods.js';
 import { orderRoutes } from './orders.js';
@@ -47,6 +48,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
       ? { logger: options.logger ?? false }
       : { loggerInstance: options.loggerInstance }),
     genReqId: () => randomUUID(),
+    childLoggerFactory: (logger, bindings, options) => deferredChildLogger(() => logger.child(bindings, options)),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
@@ -54,7 +56,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     schemaErrorFormatter: () => new LnswapError('BadRequest'),
     // Fastify's two info lines per request cost a fifth of the read path's throughput; failures are
     // logged where they are handled, and `accessLog` adds one debug line per request for whoever wants it.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   if (options.accessLog === true) logEveryResponse(app);
 

@@ -78,8 +78,16 @@ describe('OrderResponses', () => {
     assert.equal(cache.get('order 1'), undefined);
     assert.equal(cache.get('orders aa'), undefined);
     assert.equal(cache.get('order 2'), BODY);
+  });
+
+  test('a configuration change drops only the answers that depend on it', () => {
+    const feed = new ScriptedFeed();
+    const cache = new OrderResponses(feed, BUDGET);
+    cache.remember('order 2', BODY, cache.startRead(), ['order:2']);
+    cache.remember('orders aa BTC', BODY, cache.startRead(), ['invoice:aa', 'configuration']);
     feed.report({ kind: 'configuration' });
-    assert.equal(cache.get('order 2'), BODY, 'the configuration is not part of these answers');
+    assert.equal(cache.get('orders aa BTC'), undefined);
+    assert.equal(cache.get('order 2'), BODY);
   });
 
   test('an import drops everything', () => {
