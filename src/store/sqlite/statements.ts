@@ -45,6 +45,11 @@ export function prepareStatements(db: Database) {
       `UPDATE orders SET state = ?, payment_preimage = coalesce(?, payment_preimage) WHERE id = ? AND state = ?`,
     ),
     deleteTransactions: prepare('DELETE FROM order_transactions WHERE order_id = ?'),
+    insertTransaction: prepare(
+      `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertFirstHistory: prepare('INSERT INTO order_state_history (order_id, seq, state, at) VALUES (?, 1, ?, ?)'),
     appendTransaction: prepare(
       `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
        SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ? FROM order_transactions WHERE order_id = ?`,

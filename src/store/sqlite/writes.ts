@@ -43,13 +43,22 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
       appendHistory(order.id, order.state, order.createdAt);
     }),
 
+    // An import writes a million orders: each statement here runs once per row, with every sequence
+    // number known up front instead of looked up.
     writeOrders: db.transaction((orders: readonly OrderRecord[], at: number) => {
       for (const order of orders) {
         const previousState = statements.selectOrderState.get(order.id) as string | undefined;
-        statements.upsertOrder.run(...orderValues(order));
-        statements.deleteTransactions.run(order.id);
-        for (const transaction of order.transactions) appendTransaction(order.id, transaction);
-        if (previousState !== order.state) appendHistory(order.id, order.state, at);
+        if (previousState === undefined) {
+          statements.insertOrder.run(...orderValues(order));
+          statements.insertFirstHistory.run(order.id, order.state, at);
+        } else {
+          statements.upsertOrder.run(...orderValues(order));
+          statements.deleteTransactions.run(order.id);
+          if (previousState !== order.state) appendHistory(order.id, order.state, at);
+        }
+        order.transactions.forEach((transaction, index) => {
+          statements.insertTransaction.run(order.id, index + 1, ...transactionValues(transaction));
+        });
       }
     }),
 
