@@ -97,12 +97,16 @@ export function withSignature(invoice: string, signatureHex: string, recoveryFla
   const prefix = lower.slice(0, separator);
   const words = [...lower.slice(separator + 1, -6)].map((char) => BECH32_CHARSET.indexOf(char));
   const signatureBytes = Buffer.concat([Buffer.from(signatureHex, 'hex'), Buffer.from([recoveryFlag])]);
-  const data = [...words.slice(0, -SIGNATURE_WORDS), ...bytesToWords(signatureBytes)];
+  return encodeBech32(prefix, [...words.slice(0, -SIGNATURE_WORDS), ...bytesToWords(signatureBytes)]);
+}
+
+/** Bech32 with a valid checksum and no length limit, as BOLT11 uses it. */
+export function encodeBech32(prefix: string, data: readonly number[]): string {
   const checksum = bech32Checksum(prefix, data);
   return `${prefix}1${[...data, ...checksum].map((word) => BECH32_CHARSET[word]).join('')}`;
 }
 
-function bytesToWords(bytes: Buffer): number[] {
+export function bytesToWords(bytes: Buffer): number[] {
   const words: number[] = [];
   let accumulator = 0;
   let bits = 0;
@@ -118,7 +122,7 @@ function bytesToWords(bytes: Buffer): number[] {
   return words;
 }
 
-function bech32Checksum(prefix: string, data: number[]): number[] {
+function bech32Checksum(prefix: string, data: readonly number[]): number[] {
   const expandedPrefix = [...prefix].map((char) => char.charCodeAt(0) >> 5);
   expandedPrefix.push(0, ...[...prefix].map((char) => char.charCodeAt(0) & 31));
   const polymod = bech32Polymod([...expandedPrefix, ...data, 0, 0, 0, 0, 0, 0]) ^ 1;
