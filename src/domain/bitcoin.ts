@@ -1,5 +1,6 @@
 import { ECDH } from 'node:crypto';
-import { address, networks, opcodes, payments, script, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
+import { networks, opcodes, payments, script, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
+import { decodeBase58Address, decodeSegwitAddress } from './bitcoin-address.js';
 import type { Network } from './markets.js';
 
 const BITCOINJS_NETWORKS: Readonly<Record<Network, BitcoinJsNetwork>> = {
@@ -13,41 +14,29 @@ export function bitcoinJsNetwork(network: Network): BitcoinJsNetwork {
 }
 
 export function isBitcoinAddress(bitcoinAddress: string, network: Network): boolean {
+  const { bech32, pubKeyHash, scriptHash } = bitcoinJsNetwork(network);
   const segwit = decodeSegwitAddress(bitcoinAddress);
-  if (segwit?.version === 1) {
-    return segwit.prefix === bitcoinJsNetwork(network).bech32 && segwit.data.length === 32 && isXOnlyPublicKey(segwit.data);
+  if (segwit !== undefined) {
+    if (segwit.prefix !== bech32) return false;
+    const { version, program } = segwit;
+    if (version === 0) return program.length === 20 || program.length === 32;
+    // Later witness versions are not in use.
+    return version === 1 && program.length === 32 && isXOnlyPublicKey(program);
   }
-  return outputScriptOf(bitcoinAddress, network) !== undefined;
+  const legacy = decodeBase58Address(bitcoinAddress);
+  return legacy !== undefined && (legacy.version === pubKeyHash || legacy.version === scriptHash);
 }
 
 /** The 20-byte key hash of a P2PKH or P2WPKH address, hex: the only kinds an HTLC refund path can pay. */
 export function refundPublicKeyHashOfAddress(bitcoinAddress: string, network: Network): string | undefined {
-  const output = outputScriptOf(bitcoinAddress, network);
-  if (output === undefined) return undefined;
-  for (const payment of [payments.p2pkh, payments.p2wpkh]) {
-    try {
-      const hash = payment({ output }).hash;
-      if (hash !== undefined) return toHex(hash);
-    } catch {
-      // Not this kind of output; try the next.
-    }
-  }
-  return undefined;
-}
-
-/**
- * Legacy and segwit v0 addresses only. Taproot keys need an elliptic-curve library bitcoinjs
- * does not bundle, and later witness versions are not in use.
- */
-function outputScriptOf(bitcoinAddress: string, network: Network): Uint8Array | undefined {
-  if (typeof bitcoinAddress !== 'string') return undefined;
+  const { bech32, pubKeyHash } = bitcoinJsNetwork(network);
   const segwit = decodeSegwitAddress(bitcoinAddress);
-  if (segwit !== undefined && segwit.version !== 0) return undefined;
-  try {
-    return address.toOutputScript(bitcoinAddress, bitcoinJsNetwork(network));
-  } catch {
-    return undefined;
+  if (segwit !== undefined) {
+    const isP2wpkh = segwit.prefix === bech32 && segwit.version === 0 && segwit.program.length === 20;
+    return isP2wpkh ? toHex(segwit.program) : undefined;
   }
+  const legacy = decodeBase58Address(bitcoinAddress);
+  return legacy?.version === pubKeyHash ? toHex(legacy.hash) : undefined;
 }
 
 export interface HtlcScriptTerms {
@@ -158,14 +147,6 @@ function hexBytes(hex: string, length: number, what: string): Uint8Array {
     throw new Error(`${what} must be ${length} bytes of hex`);
   }
   return Buffer.from(hex, 'hex');
-}
-
-function decodeSegwitAddress(bitcoinAddress: string): address.Bech32Result | undefined {
-  try {
-    return address.fromBech32(bitcoinAddress);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A taproot output key is the x coordinate of a point; either parity makes it a valid point. */
