@@ -1,11 +1,11 @@
 import type { OrderRecord } from '../domain/order.js';
 import type { ImportSession, Store, StoreConfiguration } from '../store/store.js';
-import { InvoiceDecoder } from './invoice-decoder.js';
+import { InvoiceChecks, type InvoiceRecord } from './invoice-checks.js';
 import { TopLevelObjectScanner, type ScanEvent } from './object-scanner.js';
 import { FieldError, recordError, SnapshotError } from './snapshot-error.js';
 import { HEADER_KEYS, ORDERS_KEY } from './snapshot-format.js';
 import { validateConfiguration, validateVersion, type SnapshotHeader } from './validate-configuration.js';
-import { orderIdForMessages, validateOrder } from './validate-order.js';
+import { INVOICE_NOT_SIGNED_BOLT11, orderIdForMessages, validateOrder } from './validate-order.js';
 
 export interface ImportSummary {
   readonly markets: number;
@@ -16,9 +16,31 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Orders written per store call. */
   readonly batchSize?: number;
+  /** Signatures checked on the importing thread before worker threads take over. */
+  readonly inlineSignatureChecks?: number;
 }
 
 const DEFAULT_BATCH_SIZE = 1000;
+/** Below this many invoices, starting worker threads costs more than it saves. */
+const DEFAULT_INLINE_SIGNATURE_CHECKS = 2000;
+
+/** Fields validateOrder checks before the invoice: their errors come before a bad signature's. */
+const FIELDS_BEFORE_INVOICE: ReadonlySet<string> = new Set(['', 'id', 'market']);
+
+/** A bad record, with what decides whether an earlier bad invoice signature is to be reported instead. */
+class RecordFailure extends SnapshotError {
+  constructor(
+    readonly index: number,
+    /** Whether the record's own invoice signature is checked before the field that failed. */
+    readonly afterInvoiceSignature: boolean,
+    error: SnapshotError,
+  ) {
+    super(error.message);
+  }
+}
+
+/** Thrown to stop streaming once a signature is known bad; the import reports the earliest one. */
+class BadSignatureSeen extends Error {}
 
 type HeaderKey = (typeof HEADER_KEYS)[number];
 
@@ -37,19 +59,45 @@ export async function importSnapshot(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   let summary: ImportSummary | undefined;
-  await store.importAtomically(async (session) => {
-    const importer = new SnapshotImporter(session, options.batchSize ?? DEFAULT_BATCH_SIZE);
-    for await (const chunk of input) {
-      await importer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-    }
-    summary = await importer.finish();
-  });
+  const invoices = new InvoiceChecks(options.inlineSignatureChecks ?? DEFAULT_INLINE_SIGNATURE_CHECKS);
+  try {
+    await store.importAtomically(async (session) => {
+      const importer = new SnapshotImporter(session, invoices, options.batchSize ?? DEFAULT_BATCH_SIZE);
+      try {
+        for await (const chunk of input) {
+          await importer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+        }
+        summary = await importer.finish();
+      } catch (error) {
+        throw await firstFailure(error, invoices);
+      }
+    });
+  } finally {
+    await invoices.close();
+  }
   return summary!;
+}
+
+/**
+ * Signatures are checked behind the scan, so when something fails, a record read before it may
+ * still turn out to carry a bad signature: the import reports whichever an in-order check meets first.
+ */
+async function firstFailure(error: unknown, invoices: InvoiceChecks): Promise<unknown> {
+  const bad = await invoices.earliestBadSignature();
+  if (bad === undefined) return error instanceof BadSignatureSeen ? new Error('lost track of a bad signature') : error;
+  if (error instanceof RecordFailure) {
+    const recordFirst = error.index < bad.index || (error.index === bad.index && !error.afterInvoiceSignature);
+    if (recordFirst) return error;
+  }
+  return badSignatureError(bad);
+}
+
+function badSignatureError(record: InvoiceRecord): SnapshotError {
+  return recordError(orderLabel(record.index, record.id), new FieldError('invoice', INVOICE_NOT_SIGNED_BOLT11));
 }
 
 class SnapshotImporter {
   private readonly scanner = new TopLevelObjectScanner(ORDERS_KEY);
-  private readonly invoices = new InvoiceDecoder();
   private readonly header: Partial<Record<HeaderKey, unknown>> = {};
   private configuration: StoreConfiguration | undefined;
   private offeredMarkets: ReadonlySet<string> | undefined;
@@ -62,6 +110,7 @@ class SnapshotImporter {
 
   constructor(
     private readonly session: ImportSession,
+    private readonly invoices: InvoiceChecks,
     private readonly batchSize: number,
   ) {}
 
@@ -71,6 +120,7 @@ class SnapshotImporter {
 
   async finish(): Promise<ImportSummary> {
     this.scanner.end();
+    if ((await this.invoices.earliestBadSignature()) !== undefined) throw new BadSignatureSeen();
     for (const key of [...HEADER_KEYS, ORDERS_KEY]) {
       const present = key === ORDERS_KEY ? this.sawOrders : Object.hasOwn(this.header, key);
       if (!present) throw new SnapshotError(`${key}: required`);
@@ -110,15 +160,22 @@ class SnapshotImporter {
 
   private async acceptOrder(index: number, value: unknown): Promise<void> {
     const offeredMarkets = this.offeredMarkets;
+    const idForMessages = orderIdForMessages(value);
+    this.invoices.beginRecord(index, idForMessages);
     let order: OrderRecord;
     try {
       order = validateOrder(value, { invoices: this.invoices, offeredMarkets });
-      const earlier = this.indexById.get(order.id);
-      if (earlier !== undefined) throw new FieldError('id', `repeats orders[${earlier}]`);
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      throw recordError(orderLabel(index, orderIdForMessages(value)), error);
+      const afterInvoiceSignature = !FIELDS_BEFORE_INVOICE.has(error.field);
+      throw new RecordFailure(index, afterInvoiceSignature, recordError(orderLabel(index, idForMessages), error));
     }
+    const earlier = this.indexById.get(order.id);
+    if (earlier !== undefined) {
+      const repeated = recordError(orderLabel(index, idForMessages), new FieldError('id', `repeats orders[${earlier}]`));
+      throw new RecordFailure(index, true, repeated);
+    }
+    if (this.invoices.anyBadSignature) throw new BadSignatureSeen();
     this.indexById.set(order.id, index);
     if (offeredMarkets === undefined && !this.firstOrderByMarket.has(order.market)) {
       this.firstOrderByMarket.set(order.market, { index, id: order.id });
@@ -143,6 +200,7 @@ class SnapshotImporter {
     const batch = this.batch;
     this.batch = [];
     await this.session.writeOrders(batch);
+    await this.invoices.keepUp();
   }
 }
 

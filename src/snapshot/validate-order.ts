@@ -16,7 +16,7 @@ import {
   readString,
   readTimestamp,
 } from './fields.js';
-import type { InvoiceDecoder } from './invoice-decoder.js';
+import type { CheckedInvoice } from './invoice-checks.js';
 
 const ORDER_FIELDS = new Set([
   'id',
@@ -40,8 +40,12 @@ const SCRIPT_PATTERN = /^(?:[0-9a-fA-F]{2})+$/;
 const BITCOIN_TXID_PATTERN = /^[0-9a-fA-F]{64}$/;
 const ETHEREUM_TX_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
+/** Said of an invoice that does not parse, and of one whose signature does not hold. */
+export const INVOICE_NOT_SIGNED_BOLT11 = 'not a BOLT11 invoice with a valid signature';
+
 export interface OrderValidationContext {
-  readonly invoices: InvoiceDecoder;
+  /** Parses invoices; their signatures are checked apart, and a bad one reported by the caller. */
+  readonly invoices: { check(invoice: string): CheckedInvoice };
   /** Undefined while the snapshot's `markets` has not been read yet; the caller then checks later. */
   readonly offeredMarkets: ReadonlySet<string> | undefined;
 }
@@ -52,15 +56,18 @@ export function orderIdForMessages(value: unknown): string | undefined {
   return typeof id === 'string' ? normalizeOrderId(id) : undefined;
 }
 
-/** Turns one parsed snapshot order into the store's record; throws FieldError at the first bad field. */
+/**
+ * Turns one parsed snapshot order into the store's record; throws FieldError at the first bad field.
+ * The invoice's signature is the one check left to the caller.
+ */
 export function validateOrder(value: unknown, context: OrderValidationContext): OrderRecord {
   const order = readObject(value, '', ORDER_FIELDS);
   const id = normalizeOrderId(readString(order.id, 'id')) ?? fail('id', 'must be a UUID');
   const market = readMarket(order.market, context.offeredMarkets);
 
   const invoice = readString(order.invoice, 'invoice');
-  const { decoded, invoiceHash } = context.invoices.check(invoice);
-  if (decoded === undefined) fail('invoice', 'not a BOLT11 invoice with a valid signature');
+  const { read: decoded, invoiceHash } = context.invoices.check(invoice);
+  if (decoded === undefined) fail('invoice', INVOICE_NOT_SIGNED_BOLT11);
   if (decoded.network !== market.network) {
     fail('invoice', `is a ${decoded.network} invoice but ${market.name} is a ${market.network} market`);
   }
