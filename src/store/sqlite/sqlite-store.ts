@@ -22,6 +22,7 @@ import { streamOrdersInBatches } from '../order-stream.js';
 import { openImportSession } from '../import-session.js';
 import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
+import { dropOrderIndexesWhileEmpty, IMPORT_CACHE_KIB, SERVING_CACHE_KIB, setCacheSize } from './bulk-load.js';
 import { SqliteChangeFeed } from './change-feed.js';
 import { migrateSqlite } from './migrate.js';
 import { prepareStatements, type SqliteStatements } from './statements.js';
@@ -35,7 +36,7 @@ export function openSqliteStore(path: string): Store {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('cache_size = -65536');
+    setCacheSize(db, SERVING_CACHE_KIB);
     migrateSqlite(db);
     return new SqliteStore(db);
   } catch (error) {
@@ -105,14 +106,18 @@ class SqliteStore implements Store {
       writeOrders: async (orders) => this.writes.writeOrders(orders, Date.now()),
     });
     try {
+      setCacheSize(this.db, IMPORT_CACHE_KIB);
       this.db.exec('BEGIN IMMEDIATE');
+      const rebuildOrderIndexes = dropOrderIndexesWhileEmpty(this.db);
       await work(session);
+      rebuildOrderIndexes();
       this.db.exec('COMMIT');
       this.changes.report({ kind: 'anything' });
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
     } finally {
+      if (this.db.open) setCacheSize(this.db, SERVING_CACHE_KIB);
       end();
       this.runningImport = undefined;
       finishImport();
