@@ -16,12 +16,12 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Orders written per store call. */
   readonly batchSize?: number;
-  /** Signatures checked on the importing thread before worker threads take over. */
+  /** Signatures checked in this process before checker processes take over. */
   readonly inlineSignatureChecks?: number;
 }
 
 const DEFAULT_BATCH_SIZE = 1000;
-/** Below this many invoices, starting worker threads costs more than it saves. */
+/** Below this many invoices, starting checker processes costs more than it saves. */
 const DEFAULT_INLINE_SIGNATURE_CHECKS = 2000;
 
 /** Fields validateOrder checks before the invoice: their errors come before a bad signature's. */

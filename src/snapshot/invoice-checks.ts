@@ -84,5 +84,5 @@ export class InvoiceChecks {
   }
 }
 
-/** Per worker thread, enough queued work that none waits on the importer. */
+/** Per checker process, enough queued work that none waits on the importer. */
 const MAX_OUTSTANDING_BATCHES = 16;

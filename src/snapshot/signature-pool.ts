@@ -1,23 +1,25 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { checkInvoiceSignature, type ReadInvoice } from '../domain/bolt11-reader.js';
-import type { SignatureBatch, SignatureVerdicts } from './signature-worker.js';
+import type { SignatureBatch, SignatureVerdicts } from './signature-checker.js';
 
-/** Invoices sent to a worker at once: large enough that messaging costs little next to the checks. */
+/** Invoices sent to a checker process at once: large enough that messaging costs little next to the checks. */
 const BATCH_SIZE = 256;
 
 /** What each check reported, by the number `submit` gave it. */
 export type VerdictListener = (checks: readonly number[], valid: readonly boolean[]) => void;
 
 /**
- * Checks invoice signatures on worker threads while the importer's thread goes on parsing and
- * writing. Small imports never start a worker: below `inlineLimit` checks, each is made on the
- * calling thread as it is submitted, which costs less than starting threads.
+ * Checks invoice signatures in child processes, one per core, while the importer goes on parsing
+ * and writing. Small imports never start one: below `inlineLimit` checks, each is made in this
+ * process as it is submitted, which costs less than starting processes.
  */
 export class SignaturePool {
-  private readonly workers: Worker[] = [];
-  private readonly pending = new Map<number, { checks: number[]; worker: Worker }>();
-  private readonly busy = new Map<Worker, number>();
+  private readonly checkers: ChildProcess[] = [];
+  private readonly pending = new Map<number, { checks: number[]; checker: ChildProcess }>();
+  private readonly busy = new Map<ChildProcess, number>();
   private queued: ReadInvoice[] = [];
   private queuedChecks: number[] = [];
   private nextCheck = 0;
@@ -28,7 +30,7 @@ export class SignaturePool {
   constructor(
     private readonly onVerdicts: VerdictListener,
     private readonly inlineLimit: number,
-    private readonly threads = Math.max(1, availableParallelism()),
+    private readonly processes = Math.max(1, availableParallelism()),
   ) {}
 
   /** The number the next `submit` gives its check. */
@@ -77,43 +79,50 @@ export class SignaturePool {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.terminate()));
-    this.workers.length = 0;
+    const exits = this.checkers.map((checker) => (checker.exitCode === null ? once(checker, 'exit') : undefined));
+    for (const checker of this.checkers) if (checker.connected) checker.disconnect();
+    await Promise.all(exits);
+    this.checkers.length = 0;
   }
 
   private dispatch(): void {
     if (this.queued.length === 0) return;
     const message: SignatureBatch = { batch: this.nextBatch++, invoices: this.queued };
-    const worker = this.leastBusyWorker();
-    this.pending.set(message.batch, { checks: this.queuedChecks, worker });
-    this.busy.set(worker, (this.busy.get(worker) ?? 0) + 1);
-    worker.postMessage(message);
+    const checker = this.leastBusyChecker();
+    this.pending.set(message.batch, { checks: this.queuedChecks, checker });
+    this.busy.set(checker, (this.busy.get(checker) ?? 0) + 1);
+    checker.send(message);
     this.queued = [];
     this.queuedChecks = [];
   }
 
-  private leastBusyWorker(): Worker {
-    if (this.workers.length < this.threads) return this.startWorker();
-    return this.workers.reduce((best, worker) => ((this.busy.get(worker) ?? 0) < (this.busy.get(best) ?? 0) ? worker : best));
+  private leastBusyChecker(): ChildProcess {
+    if (this.checkers.length < this.processes) return this.startChecker();
+    return this.checkers.reduce((best, checker) => ((this.busy.get(checker) ?? 0) < (this.busy.get(best) ?? 0) ? checker : best));
   }
 
-  private startWorker(): Worker {
-    const worker = createSignatureWorker();
-    worker.on('message', ({ batch, valid }: SignatureVerdicts) => {
+  private startChecker(): ChildProcess {
+    const checker = createCheckerProcess();
+    checker.on('message', ({ batch, valid }: SignatureVerdicts) => {
       const sent = this.pending.get(batch);
       if (sent === undefined) return;
       this.pending.delete(batch);
-      this.busy.set(sent.worker, (this.busy.get(sent.worker) ?? 1) - 1);
+      this.busy.set(sent.checker, (this.busy.get(sent.checker) ?? 1) - 1);
       this.onVerdicts(sent.checks, valid);
       this.wake();
     });
-    worker.on('error', (error) => {
+    checker.on('error', (error) => {
       this.failure = error;
       this.wake();
     });
-    this.workers.push(worker);
-    this.busy.set(worker, 0);
-    return worker;
+    checker.on('exit', (code, signal) => {
+      if (this.pending.size === 0 && this.queued.length === 0) return;
+      this.failure ??= new Error(`a signature checker process stopped (${signal ?? `exit code ${code}`})`);
+      this.wake();
+    });
+    this.checkers.push(checker);
+    this.busy.set(checker, 0);
+    return checker;
   }
 
   private wake(): void {
@@ -123,10 +132,14 @@ export class SignaturePool {
   }
 }
 
-function createSignatureWorker(): Worker {
-  const entry = new URL(import.meta.url.endsWith('.ts') ? './signature-worker.ts' : './signature-worker.js', import.meta.url);
-  if (entry.pathname.endsWith('.js')) return new Worker(entry);
-  return new Worker(new URL('./run-typescript-worker.mjs', import.meta.url), {
-    workerData: { typescriptEntry: entry.href },
+function createCheckerProcess(): ChildProcess {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = fileURLToPath(new URL(fromSources ? './signature-checker.ts' : './signature-checker.js', import.meta.url));
+  return fork(entry, [], {
+    // Structured clone keeps the invoices' bigint amounts; JSON could not carry them.
+    serialization: 'advanced',
+    // Run from the TypeScript sources (tests, tsx), the child needs the same loader.
+    execArgv: fromSources ? ['--import', 'tsx'] : [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

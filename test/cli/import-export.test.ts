@@ -98,6 +98,10 @@ describe('lnswap command line', () => {
       [['export', '--verbose'], /^lnswap export: Unknown option '--verbose' \(run lnswap export --help for usage\)\n$/],
       [['import'], /^lnswap import: missing the snapshot FILE \(or - for stdin\) \(run lnswap import --help for usage\)\n$/],
       [['serve', '--port', 'http'], /^lnswap serve: --port must be a port number from 0 to 65535, not "http" \(run lnswap serve --help for usage\)\n$/],
+      [
+        ['serve', '--response-cache-mb', '1.5'],
+        /^lnswap serve: --response-cache-mb must be a whole number of megabytes, not "1.5" \(run lnswap serve --help for usage\)\n$/,
+      ],
       [['demo', '--db', 'sqlite::memory:'], /^lnswap demo: Unknown option '--db' \(run lnswap demo --help for usage\)\n$/],
     ];
     for (const [args, message] of cases) {

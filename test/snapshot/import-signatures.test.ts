@@ -1,6 +1,6 @@
 /**
- * Invoice signatures are checked on worker threads behind the scan. These tests force the workers
- * on (`inlineSignatureChecks: 0`) over snapshots of several worker batches, and hold the import to
+ * Invoice signatures are checked in child processes behind the scan. These tests force the checkers
+ * on (`inlineSignatureChecks: 0`) over snapshots of several checker batches, and hold the import to
  * reporting what a check in file order would have met first.
  */
 import assert from 'node:assert/strict';
@@ -60,14 +60,14 @@ async function refusal(store: FreshStore, text: string): Promise<string> {
   return message;
 }
 
-describe('invoice signatures checked on worker threads', () => {
+describe('invoice signatures checked in child processes', () => {
   let fresh: FreshStore;
   before(async () => {
     fresh = await openFreshStore('sqlite');
   });
   after(() => fresh.dispose());
 
-  test('a snapshot of several worker batches imports whole', async () => {
+  test('a snapshot of several checker batches imports whole', async () => {
     const summary = await importSnapshot(fresh.store, chunked(render(bigDocument())), { inlineSignatureChecks: 0 });
     assert.equal(summary.orders, ORDER_COUNT);
     assert.equal((await collect(fresh.store.streamOrders())).length, ORDER_COUNT);
