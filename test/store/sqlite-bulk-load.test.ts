@@ -32,6 +32,9 @@ describe('SQLite import into an empty orders table', () => {
     await fresh.store.importAtomically(async (session) => {
       await session.writeConfiguration(CONFIGURATION);
       await session.writeOrders([makeOrder(1), makeOrder(2, { invoiceHash: makeOrder(1).invoiceHash })]);
+      // Another connection has the database open: the import stays in WAL mode, and that connection reads on.
+      assert.equal(inspect.pragma('journal_mode', { simple: true }), 'wal');
+      assert.equal(inspect.prepare('SELECT count(*) FROM orders').pluck().get(), 0);
     });
     assert.deepEqual(indexes(), migrated);
     const plan = inspect
@@ -42,5 +45,63 @@ describe('SQLite import into an empty orders table', () => {
       (await fresh.store.findOrdersByInvoiceHash(makeOrder(1).invoiceHash)).map((order) => order.id),
       [makeOrder(2).id, makeOrder(1).id],
     );
+  });
+});
+
+describe('SQLite import with the database to itself', () => {
+  let fresh: FreshStore;
+  const path = () => fresh.url.slice('sqlite:'.length);
+  const journalMode = () => {
+    const db = new Database(path(), { readonly: true });
+    try {
+      return db.pragma('journal_mode', { simple: true });
+    } finally {
+      db.close();
+    }
+  };
+
+  before(async () => {
+    fresh = await openFreshStore('sqlite');
+  });
+  after(async () => {
+    await fresh.dispose();
+  });
+
+  test('runs in rollback-journal mode and returns to WAL, whether it commits or not', async () => {
+    const modesSeen: unknown[] = [];
+    await assert.rejects(
+      fresh.store.importAtomically(async () => {
+        modesSeen.push(journalMode());
+        throw new Error('abandoned');
+      }),
+    );
+    assert.equal(journalMode(), 'wal');
+    await fresh.store.importAtomically(async (session) => {
+      await session.writeOrders([makeOrder(1)]);
+      modesSeen.push(journalMode());
+    });
+    assert.deepEqual(modesSeen, ['delete', 'delete']);
+    assert.equal(journalMode(), 'wal');
+    assert.deepStrictEqual(await fresh.store.getOrder(makeOrder(1).id), makeOrder(1));
+  });
+
+  test('into an empty orders table, a repeated id replaces the row this import wrote for it', async () => {
+    const other = await openFreshStore('sqlite');
+    try {
+      const first = makeOrder(3);
+      const replacement = makeOrder(3, { state: 'Funded', amount: 7n, transactions: [] });
+      await other.store.importAtomically(async (session) => {
+        await session.writeOrders([first, makeOrder(4)]);
+        await session.writeOrders([replacement]);
+      });
+      assert.deepStrictEqual(await other.store.getOrder(first.id), replacement);
+      assert.deepStrictEqual(
+        (await other.store.getOrderHistory(first.id)).map((change) => change.state),
+        ['WaitingForFundingTx', 'Funded'],
+      );
+      assert.deepStrictEqual(await other.store.getOrder(makeOrder(4).id), makeOrder(4));
+    } finally {
+      await other.dispose();
+    }
   });
 });

@@ -89,4 +89,75 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'orders keyed by an integer of their own',
+    // Keyed by their UUID, orders and their transactions and history went into three B-trees at random
+    // places; keyed by an integer handed out in insertion order, an import appends to all three.
+    sql: `
+      CREATE TABLE orders_v2 (
+        internal_id INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        market TEXT NOT NULL,
+        onchain_ticker TEXT NOT NULL,
+        invoice TEXT NOT NULL,
+        invoice_hash TEXT NOT NULL,
+        payment_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        pay_to_address TEXT NOT NULL,
+        payment_preimage TEXT,
+        refund_address TEXT,
+        htlc_redeem_script TEXT,
+        htlc_refundable_at_block_height INTEGER NOT NULL
+      );
+      INSERT INTO orders_v2
+        SELECT rowid, id, market, onchain_ticker, invoice, invoice_hash, payment_hash, created_at, expires_at, state,
+          amount, pay_to_address, payment_preimage, refund_address, htlc_redeem_script, htlc_refundable_at_block_height
+        FROM orders ORDER BY rowid;
+
+      CREATE TABLE order_transactions_v2 (
+        order_internal_id INTEGER NOT NULL REFERENCES orders_v2 (internal_id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('FUND', 'REFUND')),
+        tx_id TEXT NOT NULL,
+        amount TEXT,
+        output_index INTEGER,
+        block_height INTEGER,
+        PRIMARY KEY (order_internal_id, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO order_transactions_v2
+        SELECT o.rowid, t.seq, t.type, t.tx_id, t.amount, t.output_index, t.block_height
+        FROM order_transactions t JOIN orders o ON o.id = t.order_id;
+
+      CREATE TABLE order_state_history_v2 (
+        order_internal_id INTEGER NOT NULL REFERENCES orders_v2 (internal_id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY (order_internal_id, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO order_state_history_v2
+        SELECT o.rowid, h.seq, h.state, h.at FROM order_state_history h JOIN orders o ON o.id = h.order_id;
+
+      DROP TABLE order_state_history;
+      DROP TABLE order_transactions;
+      DROP TABLE orders;
+      ALTER TABLE orders_v2 RENAME TO orders;
+      ALTER TABLE order_transactions_v2 RENAME TO order_transactions;
+      ALTER TABLE order_state_history_v2 RENAME TO order_state_history;
+
+      CREATE UNIQUE INDEX orders_by_id ON orders (id);
+      CREATE INDEX orders_by_invoice_hash ON orders (invoice_hash, created_at DESC, id DESC);
+      CREATE INDEX orders_by_payment_hash ON orders (payment_hash);
+      CREATE INDEX orders_by_state_expiry ON orders (state, expires_at);
+      CREATE INDEX orders_by_creation ON orders (created_at, id);
+      CREATE TRIGGER order_state_history_no_update BEFORE UPDATE ON order_state_history
+      BEGIN SELECT RAISE(ABORT, 'order_state_history is append-only'); END;
+      CREATE TRIGGER order_state_history_no_delete BEFORE DELETE ON order_state_history
+      BEGIN SELECT RAISE(ABORT, 'order_state_history is append-only'); END;
+    `,
+  },
 ];

@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
+import type { OrderRecord } from '../../domain/order.js';
+import type { StoredOrder, SqliteWrites } from './writes.js';
 
-/** The page cache an import works with: its inserts land all over the B-trees. */
+/** The page cache an import works with: rebuilding an index sorts within it. */
 export const IMPORT_CACHE_KIB = 512 * 1024;
 /** The page cache for serving. */
 export const SERVING_CACHE_KIB = 64 * 1024;
@@ -10,19 +12,84 @@ export function setCacheSize(db: Database, kibibytes: number): void {
 }
 
 /**
- * Inside an import's transaction, into an empty orders table: drops the table's secondary indexes
- * and returns what rebuilds them, from their own stored definitions, before the commit. Building an
- * index from a million rows at once is a sort; keeping it up to date row by row is a million random
- * B-tree inserts. DDL is part of the transaction, so a rollback brings the indexes back as well.
+ * An import's writes, inside the transaction the import holds open. Orders are appended in the order they come:
+ * their internal ids grow with every insert, so each new order lands at the end of the orders table and of its
+ * transactions and history.
+ *
+ * Into an empty orders table, the table's indexes are dropped and rebuilt once at the end: building an index
+ * from a million rows is a sort, keeping it up to date is a million random B-tree inserts. DDL is part of the
+ * transaction, so a rollback brings the indexes back as well. Without the index on ids, the ids this import
+ * wrote are remembered here instead, so a record that repeats one still replaces the row written for it.
  */
-export function dropOrderIndexesWhileEmpty(db: Database): () => void {
-  const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM orders)').pluck().get() === 1;
-  if (!empty) return () => {};
+export class BulkLoad {
+  /** Internal ids by order id, while the index on ids is dropped. */
+  private readonly writtenIds: Map<string, number> | undefined;
+  private readonly droppedIndexes: readonly { name: string; sql: string }[];
+
+  constructor(
+    private readonly db: Database,
+    private readonly writes: SqliteWrites,
+  ) {
+    this.droppedIndexes = isOrdersTableEmpty(db) ? dropOrderIndexes(db) : [];
+    this.writtenIds = this.droppedIndexes.length > 0 ? new Map() : undefined;
+  }
+
+  writeOrders(orders: readonly OrderRecord[], at: number): void {
+    for (const order of orders) {
+      const stored = this.findStored(order.id);
+      if (stored !== undefined) {
+        this.writes.replaceOrder(stored, order, at);
+        continue;
+      }
+      const internalId = this.writes.insertOrder(order, at);
+      this.writtenIds?.set(order.id, internalId);
+    }
+  }
+
+  /** Brings back the indexes dropped at the start; call before committing. */
+  finish(): void {
+    for (const { sql } of this.droppedIndexes) this.db.exec(sql);
+  }
+
+  private findStored(id: string): StoredOrder | undefined {
+    if (this.writtenIds === undefined) return this.writes.findStoredOrder(id);
+    const internalId = this.writtenIds.get(id);
+    return internalId === undefined ? undefined : { internalId, state: this.writes.storedState(internalId) };
+  }
+}
+
+function isOrdersTableEmpty(db: Database): boolean {
+  return db.prepare('SELECT NOT EXISTS (SELECT 1 FROM orders)').pluck().get() === 1;
+}
+
+function dropOrderIndexes(db: Database): { name: string; sql: string }[] {
   const indexes = db
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql IS NOT NULL")
     .all() as { name: string; sql: string }[];
   for (const { name } of indexes) db.exec(`DROP INDEX "${name}"`);
-  return () => {
-    for (const { sql } of indexes) db.exec(sql);
-  };
+  return indexes;
+}
+
+/**
+ * Leaves WAL mode for the rollback journal while an import runs, when nothing else has the database open, and
+ * returns what goes back to WAL. A commit in WAL mode writes every page into the log and the checkpoint after
+ * it copies each again into the database; with the rollback journal each page is written once, into the
+ * database (pages the import adds have no old content to journal). A million orders write over a gigabyte, so
+ * this saves seconds. With other connections open (a server reading the database) the switch is refused at
+ * once, and the import stays in WAL mode, where they go on reading while it runs.
+ */
+export function leaveWalWhileAlone(db: Database): () => void {
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') return () => {};
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.pragma('journal_mode = DELETE');
+  } catch {
+    return () => {};
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+  // Should another connection open the database meanwhile, the switch back waits for it and may not happen;
+  // every store opens its database in WAL mode again.
+  return () => db.pragma('journal_mode = WAL');
 }

@@ -22,7 +22,7 @@ import { streamOrdersInBatches } from '../order-stream.js';
 import { openImportSession } from '../import-session.js';
 import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
-import { dropOrderIndexesWhileEmpty, IMPORT_CACHE_KIB, SERVING_CACHE_KIB, setCacheSize } from './bulk-load.js';
+import { BulkLoad, IMPORT_CACHE_KIB, leaveWalWhileAlone, SERVING_CACHE_KIB, setCacheSize } from './bulk-load.js';
 import { SqliteChangeFeed } from './change-feed.js';
 import { migrateSqlite } from './migrate.js';
 import { prepareStatements, type SqliteStatements } from './statements.js';
@@ -101,23 +101,28 @@ class SqliteStore implements Store {
     this.runningImport = new Promise((resolve) => {
       finishImport = resolve;
     });
+    let bulkLoad: BulkLoad | undefined;
     const { session, end } = openImportSession({
       writeConfiguration: async (configuration) => this.writes.writeConfiguration(configuration),
-      writeOrders: async (orders) => this.writes.writeOrders(orders, Date.now()),
+      writeOrders: async (orders) => bulkLoad!.writeOrders(orders, Date.now()),
     });
+    const returnToWal = leaveWalWhileAlone(this.db);
     try {
       setCacheSize(this.db, IMPORT_CACHE_KIB);
       this.db.exec('BEGIN IMMEDIATE');
-      const rebuildOrderIndexes = dropOrderIndexesWhileEmpty(this.db);
+      bulkLoad = new BulkLoad(this.db, this.writes);
       await work(session);
-      rebuildOrderIndexes();
+      bulkLoad.finish();
       this.db.exec('COMMIT');
       this.changes.report({ kind: 'anything' });
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
     } finally {
-      if (this.db.open) setCacheSize(this.db, SERVING_CACHE_KIB);
+      if (this.db.open) {
+        setCacheSize(this.db, SERVING_CACHE_KIB);
+        returnToWal();
+      }
       end();
       this.runningImport = undefined;
       finishImport();

@@ -2,12 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import { ORDER_COLUMNS, ORDER_SELECT_LIST } from '../order-rows.js';
 
 const ORDER_PLACEHOLDERS = ORDER_COLUMNS.map(() => '?').join(', ');
-const ORDER_UPDATES = ORDER_COLUMNS.filter((column) => column !== 'id')
-  .map((column) => `${column} = excluded.${column}`)
-  .join(', ');
+const ORDER_ASSIGNMENTS = ORDER_COLUMNS.map((column) => `${column} = ?`).join(', ');
 const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST},
   (SELECT json_group_array(json_array(t.type, t.tx_id, t.amount, t.output_index, t.block_height) ORDER BY t.seq)
-   FROM order_transactions t WHERE t.order_id = o.id) AS transactions
+   FROM order_transactions t WHERE t.order_internal_id = o.internal_id) AS transactions
   FROM orders o`;
 
 /** Every statement the SQLite store runs, prepared once per connection. */
@@ -35,33 +33,39 @@ export function prepareStatements(db: Database) {
        ORDER BY o.created_at, o.id`,
     ),
     countOrdersInStates: prepare(`SELECT count(*) FROM orders WHERE state IN (SELECT value FROM json_each(?))`).pluck(),
-    selectOrderState: prepare('SELECT state FROM orders WHERE id = ?').pluck(),
+    selectStoredOrder: prepare('SELECT internal_id AS internalId, state FROM orders WHERE id = ?'),
+    selectStateByInternalId: prepare('SELECT state FROM orders WHERE internal_id = ?').pluck(),
     insertOrder: prepare(`INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})`),
-    upsertOrder: prepare(
-      `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})
-       ON CONFLICT (id) DO UPDATE SET ${ORDER_UPDATES}`,
-    ),
+    replaceOrder: prepare(`UPDATE orders SET ${ORDER_ASSIGNMENTS} WHERE internal_id = ?`),
     moveOrderState: prepare(
-      `UPDATE orders SET state = ?, payment_preimage = coalesce(?, payment_preimage) WHERE id = ? AND state = ?`,
-    ),
-    deleteTransactions: prepare('DELETE FROM order_transactions WHERE order_id = ?'),
+      `UPDATE orders SET state = ?, payment_preimage = coalesce(?, payment_preimage)
+       WHERE id = ? AND state = ? RETURNING internal_id`,
+    ).pluck(),
+    deleteTransactions: prepare('DELETE FROM order_transactions WHERE order_internal_id = ?'),
     insertTransaction: prepare(
-      `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
+      `INSERT INTO order_transactions (order_internal_id, seq, type, tx_id, amount, output_index, block_height)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
-    insertFirstHistory: prepare('INSERT INTO order_state_history (order_id, seq, state, at) VALUES (?, 1, ?, ?)'),
+    insertFirstHistory: prepare(
+      'INSERT INTO order_state_history (order_internal_id, seq, state, at) VALUES (?, 1, ?, ?)',
+    ),
     appendTransaction: prepare(
-      `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
-       SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ? FROM order_transactions WHERE order_id = ?`,
+      `INSERT INTO order_transactions (order_internal_id, seq, type, tx_id, amount, output_index, block_height)
+       SELECT @internalId, coalesce(max(seq), 0) + 1, @type, @txId, @amount, @outputIndex, @blockHeight
+       FROM order_transactions WHERE order_internal_id = @internalId`,
     ),
     updateSameTransaction: prepare(
       `UPDATE order_transactions SET amount = @amount, block_height = @blockHeight
-       WHERE order_id = @orderId AND type = @type AND tx_id = @txId AND output_index IS @outputIndex`,
+       WHERE order_internal_id = @internalId AND type = @type AND tx_id = @txId AND output_index IS @outputIndex`,
     ),
-    selectHistory: prepare('SELECT state, at FROM order_state_history WHERE order_id = ? ORDER BY seq'),
+    selectHistory: prepare(
+      `SELECT h.state, h.at FROM order_state_history h
+       WHERE h.order_internal_id = (SELECT internal_id FROM orders WHERE id = ?) ORDER BY h.seq`,
+    ),
     appendHistory: prepare(
-      `INSERT INTO order_state_history (order_id, seq, state, at)
-       SELECT ?, coalesce(max(seq), 0) + 1, ?, ? FROM order_state_history WHERE order_id = ?`,
+      `INSERT INTO order_state_history (order_internal_id, seq, state, at)
+       SELECT @internalId, coalesce(max(seq), 0) + 1, @state, @at
+       FROM order_state_history WHERE order_internal_id = @internalId`,
     ),
 
     selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),

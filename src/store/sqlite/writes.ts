@@ -7,23 +7,41 @@ import type { StateTransition, StoreConfiguration } from '../store.js';
 import type { SqliteStatements } from './statements.js';
 
 /**
- * The store's multi-statement writes, each one SQLite transaction (a savepoint when an import's transaction is
- * already open).
+ * The store's multi-statement writes: each one SQLite transaction, but for the row writes an import makes
+ * inside its own (bulk-load.ts).
  */
 export function prepareWrites(db: Database, statements: SqliteStatements) {
-  const appendTransaction = (orderId: string, transaction: OrderTransaction) => {
-    statements.appendTransaction.run(orderId, ...transactionValues(transaction), orderId);
+  const insertTransactions = (internalId: number, transactions: readonly OrderTransaction[]) => {
+    transactions.forEach((transaction, index) => {
+      statements.insertTransaction.run(internalId, index + 1, ...transactionValues(transaction));
+    });
   };
 
-  const appendHistory = (orderId: string, state: OrderState, at: number) => {
-    statements.appendHistory.run(orderId, state, at, orderId);
+  const appendHistory = (internalId: number, state: OrderState, at: number) => {
+    statements.appendHistory.run({ internalId, state, at });
   };
 
   // A transaction seen again (typically now confirmed) updates its earlier record instead of counting twice.
-  const recordTransaction = (orderId: string, transaction: OrderTransaction) => {
+  const recordTransaction = (internalId: number, transaction: OrderTransaction) => {
     const [type, txId, amount, outputIndex, blockHeight] = transactionValues(transaction);
-    const updated = statements.updateSameTransaction.run({ orderId, type, txId, amount, outputIndex, blockHeight });
-    if (updated.changes === 0) appendTransaction(orderId, transaction);
+    const values = { internalId, type, txId, amount, outputIndex, blockHeight };
+    if (statements.updateSameTransaction.run(values).changes === 0) statements.appendTransaction.run(values);
+  };
+
+  /** A new order's rows; its internal id is the next one SQLite hands out. Returns that id. */
+  const insertOrder = (order: OrderRecord, at: number): number => {
+    const internalId = Number(statements.insertOrder.run(...orderValues(order)).lastInsertRowid);
+    statements.insertFirstHistory.run(internalId, order.state, at);
+    insertTransactions(internalId, order.transactions);
+    return internalId;
+  };
+
+  /** Rewrites a stored order as `order` says; its history grows only when the state changes. */
+  const replaceOrder = (stored: StoredOrder, order: OrderRecord, at: number) => {
+    statements.replaceOrder.run(...orderValues(order), stored.internalId);
+    statements.deleteTransactions.run(stored.internalId);
+    if (stored.state !== order.state) appendHistory(stored.internalId, order.state, at);
+    insertTransactions(stored.internalId, order.transactions);
   };
 
   const upsertChainViews = db.transaction((chains: ChainViews) => {
@@ -38,36 +56,24 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
 
   return {
     createOrder: db.transaction((order: OrderRecord) => {
-      statements.insertOrder.run(...orderValues(order));
-      for (const transaction of order.transactions) appendTransaction(order.id, transaction);
-      appendHistory(order.id, order.state, order.createdAt);
+      insertOrder(order, order.createdAt);
     }),
 
-    // An import writes a million orders: each statement here runs once per row, with every sequence
-    // number known up front instead of looked up.
-    writeOrders: db.transaction((orders: readonly OrderRecord[], at: number) => {
-      for (const order of orders) {
-        const previousState = statements.selectOrderState.get(order.id) as string | undefined;
-        if (previousState === undefined) {
-          statements.insertOrder.run(...orderValues(order));
-          statements.insertFirstHistory.run(order.id, order.state, at);
-        } else {
-          statements.upsertOrder.run(...orderValues(order));
-          statements.deleteTransactions.run(order.id);
-          if (previousState !== order.state) appendHistory(order.id, order.state, at);
-        }
-        order.transactions.forEach((transaction, index) => {
-          statements.insertTransaction.run(order.id, index + 1, ...transactionValues(transaction));
-        });
-      }
-    }),
+    // No db.transaction here: an import's writes run inside its own transaction, and a savepoint per batch
+    // would copy every page the batch touches into a statement journal.
+    insertOrder,
+    replaceOrder,
+    findStoredOrder: (id: string) => statements.selectStoredOrder.get(id) as StoredOrder | undefined,
+    storedState: (internalId: number) => statements.selectStateByInternalId.get(internalId) as OrderState,
 
     transitionOrder: db.transaction((transition: StateTransition): boolean => {
       const { orderId, from, to, at } = transition;
-      const moved = statements.moveOrderState.run(to, transition.paymentPreimage ?? null, orderId, from);
-      if (moved.changes === 0) return false;
-      appendHistory(orderId, to, at);
-      if (transition.transaction !== undefined) recordTransaction(orderId, transition.transaction);
+      const internalId = statements.moveOrderState.get(to, transition.paymentPreimage ?? null, orderId, from) as
+        | number
+        | undefined;
+      if (internalId === undefined) return false;
+      appendHistory(internalId, to, at);
+      if (transition.transaction !== undefined) recordTransaction(internalId, transition.transaction);
       return true;
     }),
 
@@ -82,6 +88,12 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
       for (const provider of configuration.providers) upsertProvider(provider);
     }),
   };
+}
+
+/** What replacing an order needs to know of the row it replaces. */
+export interface StoredOrder {
+  readonly internalId: number;
+  readonly state: OrderState;
 }
 
 export type SqliteWrites = ReturnType<typeof prepareWrites>;

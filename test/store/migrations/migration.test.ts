@@ -23,13 +23,9 @@ test('a database migrated by a newer lnswap is refused', () => {
   assert.throws(() => pendingMigrations(MIGRATIONS, [1, 2, 3, 7]), /schema version 7.*upgrade lnswap/);
 });
 
-test('both dialects list the same versions, ascending', () => {
-  const versions = (migrations: readonly Migration[]) => migrations.map((migration) => migration.version);
-  assert.deepStrictEqual(versions(SQLITE_MIGRATIONS), versions(POSTGRES_MIGRATIONS));
-  const sqliteVersions = versions(SQLITE_MIGRATIONS);
-  assert.deepStrictEqual(
-    sqliteVersions,
-    [...sqliteVersions].sort((left, right) => left - right),
-  );
-  assert.equal(new Set(sqliteVersions).size, sqliteVersions.length);
+test('each dialect lists its versions once each, ascending', () => {
+  for (const migrations of [SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS]) {
+    const versions = migrations.map((migration) => migration.version);
+    assert.deepStrictEqual(versions, [...new Set(versions)].sort((left, right) => left - right));
+  }
 });
