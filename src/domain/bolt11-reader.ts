@@ -4,7 +4,7 @@
  * another thread. Together they accept exactly the invoices the `bolt11` package's decoder (with
  * the project's own checks on top) accepted: the tests hold the two side by side.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import secp256k1 from 'secp256k1';
 import type { Network } from './markets.js';
 
@@ -235,7 +235,7 @@ export function readInvoice(invoice: string): ReadInvoice | undefined {
     timestampMs: timestamp * 1000,
     expiresAtMs,
     ...(fields.payee === undefined ? {} : { payee: fields.payee }),
-    signingHash: createHash('sha256').update(signed).digest('hex'),
+    signingHash: hash('sha256', signed, 'hex'),
     signature: signature.toString('hex'),
     recoveryId,
   };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { checkInvoiceSignature, readInvoice } from './bolt11-reader.js';
 import type { Network } from './markets.js';
 
@@ -38,13 +38,15 @@ export function decodeInvoice(invoice: string): DecodedInvoice | undefined {
   };
 }
 
-/** The invoice hash clients look orders up by: SHA-256 of the invoice exactly as sent. */
+/**
+ * The invoice hash clients look orders up by: SHA-256 of the invoice exactly as sent (UTF-8).
+ * The one-shot `hash` rather than a Hash object: an import hashes a million invoices.
+ */
 export function hashInvoice(invoice: string): string {
-  return createHash('sha256').update(invoice, 'utf8').digest('hex');
+  return hash('sha256', invoice, 'hex');
 }
 
 export function preimageMatchesPaymentHash(preimage: string, paymentHash: string): boolean {
   if (!HEX_64_PATTERN.test(preimage) || !HEX_64_PATTERN.test(paymentHash)) return false;
-  const digest = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
-  return digest === paymentHash.toLowerCase();
+  return hash('sha256', Buffer.from(preimage, 'hex'), 'hex') === paymentHash.toLowerCase();
 }
