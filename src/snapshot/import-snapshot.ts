@@ -120,6 +120,9 @@ class SnapshotImporter {
 
   async finish(): Promise<ImportSummary> {
     this.scanner.end();
+    await this.flush();
+    // The store builds what it put off (SQLite: the indexes) while the last signatures are being checked.
+    await this.session.finishOrders();
     if ((await this.invoices.earliestBadSignature()) !== undefined) throw new BadSignatureSeen();
     for (const key of [...HEADER_KEYS, ORDERS_KEY]) {
       const present = key === ORDERS_KEY ? this.sawOrders : Object.hasOwn(this.header, key);
@@ -127,7 +130,6 @@ class SnapshotImporter {
     }
     const configuration = this.configuration!;
     this.checkDeferredMarkets(this.offeredMarkets!);
-    await this.flush();
     return {
       markets: configuration.markets.length,
       providers: configuration.providers.length,

@@ -34,6 +34,12 @@ export interface ImportSession {
   writeConfiguration(configuration: StoreConfiguration): Promise<void>;
   /** Inserts orders, replacing any order with the same id (its transactions too). */
   writeOrders(orders: readonly OrderRecord[]): Promise<void>;
+  /**
+   * Says that no more orders follow, so the store may build now what it put off while they were written
+   * (SQLite rebuilds the indexes of an orders table that was empty), while the caller finishes its own checks
+   * before the commit. Orders written after it are refused. The commit does the same when it was not called.
+   */
+  finishOrders(): Promise<void>;
 }
 
 export interface Store {

@@ -141,6 +141,20 @@ for (const kind of STORE_KINDS) {
       assert.equal(await fresh.store().getOrder(orderId(14)), undefined);
     });
 
+    test('after finishOrders the orders written so far read back indexed, and further orders are refused', async () => {
+      const shared = makeOrder(17);
+      await fresh.store().importAtomically(async (session) => {
+        await session.writeOrders([shared, makeOrder(18, { invoiceHash: shared.invoiceHash })]);
+        await session.finishOrders();
+        await assert.rejects(session.writeOrders([makeOrder(19)]), /already finished writing orders/);
+      });
+      assert.deepStrictEqual(
+        (await fresh.store().findOrdersByInvoiceHash(shared.invoiceHash)).map((order) => order.id),
+        [orderId(18), orderId(17)],
+      );
+      assert.equal(await fresh.store().getOrder(orderId(19)), undefined);
+    });
+
     if (kind === 'sqlite') {
       test('a second import while one runs is rejected, and the first one still commits', async () => {
         let releaseFirst!: () => void;

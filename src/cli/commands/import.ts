@@ -47,9 +47,12 @@ Options:
   },
 };
 
+/** Read a mebibyte at a time: a million-order snapshot is a gigabyte, and every read has its cost. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
 /** Opened before the database, so a mistyped path touches nothing. */
 async function openFile(path: string): Promise<Readable> {
-  const stream = createReadStream(path);
+  const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   try {
     await once(stream, 'open');
   } catch (error) {

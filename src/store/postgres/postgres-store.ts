@@ -108,6 +108,7 @@ class PostgresStore implements Store {
       const { session, end } = openImportSession({
         writeConfiguration: (configuration) => writes.writeConfiguration(client, configuration),
         writeOrders: (orders) => writes.writeOrders(client, orders, Date.now()),
+        finishOrders: async () => {},
       });
       try {
         await work(session);

@@ -23,8 +23,8 @@ export function setCacheSize(db: Database, kibibytes: number): void {
  */
 export class BulkLoad {
   /** Internal ids by order id, while the index on ids is dropped. */
-  private readonly writtenIds: Map<string, number> | undefined;
-  private readonly droppedIndexes: readonly { name: string; sql: string }[];
+  private writtenIds: Map<string, number> | undefined;
+  private readonly droppedIndexes: { name: string; sql: string }[];
 
   constructor(
     private readonly db: Database,
@@ -46,9 +46,10 @@ export class BulkLoad {
     }
   }
 
-  /** Brings back the indexes dropped at the start; call before committing. */
+  /** Brings back the indexes dropped at the start; call before committing. Calling it again does nothing. */
   finish(): void {
-    for (const { sql } of this.droppedIndexes) this.db.exec(sql);
+    for (const { sql } of this.droppedIndexes.splice(0)) this.db.exec(sql);
+    this.writtenIds = undefined;
   }
 
   private findStored(id: string): StoredOrder | undefined {

@@ -105,6 +105,7 @@ class SqliteStore implements Store {
     const { session, end } = openImportSession({
       writeConfiguration: async (configuration) => this.writes.writeConfiguration(configuration),
       writeOrders: async (orders) => bulkLoad!.writeOrders(orders, Date.now()),
+      finishOrders: async () => bulkLoad!.finish(),
     });
     const returnToWal = leaveWalWhileAlone(this.db);
     try {
