@@ -26,6 +26,9 @@ export interface ReadInvoice {
   readonly recoveryId: number;
 }
 
+/** What checking an invoice's signature takes of it. */
+export type SignedInvoice = Pick<ReadInvoice, 'signingHash' | 'signature' | 'recoveryId' | 'payee'>;
+
 /**
  * Longer strings are refused before decoding. lnd draws the line at the same place: the most a
  * single QR code holds.
@@ -242,7 +245,7 @@ export function readInvoice(invoice: string): ReadInvoice | undefined {
 }
 
 /** The key that signed a parsed invoice, 66 hex, or undefined when the signature does not hold. */
-export function checkInvoiceSignature(invoice: ReadInvoice): string | undefined {
+export function checkInvoiceSignature(invoice: SignedInvoice): string | undefined {
   try {
     const key = secp256k1.ecdsaRecover(
       Buffer.from(invoice.signature, 'hex'),

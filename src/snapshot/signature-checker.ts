@@ -3,26 +3,32 @@
  * an order that costs more than everything else together (about 100 µs of curve arithmetic each).
  * A process, not a worker thread: the native secp256k1 binding keeps per-process state that breaks
  * (a double free) when it is loaded by several threads and one of them ends.
+ *
+ * Batches are queued here as they arrive and checked one per turn of the event loop, so the pipe
+ * from the importer keeps being emptied: while the importer is busy with work that does not yield
+ * (rebuilding indexes), this process still has a backlog to check.
  */
-import { checkInvoiceSignature, type ReadInvoice } from '../domain/bolt11-reader.js';
+import { checkInvoiceSignature } from '../domain/bolt11-reader.js';
+import { unpackSignatureChecks, type SignatureBatch, type SignatureVerdicts } from './signature-batch.js';
 
-export interface SignatureBatch {
-  readonly batch: number;
-  readonly invoices: readonly ReadInvoice[];
-}
+const queue: SignatureBatch[] = [];
 
-export interface SignatureVerdicts {
-  readonly batch: number;
-  /** One per invoice, in order: whether its signature holds. */
-  readonly valid: readonly boolean[];
-}
-
-process.on('message', ({ batch, invoices }: SignatureBatch) => {
-  const verdicts: SignatureVerdicts = {
-    batch,
-    valid: invoices.map((invoice) => checkInvoiceSignature(invoice) !== undefined),
-  };
+function checkNextBatch(): void {
+  const next = queue.shift();
+  if (next === undefined) return;
+  const invoices = unpackSignatureChecks(next.checks);
+  const valid = new Uint8Array(invoices.length);
+  invoices.forEach((invoice, index) => {
+    valid[index] = checkInvoiceSignature(invoice) === undefined ? 0 : 1;
+  });
+  const verdicts: SignatureVerdicts = { batch: next.batch, valid };
   process.send?.(verdicts);
+  if (queue.length > 0) setImmediate(checkNextBatch);
+}
+
+process.on('message', (batch: SignatureBatch) => {
+  queue.push(batch);
+  if (queue.length === 1) setImmediate(checkNextBatch);
 });
 // The importer ends the batch work by disconnecting; so does its exit, however it happens.
 process.on('disconnect', () => process.exit(0));

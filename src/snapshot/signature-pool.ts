@@ -2,8 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { checkInvoiceSignature, type ReadInvoice } from '../domain/bolt11-reader.js';
-import type { SignatureBatch, SignatureVerdicts } from './signature-checker.js';
+import { checkInvoiceSignature, type SignedInvoice } from '../domain/bolt11-reader.js';
+import { packSignatureChecks, type SignatureBatch, type SignatureVerdicts } from './signature-batch.js';
 
 /** Invoices sent to a checker process at once: large enough that messaging costs little next to the checks. */
 const BATCH_SIZE = 256;
@@ -20,7 +20,7 @@ export class SignaturePool {
   private readonly checkers: ChildProcess[] = [];
   private readonly pending = new Map<number, { checks: number[]; checker: ChildProcess }>();
   private readonly busy = new Map<ChildProcess, number>();
-  private queued: ReadInvoice[] = [];
+  private queued: SignedInvoice[] = [];
   private queuedChecks: number[] = [];
   private nextCheck = 0;
   private nextBatch = 0;
@@ -39,7 +39,7 @@ export class SignaturePool {
   }
 
   /** Queues a check and returns its number; its verdict reaches the listener later, or at once when inline. */
-  submit(invoice: ReadInvoice): number {
+  submit(invoice: SignedInvoice): number {
     const check = this.nextCheck++;
     if (check < this.inlineLimit) {
       this.onVerdicts([check], [checkInvoiceSignature(invoice) !== undefined]);
@@ -87,7 +87,7 @@ export class SignaturePool {
 
   private dispatch(): void {
     if (this.queued.length === 0) return;
-    const message: SignatureBatch = { batch: this.nextBatch++, invoices: this.queued };
+    const message: SignatureBatch = { batch: this.nextBatch++, checks: packSignatureChecks(this.queued) };
     const checker = this.leastBusyChecker();
     this.pending.set(message.batch, { checks: this.queuedChecks, checker });
     this.busy.set(checker, (this.busy.get(checker) ?? 0) + 1);
@@ -108,7 +108,7 @@ export class SignaturePool {
       if (sent === undefined) return;
       this.pending.delete(batch);
       this.busy.set(sent.checker, (this.busy.get(sent.checker) ?? 1) - 1);
-      this.onVerdicts(sent.checks, valid);
+      this.onVerdicts(sent.checks, Array.from(valid, (verdict) => verdict === 1));
       this.wake();
     });
     checker.on('error', (error) => {
@@ -136,7 +136,7 @@ function createCheckerProcess(): ChildProcess {
   const fromSources = import.meta.url.endsWith('.ts');
   const entry = fileURLToPath(new URL(fromSources ? './signature-checker.ts' : './signature-checker.js', import.meta.url));
   return fork(entry, [], {
-    // Structured clone keeps the invoices' bigint amounts; JSON could not carry them.
+    // Structured clone carries the packed checks as bytes; JSON would spell out every byte.
     serialization: 'advanced',
     // Run from the TypeScript sources (tests, tsx), the child needs the same loader.
     execArgv: fromSources ? ['--import', 'tsx'] : [],
