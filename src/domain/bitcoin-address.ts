@@ -5,6 +5,7 @@
  * tests hold these decoders to accepting exactly what bitcoinjs accepts.
  */
 import { hash } from 'node:crypto';
+import { BECH32_CHECKSUM, BECH32M_CHECKSUM, splitBech32 } from './bech32.js';
 
 export interface Base58Address {
   readonly version: number;
@@ -24,12 +25,7 @@ const BASE58_VALUES = new Map([...BASE58_ALPHABET].map((char, value) => [char, v
 /** Version byte, 20-byte hash, 4-byte checksum. */
 const BASE58_ADDRESS_BYTES = 25;
 
-const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const BECH32_VALUES = new Map([...BECH32_CHARSET].map((char, value) => [char, value]));
-const BECH32_GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3] as const;
-const BECH32_CONSTANT = 1;
-const BECH32M_CONSTANT = 0x2bc830a3;
-const BECH32_LIMIT = 90;
+const SEGWIT_MAX_LENGTH = 90;
 
 /** The one-shot `hash` rather than a Hash object: an import checks two addresses per order. */
 function sha256(data: Uint8Array): Buffer {
@@ -64,59 +60,36 @@ export function decodeBase58Address(text: string): Base58Address | undefined {
   return { version: payload[0]!, hash: payload.subarray(1) };
 }
 
-function polymodStep(checksum: number): number {
-  const top = checksum >> 25;
-  let next = (checksum & 0x1ffffff) << 5;
-  for (let bit = 0; bit < 5; bit++) if ((top >> bit) & 1) next ^= BECH32_GENERATORS[bit]!;
-  return next;
-}
-
-/** 5-bit words to bytes, refusing the padding BIP-173 forbids: 5 or more bits, or bits that are not zero. */
-function wordsToBytesStrict(words: readonly number[]): Buffer | undefined {
-  const bytes: number[] = [];
-  let accumulator = 0;
-  let bits = 0;
-  for (const word of words) {
-    accumulator = ((accumulator << 5) | word) & 0xfff;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((accumulator >> bits) & 0xff);
-    }
-  }
-  if (bits >= 5 || ((accumulator << (8 - bits)) & 0xff) !== 0) return undefined;
-  return Buffer.from(bytes);
-}
-
 /**
  * A segwit address: bech32 for version 0, bech32m for the others. Undefined when malformed; the
  * program's length is left to the caller, as bitcoinjs leaves it.
  */
 export function decodeSegwitAddress(text: string): SegwitAddress | undefined {
-  if (typeof text !== 'string' || text.length < 8 || text.length > BECH32_LIMIT) return undefined;
-  const lowered = text.toLowerCase();
-  if (text !== lowered && text !== text.toUpperCase()) return undefined;
-  const separator = lowered.lastIndexOf('1');
-  if (separator < 1 || lowered.length - separator - 1 < 6) return undefined;
-  const prefix = lowered.slice(0, separator);
-  let checksum = 1;
-  for (let i = 0; i < prefix.length; i++) {
-    const code = prefix.charCodeAt(i);
-    if (code < 33 || code > 126) return undefined;
-    checksum = polymodStep(checksum) ^ (code >> 5);
-  }
-  checksum = polymodStep(checksum);
-  for (let i = 0; i < prefix.length; i++) checksum = polymodStep(checksum) ^ (prefix.charCodeAt(i) & 0x1f);
-  const words: number[] = [];
-  for (let i = separator + 1; i < lowered.length; i++) {
-    const value = BECH32_VALUES.get(lowered[i]!);
-    if (value === undefined) return undefined;
-    checksum = polymodStep(checksum) ^ value;
-    if (i < lowered.length - 6) words.push(value);
-  }
-  const version = words[0];
-  if (version === undefined) return undefined;
-  if (checksum !== (version === 0 ? BECH32_CONSTANT : BECH32M_CONSTANT)) return undefined;
-  const program = wordsToBytesStrict(words.slice(1));
+  if (typeof text !== 'string' || text.length > SEGWIT_MAX_LENGTH) return undefined;
+  const parts = splitBech32(text);
+  if (parts === undefined || parts.words.length === 0) return undefined;
+  const { prefix, words, checksum } = parts;
+  const version = words[0]!;
+  if (checksum !== (version === 0 ? BECH32_CHECKSUM : BECH32M_CHECKSUM)) return undefined;
+  const program = wordsToBytesStrict(words.subarray(1));
   return program === undefined ? undefined : { prefix, version, program };
+}
+
+/** 5-bit words to bytes, refusing the padding BIP-173 forbids: 5 or more bits, or bits that are not zero. */
+function wordsToBytesStrict(words: Uint8Array): Buffer | undefined {
+  const paddingBits = (words.length * 5) % 8;
+  if (paddingBits >= 5) return undefined;
+  const bytes = Buffer.alloc((words.length * 5 - paddingBits) / 8);
+  let accumulator = 0;
+  let bits = 0;
+  let length = 0;
+  for (const word of words) {
+    accumulator = ((accumulator << 5) | word) & 0xfff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[length++] = (accumulator >> bits) & 0xff;
+    }
+  }
+  return (accumulator & ((1 << paddingBits) - 1)) === 0 ? bytes : undefined;
 }

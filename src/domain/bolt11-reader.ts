@@ -6,6 +6,7 @@
  */
 import { hash } from 'node:crypto';
 import secp256k1 from 'secp256k1';
+import { BECH32_CHECKSUM, splitBech32 } from './bech32.js';
 import type { Network } from './markets.js';
 
 /** What parsing found: plain data, so it can be posted to a worker thread. */
@@ -35,24 +36,23 @@ export type SignedInvoice = Pick<ReadInvoice, 'signingHash' | 'signature' | 'rec
  */
 export const MAX_INVOICE_LENGTH = 7089;
 
-const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-/** Word value by character code, -1 for characters outside the charset: a million invoices are decoded per import. */
-const CHARSET_VALUES = new Int8Array(128).fill(-1);
-for (let value = 0; value < CHARSET.length; value++) CHARSET_VALUES[CHARSET.charCodeAt(value)] = value;
-const GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3] as const;
-
 const NETWORK_BY_PREFIX: Readonly<Record<string, Network>> = { bc: 'mainnet', tb: 'testnet', bcrt: 'simnet', sb: 'simnet' };
 /** The `bolt11` package's own prefixes, the ones it accepts: mainnet, testnet, regtest and simnet. */
 const KNOWN_PREFIXES: ReadonlySet<string> = new Set(Object.keys(NETWORK_BY_PREFIX));
 
+/** The signature's words pack into exactly 65 bytes: r, s, then the recovery id. */
 const SIGNATURE_WORDS = 104;
+const SIGNATURE_BYTES = 65;
+const S_START = 32;
+const RECOVERY_ID_AT = 64;
 const TIMESTAMP_WORDS = 7;
 /** BOLT11: "If the x field is not provided, the expiry is 3600 seconds." */
 const DEFAULT_EXPIRY_SECONDS = 3600;
 const MAX_MILLISATOSHIS = 2_100_000_000_000_000_000n;
 const MILLISATOSHIS_PER_BITCOIN = 100_000_000_000n;
 const DIVISORS: Readonly<Record<string, bigint>> = { m: 1_000n, u: 1_000_000n, n: 1_000_000_000n, p: 1_000_000_000_000n };
-const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+/** Half the order of secp256k1, big-endian: the largest s of a low-S signature. */
+const SECP256K1_HALF_ORDER = Buffer.from('7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0', 'hex');
 /** Latest time a JavaScript Date can hold, in seconds. */
 const MAX_DATE_SECONDS = 8.64e12;
 
@@ -65,71 +65,45 @@ const FALLBACK_P2SH = 18;
 /** Longest string the fallback address's bech32 encoder produces before refusing. */
 const BECH32_ADDRESS_LIMIT = 90;
 
-function polymodStep(checksum: number): number {
-  const top = checksum >> 25;
-  return (
-    ((checksum & 0x1ffffff) << 5) ^
-    (-(top & 1) & GENERATORS[0]) ^
-    (-((top >> 1) & 1) & GENERATORS[1]) ^
-    (-((top >> 2) & 1) & GENERATORS[2]) ^
-    (-((top >> 3) & 1) & GENERATORS[3]) ^
-    (-((top >> 4) & 1) & GENERATORS[4])
-  );
-}
-
-/** Bech32 (not bech32m) without its 90-character limit, as BOLT11 uses it; undefined when malformed. */
-function decodeBech32(text: string): { prefix: string; words: number[] } | undefined {
-  if (text.length < 8) return undefined;
-  const lowered = text.toLowerCase();
-  if (text !== lowered && text !== text.toUpperCase()) return undefined;
-  const separator = lowered.lastIndexOf('1');
-  if (separator < 1 || lowered.length - separator - 1 < 6) return undefined;
-  const prefix = lowered.slice(0, separator);
-  let checksum = 1;
-  for (let i = 0; i < prefix.length; i++) {
-    const code = prefix.charCodeAt(i);
-    if (code < 33 || code > 126) return undefined;
-    checksum = polymodStep(checksum) ^ (code >> 5);
-  }
-  checksum = polymodStep(checksum);
-  for (let i = 0; i < prefix.length; i++) checksum = polymodStep(checksum) ^ (prefix.charCodeAt(i) & 0x1f);
-  const dataEnd = lowered.length - 6;
-  const words = new Array<number>(dataEnd - separator - 1);
-  for (let i = separator + 1; i < lowered.length; i++) {
-    const code = lowered.charCodeAt(i);
-    const value = code < 128 ? CHARSET_VALUES[code]! : -1;
-    if (value < 0) return undefined;
-    checksum = polymodStep(checksum) ^ value;
-    if (i < dataEnd) words[i - separator - 1] = value;
-  }
-  return checksum === 1 ? { prefix, words } : undefined;
-}
-
-/** 5-bit words to bytes, the last partial byte padded with zero bits. */
-function wordsToBytes(words: readonly number[], start: number, end: number): Buffer {
-  const bytes = Buffer.alloc(Math.ceil(((end - start) * 5) / 8));
+/**
+ * Packs 5-bit words into `target` from `offset`, the last partial byte padded with zero bits;
+ * returns where the bytes end.
+ */
+function packWords(words: Uint8Array, start: number, end: number, target: Uint8Array, offset: number): number {
   let accumulator = 0;
   let bits = 0;
-  let length = 0;
+  let length = offset;
   for (let i = start; i < end; i++) {
     accumulator = ((accumulator << 5) | words[i]!) & 0xfff;
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
-      bytes[length++] = (accumulator >> bits) & 0xff;
+      target[length++] = (accumulator >> bits) & 0xff;
     }
   }
-  if (bits > 0) bytes[length++] = (accumulator << (8 - bits)) & 0xff;
-  return bytes;
+  if (bits > 0) target[length++] = (accumulator << (8 - bits)) & 0xff;
+  return length;
 }
 
-/** A field's bytes as BOLT11 readers take them: a trailing partial byte is dropped. */
-function fieldBytes(words: readonly number[], start: number, end: number): Buffer {
-  const bytes = wordsToBytes(words, start, end);
-  return ((end - start) * 5) % 8 === 0 ? bytes : bytes.subarray(0, -1);
+/** Bytes needed to pack `count` words. */
+function packedLength(count: number): number {
+  return Math.ceil((count * 5) / 8);
 }
 
-function wordsToNumber(words: readonly number[], start: number, end: number): number {
+/** A field's length in bytes as BOLT11 readers take it: a trailing partial byte is dropped. */
+function fieldByteLength(start: number, end: number): number {
+  return Math.floor(((end - start) * 5) / 8);
+}
+
+/** A field's bytes, hex. */
+function fieldHex(words: Uint8Array, start: number, end: number): string {
+  // Every byte is written by packWords, so the buffer need not be zeroed first.
+  const bytes = Buffer.allocUnsafe(packedLength(end - start));
+  packWords(words, start, end, bytes, 0);
+  return bytes.toString('hex', 0, fieldByteLength(start, end));
+}
+
+function wordsToNumber(words: Uint8Array, start: number, end: number): number {
   let value = 0;
   for (let i = start; i < end; i++) value = value * 32 + words[i]!;
   return value;
@@ -156,10 +130,10 @@ function millisatoshisOf(value: string, multiplier: string): bigint | undefined 
 }
 
 /** A fallback address the `bolt11` package could not re-encode makes it refuse the whole invoice. */
-function isEncodableFallback(words: readonly number[], start: number, end: number, networkPrefix: string): boolean {
+function isEncodableFallback(words: Uint8Array, start: number, end: number, networkPrefix: string): boolean {
   if (end <= start) return true;
   const version = words[start]!;
-  const hashLength = fieldBytes(words, start + 1, end).length;
+  const hashLength = fieldByteLength(start + 1, end);
   if (version === FALLBACK_P2PKH || version === FALLBACK_P2SH) return hashLength === 20;
   if (version === 0 || version === 1) {
     return networkPrefix.length + 7 + 1 + Math.ceil((hashLength * 8) / 5) <= BECH32_ADDRESS_LIMIT;
@@ -174,7 +148,7 @@ interface TaggedFields {
 }
 
 /** Walks the tagged fields; undefined when one makes the invoice unreadable. */
-function readTaggedFields(words: readonly number[], start: number, end: number, networkPrefix: string): TaggedFields | undefined {
+function readTaggedFields(words: Uint8Array, start: number, end: number, networkPrefix: string): TaggedFields | undefined {
   const fields: TaggedFields = {};
   let position = start;
   while (position < end) {
@@ -185,11 +159,11 @@ function readTaggedFields(words: readonly number[], start: number, end: number, 
     position = dataEnd;
     if (tag === TAG_PAYMENT_HASH && fields.paymentHash === undefined && dataEnd - dataStart === 52) {
       // Readers skip `p` fields of the wrong length; the first well-formed one counts.
-      fields.paymentHash = fieldBytes(words, dataStart, dataEnd).toString('hex');
+      fields.paymentHash = fieldHex(words, dataStart, dataEnd);
     } else if (tag === TAG_EXPIRY && fields.expirySeconds === undefined) {
       fields.expirySeconds = wordsToNumber(words, dataStart, dataEnd);
     } else if (tag === TAG_PAYEE && fields.payee === undefined) {
-      fields.payee = fieldBytes(words, dataStart, dataEnd).toString('hex');
+      fields.payee = fieldHex(words, dataStart, dataEnd);
     } else if (tag === TAG_FALLBACK_ADDRESS && !isEncodableFallback(words, dataStart, dataEnd, networkPrefix)) {
       return undefined;
     }
@@ -197,24 +171,39 @@ function readTaggedFields(words: readonly number[], start: number, end: number, 
   return fields;
 }
 
+function signatureBytes(words: Uint8Array, start: number): Buffer {
+  const bytes = Buffer.allocUnsafe(SIGNATURE_BYTES);
+  packWords(words, start, start + SIGNATURE_WORDS, bytes, 0);
+  return bytes;
+}
+
+/** Compared as big-endian bytes, which orders them as the numbers they spell. */
 function isLowS(signature: Buffer): boolean {
-  return BigInt(`0x${signature.subarray(32, 64).toString('hex')}`) <= SECP256K1_HALF_ORDER;
+  return signature.compare(SECP256K1_HALF_ORDER, 0, SECP256K1_HALF_ORDER.length, S_START, RECOVERY_ID_AT) <= 0;
+}
+
+/** What the signature covers: the human-readable part's bytes, then the data words packed. */
+function signedBytes(prefix: string, words: Uint8Array, dataEnd: number): Buffer {
+  // The prefix is printable ASCII (splitBech32 checked), so a character is a byte; packWords writes the rest.
+  const bytes = Buffer.allocUnsafe(prefix.length + packedLength(dataEnd));
+  bytes.write(prefix, 0, 'latin1');
+  packWords(words, 0, dataEnd, bytes, prefix.length);
+  return bytes;
 }
 
 /** Parses a BOLT11 invoice, everything but its signature; undefined when it is not one. Never throws. */
 export function readInvoice(invoice: string): ReadInvoice | undefined {
   if (typeof invoice !== 'string' || invoice.length > MAX_INVOICE_LENGTH) return undefined;
   if (invoice.slice(0, 2).toLowerCase() !== 'ln') return undefined;
-  const decoded = decodeBech32(invoice);
-  if (decoded === undefined) return undefined;
+  const decoded = splitBech32(invoice);
+  if (decoded === undefined || decoded.checksum !== BECH32_CHECKSUM) return undefined;
   const { prefix, words } = decoded;
   const dataEnd = words.length - SIGNATURE_WORDS;
   if (dataEnd < 0) return undefined;
 
-  const signatureBytes = wordsToBytes(words, dataEnd, words.length);
-  const recoveryId = signatureBytes[64]!;
+  const signature = signatureBytes(words, dataEnd);
+  const recoveryId = signature[RECOVERY_ID_AT]!;
   if (recoveryId > 3) return undefined;
-  const signature = signatureBytes.subarray(0, 64);
 
   const parts = splitPrefix(prefix);
   if (parts === undefined || !KNOWN_PREFIXES.has(parts.network)) return undefined;
@@ -230,7 +219,6 @@ export function readInvoice(invoice: string): ReadInvoice | undefined {
   // A key given in `n` is checked against the signature; without one, BOLT11 asks for low-S.
   if (fields.payee === undefined ? !isLowS(signature) : fields.payee.length !== 66) return undefined;
 
-  const signed = Buffer.concat([Buffer.from(prefix, 'utf8'), wordsToBytes(words, 0, dataEnd)]);
   return {
     network: NETWORK_BY_PREFIX[parts.network]!,
     paymentHash: fields.paymentHash,
@@ -238,8 +226,8 @@ export function readInvoice(invoice: string): ReadInvoice | undefined {
     timestampMs: timestamp * 1000,
     expiresAtMs,
     ...(fields.payee === undefined ? {} : { payee: fields.payee }),
-    signingHash: hash('sha256', signed, 'hex'),
-    signature: signature.toString('hex'),
+    signingHash: hash('sha256', signedBytes(prefix, words, dataEnd), 'hex'),
+    signature: signature.toString('hex', 0, RECOVERY_ID_AT),
     recoveryId,
   };
 }

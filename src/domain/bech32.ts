@@ -1,0 +1,74 @@
+/**
+ * Bech32 text (BIP-173, and BIP-350's bech32m, which differs only in the checksum's constant)
+ * split into its human-readable part and 5-bit words. Shared by the BOLT11 reader and the segwit
+ * address decoder, which each judge the checksum and the words themselves: an import runs both
+ * for every order, so the words come in a typed array and characters are looked up in a table.
+ */
+
+/** What the checksum leaves when it holds: bech32 ... */
+export const BECH32_CHECKSUM = 1;
+/** ... and bech32m. */
+export const BECH32M_CHECKSUM = 0x2bc830a3;
+
+export interface Bech32Parts {
+  /** Lowercase human-readable part. */
+  readonly prefix: string;
+  /** The data part's words, the six checksum words left out. */
+  readonly words: Uint8Array;
+  /** BECH32_CHECKSUM or BECH32M_CHECKSUM when the checksum holds, anything else when it does not. */
+  readonly checksum: number;
+}
+
+const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+/** Word value by character code, -1 for characters outside the charset. */
+const CHARSET_VALUES = new Int8Array(128).fill(-1);
+for (let value = 0; value < CHARSET.length; value++) CHARSET_VALUES[CHARSET.charCodeAt(value)] = value;
+const GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3] as const;
+/** For each value of the 5 bits a polymod step shifts out, the generators they select, XORed together. */
+const GENERATOR_SUMS = new Int32Array(32);
+for (let top = 0; top < 32; top++) {
+  for (let bit = 0; bit < 5; bit++) if ((top >> bit) & 1) GENERATOR_SUMS[top]! ^= GENERATORS[bit]!;
+}
+const CHECKSUM_WORDS = 6;
+/** The shortest text with a one-character prefix, a separator and a checksum. */
+const MIN_LENGTH = 8;
+
+function polymodStep(checksum: number): number {
+  return ((checksum & 0x1ffffff) << 5) ^ GENERATOR_SUMS[checksum >> 25]!;
+}
+
+/** The checksum state after the expanded human-readable part; -1 when a character is not printable ASCII. */
+function prefixChecksum(prefix: string): number {
+  let checksum = 1;
+  for (let i = 0; i < prefix.length; i++) {
+    const code = prefix.charCodeAt(i);
+    if (code < 33 || code > 126) return -1;
+    checksum = polymodStep(checksum) ^ (code >> 5);
+  }
+  checksum = polymodStep(checksum);
+  for (let i = 0; i < prefix.length; i++) checksum = polymodStep(checksum) ^ (prefix.charCodeAt(i) & 0x1f);
+  return checksum;
+}
+
+/** Undefined when `text` is not bech32-shaped: mixed case, no prefix, too short a data part, a foreign character. */
+export function splitBech32(text: string): Bech32Parts | undefined {
+  if (text.length < MIN_LENGTH) return undefined;
+  // Lowercasing is left to toLowerCase, which maps a few non-ASCII letters (the Kelvin sign) to ASCII ones.
+  const lowered = text.toLowerCase();
+  if (text !== lowered && text !== text.toUpperCase()) return undefined;
+  const separator = lowered.lastIndexOf('1');
+  if (separator < 1 || lowered.length - separator - 1 < CHECKSUM_WORDS) return undefined;
+  const prefix = lowered.slice(0, separator);
+  let checksum = prefixChecksum(prefix);
+  if (checksum < 0) return undefined;
+  const wordsStart = separator + 1;
+  const words = new Uint8Array(lowered.length - CHECKSUM_WORDS - wordsStart);
+  for (let i = wordsStart; i < lowered.length; i++) {
+    const code = lowered.charCodeAt(i);
+    const value = code < 128 ? CHARSET_VALUES[code]! : -1;
+    if (value < 0) return undefined;
+    checksum = polymodStep(checksum) ^ value;
+    if (i - wordsStart < words.length) words[i - wordsStart] = value;
+  }
+  return { prefix, words, checksum };
+}
