@@ -102,6 +102,23 @@ const otherBase58 = fc
   .tuple(fc.constantFrom(0x00, 0x05, 0x6f, 0xc4, 0x30, 0x01), bytes(18, 22))
   .map(([version, hash]) => bs58check.encode(Uint8Array.from([version, ...hash])));
 
+/** Programs of the right length followed by a zero word: padding of 5 bits or more, which BIP-173 forbids. */
+const overPaddedSegwit = fc
+  .tuple(fc.constantFrom('bc', 'tb'), fc.integer({ min: 0, max: 1 }), fc.constantFrom(20, 32), bytes(32, 32))
+  .map(([prefix, version, length, program]) => {
+    const encoder = version === 0 ? bech32 : bech32m;
+    return encoder.encode(prefix, [version, ...encoder.toWords(program.subarray(0, length)), 0], 200);
+  });
+
+/** Zero bytes in front, each spelled as a leading '1', and copies with a '1' too many or too few. */
+const leadingZeros = fc
+  .tuple(fc.constantFrom(0x00, 0x05, 0x6f), fc.integer({ min: 0, max: 4 }), bytes(16, 20), fc.constantFrom('as is', 'one more', 'one less'))
+  .map(([version, zeros, rest, edit]) => {
+    const text = bs58check.encode(Uint8Array.from([version, ...Array<number>(zeros).fill(0), ...rest]));
+    if (edit === 'one more') return `1${text}`;
+    return edit === 'one less' && text.startsWith('1') ? text.slice(1) : text;
+  });
+
 const damaged = fc.tuple(realAddress, fc.nat(), fc.constantFrom(...'qpzry9x8gf2tvdw0s3jn54khce6mua7l1ABCDEFGHJKLMNPQRSTUVWXYZ0OIl ')).map(
   ([text, position, replacement]) => {
     const index = position % text.length;
@@ -113,7 +130,7 @@ const caseChanged = realAddress.map((text) => (text.startsWith('bc') || text.sta
 const mixedCase = realAddress.map((text) => text.slice(0, 5) + text.slice(5).toUpperCase());
 const truncated = fc.tuple(realAddress, fc.nat()).map(([text, cut]) => text.slice(0, cut % text.length));
 
-const candidate = fc.oneof(realAddress, otherSegwit, rawWordsSegwit, otherBase58, damaged, caseChanged, mixedCase, truncated, fc.string());
+const candidate = fc.oneof(realAddress, otherSegwit, rawWordsSegwit, overPaddedSegwit, otherBase58, leadingZeros, damaged, caseChanged, mixedCase, truncated, fc.string());
 
 describe('hand-written Bitcoin address decoding', () => {
   test('accepts exactly the addresses bitcoinjs accepted, with the same refund key hashes', () => {
