@@ -14,7 +14,8 @@ export function parseDecimalAmount(text: string, decimals: number): bigint | und
   if (!match) return undefined;
   const [, whole = '0', fraction = ''] = match;
   if (fraction.length > decimals) return undefined;
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  // Base units are the digits with the fraction padded to `decimals`: one BigInt parse, no BigInt arithmetic.
+  return BigInt(whole + fraction.padEnd(decimals, '0'));
 }
 
 /** A non-negative integer string of base units; no sign, no leading zeros, no exponent. */
