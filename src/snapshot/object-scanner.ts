@@ -146,18 +146,23 @@ export class TopLevelObjectScanner {
   private scanCapture(chunk: Buffer, start: number, events: ScanEvent[]): number {
     const length = chunk.length;
     let depth = this.depth;
-    let inString = this.inString;
-    let escaped = this.escaped;
-    for (let i = start; i < length; i++) {
+    let i = start;
+    if (this.inString) {
+      const end = this.closingQuote(chunk, i);
+      if (end < 0) return length - 1;
+      this.inString = false;
+      i = end + 1;
+    }
+    for (; i < length; i++) {
       const byte = chunk[i]!;
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === BACKSLASH) escaped = true;
-        else if (byte === QUOTE) inString = false;
-        continue;
-      }
-      if (byte === QUOTE) inString = true;
-      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
+      if (byte === QUOTE) {
+        i = this.closingQuote(chunk, i + 1);
+        if (i < 0) {
+          this.inString = true;
+          this.depth = depth;
+          return length - 1;
+        }
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
       else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COMMA) {
         if (depth > 0 && byte !== COMMA) {
           depth--;
@@ -165,16 +170,32 @@ export class TopLevelObjectScanner {
         }
         if (depth > 0) continue;
         this.depth = 0;
-        this.inString = false;
-        this.escaped = false;
         this.finishCapture(chunk, i, byte, events);
         return i;
       }
     }
     this.depth = depth;
-    this.inString = inString;
-    this.escaped = escaped;
     return length - 1;
+  }
+
+  /**
+   * Where the string being scanned ends: the index of its closing quote, or -1 when the chunk ends
+   * first, with `escaped` remembering a backslash left hanging. Strings are most of a snapshot's
+   * bytes, so they get a loop of their own that looks for nothing but a quote or a backslash.
+   */
+  private closingQuote(chunk: Buffer, from: number): number {
+    let i = from;
+    if (this.escaped) {
+      this.escaped = false;
+      i++;
+    }
+    for (; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (byte === QUOTE) return i;
+      if (byte === BACKSLASH) i++;
+    }
+    this.escaped = i > chunk.length;
+    return -1;
   }
 
   private startKey(i: number): void {

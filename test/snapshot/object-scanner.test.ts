@@ -150,6 +150,17 @@ describe('TopLevelObjectScanner', () => {
     }
   });
 
+  test('keeps an escape whole wherever a chunk ends, in keys, members and elements', () => {
+    const text = '{"k\\"ey":"a\\"b\\\\","orders":[{"q":"\\\\\\"]"},"\\"},"]}';
+    const whole = JSON.parse(text) as Record<string, unknown>;
+    const bytes = Buffer.from(text, 'utf8');
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      for (const second of [cut + 1, cut + 2]) {
+        assert.deepStrictEqual(scan(bytes, [cut, second]), expected(whole), `cut at ${cut} and ${second}`);
+      }
+    }
+  });
+
   test('hands out each element of the streamed array as soon as it is complete', () => {
     const scanner = new TopLevelObjectScanner(STREAMED);
     assert.deepStrictEqual(scanner.push(Buffer.from('{"orders":[{"a":1},')), [
