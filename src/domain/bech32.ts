@@ -62,7 +62,9 @@ export function splitBech32(text: string): Bech32Parts | undefined {
   let checksum = prefixChecksum(prefix);
   if (checksum < 0) return undefined;
   const wordsStart = separator + 1;
-  const words = new Uint8Array(lowered.length - CHECKSUM_WORDS - wordsStart);
+  // From Buffer's pool: a typed array this long would get a backing store of its own, which costs
+  // more than decoding the words. Every word is written below before anyone reads it.
+  const words = Buffer.allocUnsafe(lowered.length - CHECKSUM_WORDS - wordsStart);
   for (let i = wordsStart; i < lowered.length; i++) {
     const code = lowered.charCodeAt(i);
     const value = code < 128 ? CHARSET_VALUES[code]! : -1;

@@ -177,16 +177,23 @@ function signatureBytes(words: Uint8Array, start: number): Buffer {
   return bytes;
 }
 
-/** Compared as big-endian bytes, which orders them as the numbers they spell. */
-function isLowS(signature: Buffer): boolean {
-  return signature.compare(SECP256K1_HALF_ORDER, 0, SECP256K1_HALF_ORDER.length, S_START, RECOVERY_ID_AT) <= 0;
+/**
+ * s against half the order, as big-endian bytes, which orders them as the numbers they spell.
+ * Compared in JavaScript: for 32 bytes, a call into Buffer's native compare costs more.
+ */
+function isLowS(signature: Uint8Array): boolean {
+  for (let i = 0; i < SECP256K1_HALF_ORDER.length; i++) {
+    const difference = signature[S_START + i]! - SECP256K1_HALF_ORDER[i]!;
+    if (difference !== 0) return difference < 0;
+  }
+  return true;
 }
 
 /** What the signature covers: the human-readable part's bytes, then the data words packed. */
 function signedBytes(prefix: string, words: Uint8Array, dataEnd: number): Buffer {
-  // The prefix is printable ASCII (splitBech32 checked), so a character is a byte; packWords writes the rest.
   const bytes = Buffer.allocUnsafe(prefix.length + packedLength(dataEnd));
-  bytes.write(prefix, 0, 'latin1');
+  // The prefix is printable ASCII (splitBech32 checked), so a character is a byte; packWords writes the rest.
+  for (let i = 0; i < prefix.length; i++) bytes[i] = prefix.charCodeAt(i);
   packWords(words, 0, dataEnd, bytes, prefix.length);
   return bytes;
 }
