@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { SnapshotError } from './snapshot-error.js';
 
 /**
@@ -60,6 +61,7 @@ export class TopLevelObjectScanner {
   private depth = 0;
   private inString = false;
   private escaped = false;
+  private chunkIsAscii = false;
 
   constructor(private readonly streamedKey: string) {}
 
@@ -67,6 +69,7 @@ export class TopLevelObjectScanner {
   push(chunk: Buffer): ScanEvent[] {
     const events: ScanEvent[] = [];
     const length = chunk.length;
+    this.chunkIsAscii = isAscii(chunk);
     for (let i = 0; i < length; i++) {
       if (this.mode === Mode.Key) {
         const byte = chunk[i]!;
@@ -243,15 +246,26 @@ export class TopLevelObjectScanner {
   }
 
   private parseCaptured(chunk: Buffer, end: number, what: string): unknown {
-    const last = chunk.subarray(this.captureStart, end);
-    const bytes = this.pieces.length === 0 ? last : Buffer.concat([...this.pieces, last]);
+    const start = this.captureStart;
+    const pieces = this.pieces;
     this.pieces = [];
     this.captureStart = -1;
     try {
-      return JSON.parse(utf8.decode(bytes));
+      return JSON.parse(this.decode(pieces, chunk, start, end));
     } catch {
       throw new SnapshotError(`${what}: not valid JSON (starting at byte ${this.captureOffset})`);
     }
+  }
+
+  /**
+   * The text of bytes from earlier chunks' `pieces` and this chunk's `start` to `end`. Bytes of an
+   * ASCII chunk are characters as they are, so they skip the UTF-8 decoder and its checks, which
+   * cost about as much again as parsing.
+   */
+  private decode(pieces: readonly Buffer[], chunk: Buffer, start: number, end: number): string {
+    if (pieces.length === 0 && this.chunkIsAscii) return chunk.toString('latin1', start, end);
+    const last = chunk.subarray(start, end);
+    return utf8.decode(pieces.length === 0 ? last : Buffer.concat([...pieces, last]));
   }
 
   private unexpected(byte: number, i: number): never {
