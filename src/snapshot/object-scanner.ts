@@ -6,7 +6,8 @@ import { SnapshotError } from './snapshot-error.js';
  * every member is parsed whole except the array under `streamedKey`, whose elements are cut out
  * and parsed one at a time.
  *
- * It works on bytes. Every structural character of JSON is ASCII and UTF-8 never uses ASCII bytes
+ * It works on bytes, read as latin1 text, a character per byte, so that string searches can skip
+ * through strings. Every structural character of JSON is ASCII and UTF-8 never uses ASCII bytes
  * inside a multi-byte character, so chunks may split characters anywhere. The scanner only finds
  * where each value starts and ends (string, escape and nesting state); JSON.parse judges the
  * value itself, so the scanner accepts exactly what JSON.parse accepts, apart from the shape it
@@ -33,7 +34,6 @@ const enum Mode {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const OPEN_BRACE = 0x7b;
@@ -44,6 +44,11 @@ const CLOSE_BRACKET = 0x5d;
 function isWhitespace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
+
+/** `nextBackslash` before the chunk was searched: below every index, so the first look searches. */
+const NOT_SEARCHED = -1;
+/** `nextBackslash` when the rest of the chunk has none. */
+const NONE_LEFT = -2;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -62,6 +67,7 @@ export class TopLevelObjectScanner {
   private inString = false;
   private escaped = false;
   private chunkIsAscii = false;
+  private nextBackslash = NOT_SEARCHED;
 
   constructor(private readonly streamedKey: string) {}
 
@@ -70,17 +76,19 @@ export class TopLevelObjectScanner {
     const events: ScanEvent[] = [];
     const length = chunk.length;
     this.chunkIsAscii = isAscii(chunk);
+    const text = chunk.toString('latin1');
+    this.nextBackslash = NOT_SEARCHED;
     for (let i = 0; i < length; i++) {
       if (this.mode === Mode.Key) {
-        const byte = chunk[i]!;
-        if (this.escaped) this.escaped = false;
-        else if (byte === BACKSLASH) this.escaped = true;
-        else if (byte === QUOTE) this.finishKey(chunk, i + 1);
+        const end = this.closingQuote(text, i);
+        if (end < 0) break;
+        this.finishKey(chunk, text, end + 1);
+        i = end;
         continue;
       }
       if (!this.isCapturing()) this.structural(chunk, i, events);
       // A value's first byte already belongs to it, so it is scanned in the new mode too.
-      if (this.isCapturing()) i = this.scanCapture(chunk, i, events);
+      if (this.isCapturing()) i = this.scanCapture(chunk, text, i, events);
     }
     if (this.captureStart >= 0) {
       this.pieces.push(chunk.subarray(this.captureStart));
@@ -146,34 +154,34 @@ export class TopLevelObjectScanner {
   }
 
   /** Advances through a member value or array element; returns the index of the last byte consumed. */
-  private scanCapture(chunk: Buffer, start: number, events: ScanEvent[]): number {
-    const length = chunk.length;
+  private scanCapture(chunk: Buffer, text: string, start: number, events: ScanEvent[]): number {
+    const length = text.length;
     let depth = this.depth;
     let i = start;
     if (this.inString) {
-      const end = this.closingQuote(chunk, i);
+      const end = this.closingQuote(text, i);
       if (end < 0) return length - 1;
       this.inString = false;
       i = end + 1;
     }
     for (; i < length; i++) {
-      const byte = chunk[i]!;
-      if (byte === QUOTE) {
-        i = this.closingQuote(chunk, i + 1);
+      const code = text.charCodeAt(i);
+      if (code === QUOTE) {
+        i = this.closingQuote(text, i + 1);
         if (i < 0) {
           this.inString = true;
           this.depth = depth;
           return length - 1;
         }
-      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
-      else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COMMA) {
-        if (depth > 0 && byte !== COMMA) {
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
+      else if (code === CLOSE_BRACE || code === CLOSE_BRACKET || code === COMMA) {
+        if (depth > 0 && code !== COMMA) {
           depth--;
           continue;
         }
         if (depth > 0) continue;
         this.depth = 0;
-        this.finishCapture(chunk, i, byte, events);
+        this.finishCapture(chunk, text, i, code, events);
         return i;
       }
     }
@@ -184,21 +192,40 @@ export class TopLevelObjectScanner {
   /**
    * Where the string being scanned ends: the index of its closing quote, or -1 when the chunk ends
    * first, with `escaped` remembering a backslash left hanging. Strings are most of a snapshot's
-   * bytes, so they get a loop of their own that looks for nothing but a quote or a backslash.
+   * bytes, so they are skipped with string searches rather than a byte at a time.
    */
-  private closingQuote(chunk: Buffer, from: number): number {
+  private closingQuote(text: string, from: number): number {
     let i = from;
     if (this.escaped) {
       this.escaped = false;
       i++;
     }
-    for (; i < chunk.length; i++) {
-      const byte = chunk[i]!;
-      if (byte === QUOTE) return i;
-      if (byte === BACKSLASH) i++;
+    let quote = text.indexOf('"', i);
+    for (;;) {
+      const backslash = this.backslashFrom(text, i);
+      if (backslash < 0 || (quote >= 0 && quote < backslash)) return quote;
+      // An escape comes first: skip the backslash and the character it escapes.
+      i = backslash + 2;
+      if (i > text.length) {
+        this.escaped = true;
+        return -1;
+      }
+      // Searched again only when the quote found was escaped: a long string full of escapes is not
+      // searched to its end once for each of them.
+      if (quote >= 0 && quote < i) quote = text.indexOf('"', i);
     }
-    this.escaped = i > chunk.length;
-    return -1;
+  }
+
+  /**
+   * The chunk's first backslash at or after `from`, -1 if none. Searched once per backslash rather
+   * than once per string: most chunks have none, and a search for one would run to their end.
+   */
+  private backslashFrom(text: string, from: number): number {
+    if (this.nextBackslash !== NONE_LEFT && this.nextBackslash < from) {
+      const found = text.indexOf('\\', from);
+      this.nextBackslash = found < 0 ? NONE_LEFT : found;
+    }
+    return this.nextBackslash === NONE_LEFT ? -1 : this.nextBackslash;
   }
 
   private startKey(i: number): void {
@@ -207,9 +234,9 @@ export class TopLevelObjectScanner {
     this.mode = Mode.Key;
   }
 
-  private finishKey(chunk: Buffer, end: number): void {
+  private finishKey(chunk: Buffer, text: string, end: number): void {
     // Cut from quote to quote, so it parses as a string or not at all.
-    const key = this.parseCaptured(chunk, end, 'a key') as string;
+    const key = this.parseCaptured(chunk, text, end, 'a key') as string;
     if (this.keys.has(key)) throw new SnapshotError(`${key}: appears twice`);
     this.keys.add(key);
     this.key = key;
@@ -224,17 +251,17 @@ export class TopLevelObjectScanner {
     this.mode = mode;
   }
 
-  private finishCapture(chunk: Buffer, end: number, terminator: number, events: ScanEvent[]): void {
+  private finishCapture(chunk: Buffer, text: string, end: number, terminator: number, events: ScanEvent[]): void {
     if (this.mode === Mode.Value) {
       if (terminator === CLOSE_BRACKET) this.unexpected(terminator, end);
-      const value = this.parseCaptured(chunk, end, this.key);
+      const value = this.parseCaptured(chunk, text, end, this.key);
       events.push({ kind: 'member', key: this.key, value });
       this.mode = terminator === COMMA ? Mode.NextKey : Mode.Done;
       return;
     }
     if (terminator === CLOSE_BRACE) this.unexpected(terminator, end);
     const index = this.elementIndex++;
-    const value = this.parseCaptured(chunk, end, `${this.key}[${index}]`);
+    const value = this.parseCaptured(chunk, text, end, `${this.key}[${index}]`);
     events.push({ kind: 'element', index, value });
     this.mode = terminator === COMMA ? Mode.NextElement : Mode.AfterMember;
   }
@@ -245,13 +272,13 @@ export class TopLevelObjectScanner {
     this.captureOffset = this.offset + i;
   }
 
-  private parseCaptured(chunk: Buffer, end: number, what: string): unknown {
+  private parseCaptured(chunk: Buffer, text: string, end: number, what: string): unknown {
     const start = this.captureStart;
     const pieces = this.pieces;
     this.pieces = [];
     this.captureStart = -1;
     try {
-      return JSON.parse(this.decode(pieces, chunk, start, end));
+      return JSON.parse(this.decode(pieces, chunk, text, start, end));
     } catch {
       throw new SnapshotError(`${what}: not valid JSON (starting at byte ${this.captureOffset})`);
     }
@@ -262,8 +289,8 @@ export class TopLevelObjectScanner {
    * ASCII chunk are characters as they are, so they skip the UTF-8 decoder and its checks, which
    * cost about as much again as parsing.
    */
-  private decode(pieces: readonly Buffer[], chunk: Buffer, start: number, end: number): string {
-    if (pieces.length === 0 && this.chunkIsAscii) return chunk.toString('latin1', start, end);
+  private decode(pieces: readonly Buffer[], chunk: Buffer, text: string, start: number, end: number): string {
+    if (pieces.length === 0 && this.chunkIsAscii) return text.slice(start, end);
     const last = chunk.subarray(start, end);
     return utf8.decode(pieces.length === 0 ? last : Buffer.concat([...pieces, last]));
   }
