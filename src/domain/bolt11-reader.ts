@@ -67,13 +67,25 @@ const BECH32_ADDRESS_LIMIT = 90;
 
 /**
  * Packs 5-bit words into `target` from `offset`, the last partial byte padded with zero bits;
- * returns where the bytes end.
+ * returns where the bytes end. Eight words make five whole bytes, so they go a group at a time,
+ * which takes most of the loop's bookkeeping out of the invoice's few hundred words.
  */
 function packWords(words: Uint8Array, start: number, end: number, target: Uint8Array, offset: number): number {
+  let i = start;
+  let length = offset;
+  for (; i + 8 <= end; i += 8, length += 5) {
+    // Twenty bits in each half, held in 32-bit integers.
+    const high = (words[i]! << 15) | (words[i + 1]! << 10) | (words[i + 2]! << 5) | words[i + 3]!;
+    const low = (words[i + 4]! << 15) | (words[i + 5]! << 10) | (words[i + 6]! << 5) | words[i + 7]!;
+    target[length] = high >> 12;
+    target[length + 1] = (high >> 4) & 0xff;
+    target[length + 2] = ((high << 4) | (low >> 16)) & 0xff;
+    target[length + 3] = (low >> 8) & 0xff;
+    target[length + 4] = low & 0xff;
+  }
   let accumulator = 0;
   let bits = 0;
-  let length = offset;
-  for (let i = start; i < end; i++) {
+  for (; i < end; i++) {
     accumulator = ((accumulator << 5) | words[i]!) & 0xfff;
     bits += 5;
     if (bits >= 8) {
