@@ -203,11 +203,10 @@ function readTransaction(value: unknown, field: string, market: Market): OrderTr
   }
 
   const blockHeight = readOptionalNonNegativeInteger(transaction.blockHeight, `${field}.blockHeight`);
-  return {
-    type,
-    id: id.toLowerCase(),
-    ...(amount === undefined ? {} : { amount }),
-    ...(outputIndex === undefined ? {} : { outputIndex }),
-    ...(blockHeight === undefined ? {} : { blockHeight }),
-  };
+  // Optional fields added one at a time, as in validateOrder, in the same order as ever.
+  const read: Writable<OrderTransaction> = { type, id: id.toLowerCase() };
+  if (amount !== undefined) read.amount = amount;
+  if (outputIndex !== undefined) read.outputIndex = outputIndex;
+  if (blockHeight !== undefined) read.blockHeight = blockHeight;
+  return read;
 }
