@@ -99,20 +99,20 @@ export function decodeSegwitAddress(text: string): SegwitAddress | undefined {
   const { prefix, words, checksum } = parts;
   const version = words[0]!;
   if (checksum !== (version === 0 ? BECH32_CHECKSUM : BECH32M_CHECKSUM)) return undefined;
-  const program = wordsToBytesStrict(words.subarray(1));
+  const program = wordsToBytesStrict(words, 1);
   return program === undefined ? undefined : { prefix, version, program };
 }
 
-/** 5-bit words to bytes, refusing the padding BIP-173 forbids: 5 or more bits, or bits that are not zero. */
-function wordsToBytesStrict(words: Uint8Array): Buffer | undefined {
-  const paddingBits = (words.length * 5) % 8;
+/** Words from `start` to bytes, refusing the padding BIP-173 forbids: 5 or more bits, or bits that are not zero. */
+function wordsToBytesStrict(words: Uint8Array, start: number): Buffer | undefined {
+  const paddingBits = ((words.length - start) * 5) % 8;
   if (paddingBits >= 5) return undefined;
-  const bytes = Buffer.alloc((words.length * 5 - paddingBits) / 8);
+  const bytes = Buffer.alloc(((words.length - start) * 5 - paddingBits) / 8);
   let accumulator = 0;
   let bits = 0;
   let length = 0;
-  for (const word of words) {
-    accumulator = ((accumulator << 5) | word) & 0xfff;
+  for (let i = start; i < words.length; i++) {
+    accumulator = ((accumulator << 5) | words[i]!) & 0xfff;
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
