@@ -1,6 +1,7 @@
 import { ECDH } from 'node:crypto';
 import { networks, opcodes, payments, script, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
 import { decodeBase58Address, decodeSegwitAddress } from './bitcoin-address.js';
+import { isHexBytes, isHexOfLength } from './hex.js';
 import type { Network } from './markets.js';
 
 const BITCOINJS_NETWORKS: Readonly<Record<Network, BitcoinJsNetwork>> = {
@@ -52,8 +53,6 @@ export interface HtlcScriptTerms {
 /** Lock times from this value up are Unix times, not block heights. */
 const LOCKTIME_THRESHOLD = 500_000_000;
 
-const HEX_PATTERN = /^(?:[0-9a-fA-F]{2})*$/;
-
 /**
  * The submarine-swap HTLC: the claimer spends with the preimage and a signature; after the
  * timelock the refunder spends with a signature from the key behind the refund hash.
@@ -98,7 +97,7 @@ export function buildHtlcRedeemScript(terms: HtlcScriptTerms): string {
  * which also refuses non-minimal pushes. Never throws.
  */
 export function parseHtlcRedeemScript(hex: string): HtlcScriptTerms | undefined {
-  if (typeof hex !== 'string' || !HEX_PATTERN.test(hex)) return undefined;
+  if (typeof hex !== 'string' || !isHexBytes(hex)) return undefined;
   try {
     const chunks = script.decompile(Buffer.from(hex, 'hex'));
     if (chunks === null || chunks.length !== 15) return undefined;
@@ -127,7 +126,7 @@ export function htlcPayToAddresses(
   redeemScriptHex: string,
   network: Network,
 ): { p2sh: string; p2wsh: string; p2shP2wsh: string } {
-  if (typeof redeemScriptHex !== 'string' || redeemScriptHex === '' || !HEX_PATTERN.test(redeemScriptHex)) {
+  if (typeof redeemScriptHex !== 'string' || !isHexBytes(redeemScriptHex)) {
     throw new Error('redeem script must be non-empty hex');
   }
   const bitcoinNetwork = bitcoinJsNetwork(network);
@@ -143,7 +142,7 @@ export function htlcPayToAddresses(
 }
 
 function hexBytes(hex: string, length: number, what: string): Uint8Array {
-  if (typeof hex !== 'string' || hex.length !== length * 2 || !HEX_PATTERN.test(hex)) {
+  if (typeof hex !== 'string' || !isHexOfLength(hex, length * 2)) {
     throw new Error(`${what} must be ${length} bytes of hex`);
   }
   return Buffer.from(hex, 'hex');

@@ -1,4 +1,5 @@
 import { checksumAddress, decodeFunctionData, encodeFunctionData } from 'viem';
+import { isHexOfLength, isZeroXHex } from './hex.js';
 import { normalizeOrderId, orderIdToBytes16 } from './order-ids.js';
 
 /** The deployed swap contract's interface; its signatures fix the function selectors clients rely on. */
@@ -32,11 +33,8 @@ export const SWAP_CONTRACT_ABI = [
   },
 ] as const;
 
-const BYTES32_PATTERN = /^[0-9a-fA-F]{64}$/;
-const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
-
 function bytes32(hex: string, what: string): `0x${string}` {
-  if (!BYTES32_PATTERN.test(hex)) throw new Error(`${what} must be 64 hex digits`);
+  if (!isHexOfLength(hex, 64)) throw new Error(`${what} must be 64 hex digits`);
   return `0x${hex.toLowerCase()}`;
 }
 
@@ -85,7 +83,7 @@ export function decodeFundCalldata(data: string): { orderId: string; paymentHash
  * must match its EIP-55 checksum, which catches a mistyped character.
  */
 export function isEthereumAddress(address: string): boolean {
-  if (typeof address !== 'string' || !ADDRESS_PATTERN.test(address)) return false;
+  if (typeof address !== 'string' || !isZeroXHex(address, 40)) return false;
   const hex = address.slice(2);
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true;
   return checksumAddress(address as `0x${string}`) === address;

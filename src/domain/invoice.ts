@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { checkInvoiceSignature, readInvoice } from './bolt11-reader.js';
+import { isHexOfLength } from './hex.js';
 import type { Network } from './markets.js';
 
-const HEX_64_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 export interface DecodedInvoice {
   network: Network;
@@ -47,6 +47,6 @@ export function hashInvoice(invoice: string): string {
 }
 
 export function preimageMatchesPaymentHash(preimage: string, paymentHash: string): boolean {
-  if (!HEX_64_PATTERN.test(preimage) || !HEX_64_PATTERN.test(paymentHash)) return false;
+  if (!isHexOfLength(preimage, 64) || !isHexOfLength(paymentHash, 64)) return false;
   return hash('sha256', Buffer.from(preimage, 'hex'), 'hex') === paymentHash.toLowerCase();
 }

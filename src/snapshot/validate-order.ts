@@ -1,6 +1,7 @@
 import { parseDecimalAmount } from '../domain/amounts.js';
 import { isBitcoinAddress } from '../domain/bitcoin.js';
 import { isEthereumAddress } from '../domain/ethereum.js';
+import { isHexBytes, isHexOfLength, isZeroXHex } from '../domain/hex.js';
 import { preimageMatchesPaymentHash } from '../domain/invoice.js';
 import { findMarket, type Market } from '../domain/markets.js';
 import type { HtlcTerms, OrderRecord, OrderTransaction } from '../domain/order.js';
@@ -37,10 +38,6 @@ const ORDER_FIELDS = new Set([
 const HTLC_FIELDS = new Set(['redeemScript', 'refundableAtBlockHeight']);
 const TRANSACTION_FIELDS = new Set(['type', 'id', 'amount', 'outputIndex', 'blockHeight']);
 
-const PREIMAGE_PATTERN = /^[0-9a-fA-F]{64}$/;
-const SCRIPT_PATTERN = /^(?:[0-9a-fA-F]{2})+$/;
-const BITCOIN_TXID_PATTERN = /^[0-9a-fA-F]{64}$/;
-const ETHEREUM_TX_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
 /** Said of an invoice that does not parse, and of one whose signature does not hold. */
 export const INVOICE_NOT_SIGNED_BOLT11 = 'not a BOLT11 invoice with a valid signature';
@@ -86,7 +83,7 @@ export function validateOrder(value: unknown, context: OrderValidationContext): 
 
   const paymentPreimage = readOptionalString(order.paymentPreimage, 'paymentPreimage');
   if (paymentPreimage !== undefined) {
-    if (!PREIMAGE_PATTERN.test(paymentPreimage)) fail('paymentPreimage', 'must be 64 hex digits');
+    if (!isHexOfLength(paymentPreimage, 64)) fail('paymentPreimage', 'must be 64 hex digits');
     if (!preimageMatchesPaymentHash(paymentPreimage, decoded.paymentHash)) {
       fail('paymentPreimage', "does not hash to the invoice's payment hash");
     }
@@ -158,7 +155,7 @@ function readHtlc(value: unknown, market: Market): HtlcTerms {
     return { refundableAtBlockHeight };
   }
   if (redeemScript === undefined) fail('htlc.redeemScript', `required on the Bitcoin-style market ${market.name}`);
-  if (!SCRIPT_PATTERN.test(redeemScript)) fail('htlc.redeemScript', 'must be non-empty hex');
+  if (!isHexBytes(redeemScript)) fail('htlc.redeemScript', 'must be non-empty hex');
   return { redeemScript: redeemScript.toLowerCase(), refundableAtBlockHeight };
 }
 
@@ -182,8 +179,8 @@ function readTransaction(value: unknown, field: string, market: Market): OrderTr
   const isBitcoin = market.onchain.chain === 'bitcoin';
 
   const id = readString(transaction.id, `${field}.id`);
-  if (isBitcoin && !BITCOIN_TXID_PATTERN.test(id)) fail(`${field}.id`, 'must be a Bitcoin txid (64 hex digits)');
-  if (!isBitcoin && !ETHEREUM_TX_HASH_PATTERN.test(id)) {
+  if (isBitcoin && !isHexOfLength(id, 64)) fail(`${field}.id`, 'must be a Bitcoin txid (64 hex digits)');
+  if (!isBitcoin && !isZeroXHex(id, 64)) {
     fail(`${field}.id`, 'must be an Ethereum transaction hash (0x and 64 hex digits)');
   }
 
