@@ -61,17 +61,21 @@ export async function importSnapshot(
   let summary: ImportSummary | undefined;
   const invoices = new InvoiceChecks(options.inlineSignatureChecks ?? DEFAULT_INLINE_SIGNATURE_CHECKS);
   try {
-    await store.importAtomically(async (session) => {
-      const importer = new SnapshotImporter(session, invoices, options.batchSize ?? DEFAULT_BATCH_SIZE);
-      try {
-        for await (const chunk of input) {
-          await importer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    await store.importAtomically(
+      async (session) => {
+        const importer = new SnapshotImporter(session, invoices, options.batchSize ?? DEFAULT_BATCH_SIZE);
+        try {
+          for await (const chunk of input) {
+            await importer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+          }
+          summary = await importer.finish();
+        } catch (error) {
+          throw await firstFailure(error, invoices);
         }
-        summary = await importer.finish();
-      } catch (error) {
-        throw await firstFailure(error, invoices);
-      }
-    });
+      },
+      // A repeated id is refused here, with the record it repeats named, so the store need not look for one.
+      { distinctOrderIds: true },
+    );
   } finally {
     await invoices.close();
   }

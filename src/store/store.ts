@@ -42,6 +42,16 @@ export interface ImportSession {
   finishOrders(): Promise<void>;
 }
 
+export interface StoreImportOptions {
+  /**
+   * The caller writes each order id at most once in this import, as the snapshot importer does (it refuses a
+   * repeated id itself): the store need not look for an earlier write of the same id. SQLite then keeps no
+   * record of the ids it wrote into an emptied orders table; should the promise be broken, rebuilding the
+   * unique index on ids fails and the import rolls back.
+   */
+  readonly distinctOrderIds?: boolean;
+}
+
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /** Committed changes that caches of reads must hear about, from this process and others. */
@@ -58,7 +68,7 @@ export interface Store {
    * Runs `work` inside one transaction; commits when it resolves, rolls back when it throws.
    * Used by `lnswap import`.
    */
-  importAtomically(work: (session: ImportSession) => Promise<void>): Promise<void>;
+  importAtomically(work: (session: ImportSession) => Promise<void>, options?: StoreImportOptions): Promise<void>;
   /** All orders ordered by createdAt then id, read in batches so a million orders fit in memory. */
   streamOrders(batchSize?: number): AsyncIterable<OrderRecord>;
 

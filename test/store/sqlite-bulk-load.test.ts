@@ -104,4 +104,26 @@ describe('SQLite import with the database to itself', () => {
       await other.dispose();
     }
   });
+
+  test('into an empty orders table, a repeated id the caller promised away fails the import, which writes nothing', async () => {
+    const other = await openFreshStore('sqlite');
+    try {
+      const distinctOrderIds = { distinctOrderIds: true };
+      await assert.rejects(
+        other.store.importAtomically(async (session) => {
+          await session.writeOrders([makeOrder(3), makeOrder(4)]);
+          await session.writeOrders([makeOrder(3, { state: 'Funded' })]);
+        }, distinctOrderIds),
+        /UNIQUE constraint failed: orders\.id/,
+      );
+      assert.equal(await other.store.getOrder(makeOrder(3).id), undefined);
+      assert.equal(await other.store.getOrder(makeOrder(4).id), undefined);
+      assert.deepStrictEqual(await other.store.getOrderHistory(makeOrder(3).id), []);
+      await other.store.importAtomically((session) => session.writeOrders([makeOrder(3), makeOrder(4)]), distinctOrderIds);
+      assert.deepStrictEqual(await other.store.getOrder(makeOrder(3).id), makeOrder(3));
+      assert.deepStrictEqual(await other.store.getOrder(makeOrder(4).id), makeOrder(4));
+    } finally {
+      await other.dispose();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { OrderRecord } from '../../domain/order.js';
+import type { StoreImportOptions } from '../store.js';
 import type { StoredOrder, SqliteWrites } from './writes.js';
 
 /** The page cache an import works with: rebuilding an index sorts within it. */
@@ -19,19 +20,25 @@ export function setCacheSize(db: Database, kibibytes: number): void {
  * Into an empty orders table, the table's indexes are dropped and rebuilt once at the end: building an index
  * from a million rows is a sort, keeping it up to date is a million random B-tree inserts. DDL is part of the
  * transaction, so a rollback brings the indexes back as well. Without the index on ids, the ids this import
- * wrote are remembered here instead, so a record that repeats one still replaces the row written for it.
+ * wrote are remembered here instead, so a record that repeats one still replaces the row written for it;
+ * unless the caller promised distinct ids, when the unique index rebuilt at the end is what holds it to that.
  */
 export class BulkLoad {
-  /** Internal ids by order id, while the index on ids is dropped. */
+  /** Internal ids by order id, while the index on ids is dropped and ids may repeat. */
   private writtenIds: Map<string, number> | undefined;
+  /** Whether the index on ids is dropped: a lookup by id would read the whole table. */
+  private idsUnindexed: boolean;
   private readonly droppedIndexes: { name: string; sql: string }[];
 
   constructor(
     private readonly db: Database,
     private readonly writes: SqliteWrites,
+    options: StoreImportOptions,
   ) {
     this.droppedIndexes = isOrdersTableEmpty(db) ? dropOrderIndexes(db) : [];
-    this.writtenIds = this.droppedIndexes.length > 0 ? new Map() : undefined;
+    this.idsUnindexed = this.droppedIndexes.length > 0;
+    // A million ids in a Map cost the import seconds of lookups and garbage collection.
+    this.writtenIds = this.idsUnindexed && options.distinctOrderIds !== true ? new Map() : undefined;
   }
 
   writeOrders(orders: readonly OrderRecord[], at: number): void {
@@ -50,10 +57,12 @@ export class BulkLoad {
   finish(): void {
     for (const { sql } of this.droppedIndexes.splice(0)) this.db.exec(sql);
     this.writtenIds = undefined;
+    this.idsUnindexed = false;
   }
 
   private findStored(id: string): StoredOrder | undefined {
-    if (this.writtenIds === undefined) return this.writes.findStoredOrder(id);
+    if (!this.idsUnindexed) return this.writes.findStoredOrder(id);
+    if (this.writtenIds === undefined) return undefined;
     const internalId = this.writtenIds.get(id);
     return internalId === undefined ? undefined : { internalId, state: this.writes.storedState(internalId) };
   }

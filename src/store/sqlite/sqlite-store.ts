@@ -20,7 +20,7 @@ import { ConfigurationCache } from '../configuration-cache.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
 import { openImportSession } from '../import-session.js';
-import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
+import type { ImportSession, StateTransition, Store, StoreConfiguration, StoreImportOptions } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
 import { BulkLoad, IMPORT_CACHE_KIB, leaveWalWhileAlone, SERVING_CACHE_KIB, setCacheSize } from './bulk-load.js';
 import { SqliteChangeFeed } from './change-feed.js';
@@ -93,7 +93,10 @@ class SqliteStore implements Store {
     return historyFromRows(this.statements.selectHistory.all(id) as HistoryRow[]);
   }
 
-  async importAtomically(work: (session: ImportSession) => Promise<void>): Promise<void> {
+  async importAtomically(
+    work: (session: ImportSession) => Promise<void>,
+    options: StoreImportOptions = {},
+  ): Promise<void> {
     if (this.runningImport !== undefined) {
       throw new Error('Another import is already running on this SQLite database');
     }
@@ -111,7 +114,7 @@ class SqliteStore implements Store {
     try {
       setCacheSize(this.db, IMPORT_CACHE_KIB);
       this.db.exec('BEGIN IMMEDIATE');
-      bulkLoad = new BulkLoad(this.db, this.writes);
+      bulkLoad = new BulkLoad(this.db, this.writes, options);
       await work(session);
       bulkLoad.finish();
       this.db.exec('COMMIT');
