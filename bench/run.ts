@@ -145,8 +145,8 @@ async function main(): Promise<void> {
 
   let importTiming: ImportTiming | undefined;
   if (settings.timeImport) {
-    log('timing `lnswap import` of the snapshot into a fresh SQLite database');
-    importTiming = await timeImport(datasets.snapshotFile, settings.orders);
+    log(`timing \`lnswap import\` of the snapshot into a fresh SQLite database, ${settings.rounds} times`);
+    importTiming = await timeImport(datasets.snapshotFile, settings.orders, settings.rounds);
   }
   const profiles = settings.profile ? await profileKeyScenarios(scenarios, datasets, tool, settings) : [];
 

@@ -5,7 +5,9 @@ import type { ScenarioTargetSummary } from './summary.js';
 export interface ImportTiming {
   readonly orders: number;
   readonly snapshotMegabytes: number;
+  /** The median of the runs (of a failed run: its own time). */
   readonly seconds: number;
+  readonly runSeconds: readonly number[];
   readonly maxRssMegabytes: number;
   /** Set when the import failed: its error output. */
   readonly error?: string;
@@ -66,12 +68,14 @@ function formatImport(timing: ImportTiming): string {
   const snapshot = `${timing.orders.toLocaleString('en')}-order snapshot (${timing.snapshotMegabytes} MB)`;
   const what = `\`lnswap import\` of the ${snapshot} into a fresh SQLite database`;
   if (timing.error !== undefined) return `${what}: FAILED after ${timing.seconds.toFixed(1)} s: ${timing.error}`;
+  const runs = timing.runSeconds.map((seconds) => seconds.toFixed(1)).join(', ');
+  const median = timing.runSeconds.length > 1 ? `median of ${timing.runSeconds.length} runs (${runs} s), ` : '';
   const verdict = timing.seconds <= IMPORT_TARGET_SECONDS ? 'met' : 'MISSED';
   const target =
     timing.orders === FULL_ORDER_COUNT
       ? `target ≤ ${IMPORT_TARGET_SECONDS} s: ${verdict}`
       : `the ${IMPORT_TARGET_SECONDS} s target is for ${FULL_ORDER_COUNT.toLocaleString('en')} orders`;
-  return `${what}: **${timing.seconds.toFixed(1)} s**, max RSS ${timing.maxRssMegabytes} MB (${target}).`;
+  return `${what}: **${timing.seconds.toFixed(1)} s**, ${median}max RSS ${timing.maxRssMegabytes} MB (${target}).`;
 }
 
 export function formatRun(run: RunDescription): string {
