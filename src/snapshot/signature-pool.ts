@@ -12,7 +12,7 @@ const BATCH_SIZE = 256;
 export type VerdictListener = (checks: readonly number[], valid: readonly boolean[]) => void;
 
 /**
- * Checks invoice signatures in child processes, one per core, while the importer goes on parsing
+ * Checks invoice signatures in child processes, one per core but the importer's own, while it goes on parsing
  * and writing. Small imports never start one: below `inlineLimit` checks, each is made in this
  * process as it is submitted, which costs less than starting processes.
  */
@@ -30,7 +30,9 @@ export class SignaturePool {
   constructor(
     private readonly onVerdicts: VerdictListener,
     private readonly inlineLimit: number,
-    private readonly processes = Math.max(1, availableParallelism()),
+    // The importer's own thread is the slower side of an import (parsing, validating, writing): a checker on
+    // every core took a share of its core too, and cost a large import seconds on two cores.
+    private readonly processes = Math.max(1, availableParallelism() - 1),
   ) {}
 
   /** The number the next `submit` gives its check. */
