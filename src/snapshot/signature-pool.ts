@@ -1,19 +1,27 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { checkInvoiceSignature, type SignedInvoice } from '../domain/bolt11-reader.js';
 import { packSignatureChecks, type SignatureBatch, type SignatureVerdicts } from './signature-batch.js';
 
 /** Invoices sent to a checker process at once: large enough that messaging costs little next to the checks. */
 const BATCH_SIZE = 256;
+/**
+ * Checkers run at a lower priority than the importer: its thread is what a large import waits for (parsing,
+ * validating, writing, then rebuilding indexes), and on two cores three processes at equal priority took a
+ * third of its core while both checkers ran. Niced, they use the other core and whatever the importer leaves.
+ */
+const CHECKER_NICENESS_ABOVE_IMPORTER = 10;
+/** The lowest priority there is. */
+const MAX_NICENESS = 19;
 
 /** What each check reported, by the number `submit` gave it. */
 export type VerdictListener = (checks: readonly number[], valid: readonly boolean[]) => void;
 
 /**
- * Checks invoice signatures in child processes, one per core but the importer's own, while it goes on parsing
- * and writing. Small imports never start one: below `inlineLimit` checks, each is made in this
+ * Checks invoice signatures in child processes, one per core, while the importer goes on parsing and
+ * writing. Small imports never start one: below `inlineLimit` checks, each is made in this
  * process as it is submitted, which costs less than starting processes.
  */
 export class SignaturePool {
@@ -30,9 +38,7 @@ export class SignaturePool {
   constructor(
     private readonly onVerdicts: VerdictListener,
     private readonly inlineLimit: number,
-    // The importer's own thread is the slower side of an import (parsing, validating, writing): a checker on
-    // every core took a share of its core too, and cost a large import seconds on two cores.
-    private readonly processes = Math.max(1, availableParallelism() - 1),
+    private readonly processes = Math.max(1, availableParallelism()),
   ) {}
 
   /** The number the next `submit` gives its check. */
@@ -105,6 +111,7 @@ export class SignaturePool {
 
   private startChecker(): ChildProcess {
     const checker = createCheckerProcess();
+    lowerPriority(checker);
     checker.on('message', ({ batch, valid }: SignatureVerdicts) => {
       const sent = this.pending.get(batch);
       if (sent === undefined) return;
@@ -131,6 +138,15 @@ export class SignaturePool {
     const drained = this.drained;
     this.drained = undefined;
     drained?.();
+  }
+}
+
+function lowerPriority(checker: ChildProcess): void {
+  if (checker.pid === undefined) return;
+  try {
+    setPriority(checker.pid, Math.min(MAX_NICENESS, getPriority() + CHECKER_NICENESS_ABOVE_IMPORTER));
+  } catch {
+    // Where priorities cannot be set, the checkers merely compete with the importer on equal terms.
   }
 }
 
