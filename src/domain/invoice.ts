@@ -3,7 +3,6 @@ import { checkInvoiceSignature, readInvoice } from './bolt11-reader.js';
 import { isHexOfLength } from './hex.js';
 import type { Network } from './markets.js';
 
-
 export interface DecodedInvoice {
   network: Network;
   /** 64 lowercase hex. */
