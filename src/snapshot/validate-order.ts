@@ -38,7 +38,6 @@ const ORDER_FIELDS = new Set([
 const HTLC_FIELDS = new Set(['redeemScript', 'refundableAtBlockHeight']);
 const TRANSACTION_FIELDS = new Set(['type', 'id', 'amount', 'outputIndex', 'blockHeight']);
 
-
 /** Said of an invoice that does not parse, and of one whose signature does not hold. */
 export const INVOICE_NOT_SIGNED_BOLT11 = 'not a BOLT11 invoice with a valid signature';
 

@@ -26,8 +26,7 @@ export function setCacheSize(db: Database, kibibytes: number): void {
 export class BulkLoad {
   /** Internal ids by order id, while the index on ids is dropped and ids may repeat. */
   private writtenIds: Map<string, number> | undefined;
-  /** Whether the index on ids is dropped: a lookup by id would read the whole table. */
-  private idsUnindexed: boolean;
+  /** Emptied by `finish`: while it holds any, a lookup by id would read the whole table. */
   private readonly droppedIndexes: { name: string; sql: string }[];
 
   constructor(
@@ -36,9 +35,8 @@ export class BulkLoad {
     options: StoreImportOptions,
   ) {
     this.droppedIndexes = isOrdersTableEmpty(db) ? dropOrderIndexes(db) : [];
-    this.idsUnindexed = this.droppedIndexes.length > 0;
     // A million ids in a Map cost the import seconds of lookups and garbage collection.
-    this.writtenIds = this.idsUnindexed && options.distinctOrderIds !== true ? new Map() : undefined;
+    this.writtenIds = this.droppedIndexes.length > 0 && options.distinctOrderIds !== true ? new Map() : undefined;
   }
 
   writeOrders(orders: readonly OrderRecord[], at: number): void {
@@ -57,11 +55,10 @@ export class BulkLoad {
   finish(): void {
     for (const { sql } of this.droppedIndexes.splice(0)) this.db.exec(sql);
     this.writtenIds = undefined;
-    this.idsUnindexed = false;
   }
 
   private findStored(id: string): StoredOrder | undefined {
-    if (!this.idsUnindexed) return this.writes.findStoredOrder(id);
+    if (this.droppedIndexes.length === 0) return this.writes.findStoredOrder(id);
     if (this.writtenIds === undefined) return undefined;
     const internalId = this.writtenIds.get(id);
     return internalId === undefined ? undefined : { internalId, state: this.writes.storedState(internalId) };
