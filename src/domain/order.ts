@@ -1,4 +1,5 @@
 import type { OrderState } from './states.js';
+import type { TransitionCause } from './transition-cause.js';
 
 export type TransactionType = 'FUND' | 'REFUND';
 
@@ -45,6 +46,8 @@ export interface OrderRecord {
 export interface StateChange {
   readonly state: OrderState;
   readonly at: number;
+  /** Absent on rows an import wrote and on rows written before causes were recorded. */
+  readonly cause?: TransitionCause;
 }
 
 export interface BitcoinChainView {

@@ -22,6 +22,7 @@ export async function sweepElapsedFundWindows(
       from: 'WaitingForFundingTx',
       to: 'FundWindowElapsed',
       at: now,
+      cause: { source: 'timer', reason: 'fundWindowElapsed' },
     });
     if (won) moved += 1;
   }

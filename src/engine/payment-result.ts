@@ -38,13 +38,15 @@ export function readPaymentResult(payload: unknown): PaymentResult {
  * A successful payment completes a funded order; its preimage is the proof that the invoice was
  * paid, so it must hash to the order's payment hash. A reported failure changes nothing: the claim
  * cannot be checked, and the user's way back, the timelock refund, opens regardless.
- * Repeating the result of a completed order is accepted. Throws LnswapError.
+ * Repeating the result of a completed order is accepted. `requestId` names the provider's request in the
+ * order's history. Throws LnswapError.
  */
 export async function applyPaymentResult(
   result: PaymentResult,
   store: Store,
   transitions: OrderTransitions,
   now: number,
+  requestId?: string,
 ): Promise<void> {
   const order = await store.getOrder(result.orderId);
   if (order === undefined) throw new LnswapError('OrderNotFound');
@@ -63,6 +65,7 @@ export async function applyPaymentResult(
     to: 'Complete',
     at: now,
     paymentPreimage: preimage,
+    cause: { source: 'request', reason: 'paymentResult', ...(requestId === undefined ? {} : { requestId }) },
   });
   if (completed) return;
   const current = await store.getOrder(order.id);

@@ -38,8 +38,11 @@ export class QuoteDesk {
 
   constructor(private readonly dependencies: QuoteDeskDependencies) {}
 
-  /** Resolves with the stored order; throws LnswapError when refused. */
-  async requestQuote(payload: unknown): Promise<OrderRecord> {
+  /**
+   * Resolves with the stored order; throws LnswapError when refused. `requestId` names the user's request in
+   * the new order's history.
+   */
+  async requestQuote(payload: unknown, requestId?: string): Promise<OrderRecord> {
     const { store, now } = this.dependencies;
     const configuration = await store.getConfiguration();
     const request = checkQuoteRequest(payload, {
@@ -61,7 +64,7 @@ export class QuoteDesk {
     }
     this.paymentHashesInAuction.add(request.paymentHash);
     try {
-      return await this.runAuction(request, configuration.chains);
+      return await this.runAuction(request, configuration.chains, requestId);
     } finally {
       this.paymentHashesInAuction.delete(request.paymentHash);
     }
@@ -84,7 +87,7 @@ export class QuoteDesk {
     this.shutdown.abort();
   }
 
-  private async runAuction(request: QuoteRequest, chains: ChainViews): Promise<OrderRecord> {
+  private async runAuction(request: QuoteRequest, chains: ChainViews, requestId?: string): Promise<OrderRecord> {
     const { store, now, options } = this.dependencies;
     const orderId = randomUUID();
     const requestExpiryTimestampMs = now() + options.quoteDeadlineMs;
@@ -114,7 +117,11 @@ export class QuoteDesk {
       // Narrows the window in which two instances could both create an order for one invoice.
       await this.refuseIfInvoiceTaken(request.paymentHash);
       const order = orderFromQuote(orderId, request, best, now());
-      await store.createOrder(order);
+      await store.createOrder(order, {
+        source: 'request',
+        reason: 'requestQuote',
+        ...(requestId === undefined ? {} : { requestId }),
+      });
       return order;
     } finally {
       auction.close();

@@ -1,5 +1,4 @@
-import type { ChainViews, PayReq, ProviderCredential, ProviderRecord, StateChange } from '../domain/order.js';
-import type { OrderState } from '../domain/states.js';
+import type { ChainViews, PayReq, ProviderCredential, ProviderRecord } from '../domain/order.js';
 
 export interface ChainViewRow {
   chain: string;
@@ -28,11 +27,6 @@ export interface CredentialRow {
   secret_hash: string;
   created_at: number;
   revoked_at: number | null;
-}
-
-export interface HistoryRow {
-  state: string;
-  at: number;
 }
 
 /** Rows for `chain_views (chain, block_height, fee_tokens_per_virtual_byte, swap_contract_address)`. */
@@ -128,8 +122,4 @@ export function credentialFromRow(row: CredentialRow): ProviderCredential {
 /** Credentials sorted by name. */
 export function credentialsFromRows(rows: readonly CredentialRow[]): ProviderCredential[] {
   return rows.map(credentialFromRow).sort((left, right) => compareText(left.name, right.name));
-}
-
-export function historyFromRows(rows: readonly HistoryRow[]): StateChange[] {
-  return rows.map((row) => ({ state: row.state as OrderState, at: row.at }));
 }

@@ -7,6 +7,7 @@ import type {
   StateChange,
 } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /** Everything a snapshot holds besides its orders. */
@@ -23,6 +24,8 @@ export interface StateTransition {
   readonly from: OrderState;
   readonly to: OrderState;
   readonly at: number;
+  /** Why the order moved; kept on the history row the move appends. */
+  readonly cause: TransitionCause;
   /** Recorded in the same transaction as the move. */
   readonly transaction?: OrderTransaction;
   readonly paymentPreimage?: string;
@@ -72,11 +75,11 @@ export interface Store {
   /** All orders ordered by createdAt then id, read in batches so a million orders fit in memory. */
   streamOrders(batchSize?: number): AsyncIterable<OrderRecord>;
 
-  /** Stores a new order in its first state and records that state in its history. */
-  createOrder(order: OrderRecord): Promise<void>;
+  /** Stores a new order in its first state and records that state, and why, in its history. */
+  createOrder(order: OrderRecord, cause: TransitionCause): Promise<void>;
   /**
    * Moves an order only if it is still in `from` (compare-and-set, safe across instances);
-   * appends to its history. Resolves false when the order had already moved.
+   * appends to its history, with the transition's cause. Resolves false when the order had already moved.
    */
   transitionOrder(transition: StateTransition): Promise<boolean>;
   /** Orders still in `state` whose expiry is at or before `now`. */

@@ -11,7 +11,7 @@ import { clientAddress } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
 import { KeyedRateLimiter } from './rate-limiter.js';
-import { handleRequests, type RequestHandler } from './requests.js';
+import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
@@ -50,10 +50,10 @@ function providerHandlers(
 
   /** Every event but `authenticate` needs an authenticated connection. */
   const authenticated =
-    (handle: (providerId: string, payload: unknown) => Promise<unknown>): RequestHandler =>
-    async (payload) => {
+    (handle: (providerId: string, payload: unknown, request: RequestContext) => Promise<unknown>): RequestHandler =>
+    async (payload, request) => {
       if (data.providerId === undefined) throw new LnswapError('InvalidOrMissingCredentials');
-      return handle(data.providerId, payload);
+      return handle(data.providerId, payload, request);
     };
 
   return {
@@ -102,13 +102,13 @@ function providerHandlers(
       return undefined;
     }),
 
-    paymentResult: authenticated(async (providerId, payload) => {
+    paymentResult: authenticated(async (providerId, payload, { requestId }) => {
       const result = readPaymentResult(payload);
       if (!result.success) {
         const { orderId, failedReason } = result;
         logger.info({ providerId, orderId, failedReason }, 'provider could not pay');
       }
-      await applyPaymentResult(result, store, transitions, now());
+      await applyPaymentResult(result, store, transitions, now(), requestId);
       return undefined;
     }),
   };

@@ -1,10 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import { LnswapError } from '../domain/errors.js';
 import { failureAck, successAck, type AckPayload } from './acks.js';
 import { TokenBucket, type RateLimit } from './rate-limiter.js';
 
-export type RequestHandler = (payload: unknown) => Promise<unknown>;
+/** What a handler knows of the request besides its payload. */
+export interface RequestContext {
+  /** Names the request in the log, and in the history of any order it moves. */
+  readonly requestId: string;
+}
+
+export type RequestHandler = (payload: unknown, request: RequestContext) => Promise<unknown>;
 
 export interface RequestLimits {
   readonly maxPayloadBytes: number;
@@ -15,7 +22,8 @@ export interface RequestLimits {
 /**
  * Registers request handlers on a socket. Each request is an event with an optional ack callback;
  * the handler's result becomes `{ success: true, message }`, a refusal `{ success: false, message: token }`.
- * Size and rate bounds are checked before the handler runs.
+ * Size and rate bounds are checked before the handler runs. Each request gets a server-generated id, as HTTP
+ * requests do: failures are logged with it, and at `debug` every request is.
  */
 export function handleRequests(
   socket: Socket,
@@ -30,16 +38,20 @@ export function handleRequests(
       const ack = typeof last === 'function' ? (last as (answer: AckPayload) => void) : undefined;
       // With only a callback sent, there is no payload.
       const payload = ack !== undefined && args.length === 1 ? undefined : args[0];
-      const answer = (response: AckPayload) => ack?.(response);
+      const requestId = randomUUID();
+      const answer = (response: AckPayload) => {
+        logger.debug({ event, socketId: socket.id, requestId, success: response.success }, 'socket request completed');
+        ack?.(response);
+      };
 
       if (payloadBytes(payload) > limits.maxPayloadBytes) return answer(failureAck(new LnswapError('PayloadTooLarge')));
       if (!events.tryTake(limits.now())) return answer(failureAck(new LnswapError('RateLimitExceeded')));
 
-      Promise.resolve(payload).then(handler).then(
+      Promise.resolve(payload).then((received) => handler(received, { requestId })).then(
         (message) => answer(successAck(message)),
         (error: unknown) => {
           if (!(error instanceof LnswapError)) {
-            logger.error({ err: error, event, socketId: socket.id }, 'socket request failed');
+            logger.error({ err: error, event, socketId: socket.id, requestId }, 'socket request failed');
           }
           answer(failureAck(error));
         },

@@ -45,12 +45,12 @@ function userHandlers(
   const address = clientAddress(socket, options.trustProxy);
 
   return {
-    requestQuote: async (payload) => {
+    requestQuote: async (payload, { requestId }) => {
       const at = now();
       if (!quoteRequests.tryTake(at) || !quoteRequestsByAddress.tryTake(address, at)) {
         throw new LnswapError('RateLimitExceeded');
       }
-      const order = await desk.requestQuote(payload);
+      const order = await desk.requestQuote(payload, requestId);
       const { chains } = await store.getConfiguration();
       const market = marketOf(order);
       return presentFundingDetails(deriveFundingDetails(order, market, chains), market);

@@ -12,6 +12,7 @@ import type { Store } from '../../src/store/store.js';
 import { buildOrder, configuration, hashOfInvoice, seedStore } from '../support/fixtures.js';
 import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { JSON_TYPE } from './harness.js';
+import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 
 const complete = buildOrder({ label: 'cache-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
 const refunded = buildOrder({
@@ -95,7 +96,7 @@ for (const kind of STORE_KINDS) {
     test('a new order for the invoice shows in the next lookup by invoice hash', async () => {
       const url = `/api/orders?invoiceHash=${invoiceHash}`;
       assert.equal(JSON.parse(await bodyOf(cached, url)).length, 2);
-      await fresh.store.createOrder(retry.record);
+      await fresh.store.createOrder(retry.record, CREATION_CAUSE);
       const orders = JSON.parse(await bodyOf(cached, url)) as { id: string }[];
       assert.deepEqual(
         orders.map((order) => order.id),
@@ -126,7 +127,7 @@ for (const kind of STORE_KINDS) {
         sameInvoiceAs: complete,
         createdAt: complete.record.createdAt + 2,
       });
-      await elsewhere.createOrder(another.record);
+      await elsewhere.createOrder(another.record, CREATION_CAUSE);
       const seen = async () => assert.equal((JSON.parse(await bodyOf(cached, url)) as unknown[]).length, before.length + 1);
       await seenAfterOtherProcessWrite(kind, seen);
     });
@@ -141,6 +142,7 @@ for (const kind of STORE_KINDS) {
         to: 'WaitingForFundingTxConfirmation',
         at: live.record.createdAt + 1000,
         transaction: funding,
+        cause: MOVE_CAUSE,
       });
       assert.ok(moved);
       assert.equal(JSON.parse(await bodyOf(cached, url)).state, 'WaitingForFundingTxConfirmation');
@@ -155,6 +157,7 @@ for (const kind of STORE_KINDS) {
         from: 'WaitingForFundingTxConfirmation',
         to: 'Funded',
         at: live.record.createdAt + 2000,
+        cause: MOVE_CAUSE,
       });
       const seen = async () => assert.equal(JSON.parse(await bodyOf(cached, url))[0].state, 'Funded');
       await seenAfterOtherProcessWrite(kind, seen);

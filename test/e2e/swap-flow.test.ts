@@ -21,6 +21,7 @@ import {
 } from '../ws/harness.js';
 import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from './bots.js';
 import { skipReason, STORE_KINDS } from '../support/stores.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 
 const QUOTE_DEADLINE_MS = 500;
 const SHORT_FUND_WINDOW_MS = 2_500;
@@ -181,12 +182,14 @@ for (const kind of STORE_KINDS) {
         to: 'WaitingForFundingTxConfirmation',
         at: Date.now(),
         transaction: fundTransaction,
+        cause: MOVE_CAUSE,
       });
       await harness.service.transitions.apply({
         orderId: quote.orderId,
         from: 'WaitingForFundingTxConfirmation',
         to: 'Funded',
         at: Date.now(),
+        cause: MOVE_CAUSE,
       });
 
       assert.deepEqual(await running.cheap.bot.reportPayment(quote.orderId, hex32('not the preimage')), {

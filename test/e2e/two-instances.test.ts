@@ -22,6 +22,7 @@ import {
   type ServiceOverrides,
 } from '../ws/harness.js';
 import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from './bots.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 
 const OVERRIDES: ServiceOverrides = {
   engine: {
@@ -139,8 +140,9 @@ describe('two instances behind a load balancer, sharing one PostgreSQL database'
       to: 'WaitingForFundingTxConfirmation',
       at: Date.now(),
       transaction: { type: 'FUND', id: fundId, amount: 10_000n * WEI_PER_SATOSHI },
+      cause: MOVE_CAUSE,
     });
-    await instanceA.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTxConfirmation', to: 'Funded', at: Date.now() });
+    await instanceA.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTxConfirmation', to: 'Funded', at: Date.now(), cause: MOVE_CAUSE });
 
     assert.deepEqual(await cheapOnA.bot.reportPayment(quote.orderId, hex32('wrong')), { success: false, message: 'InvalidPreimage' });
     assert.deepEqual(await cheapOnA.bot.reportPayment(quote.orderId, preimage), { success: true });

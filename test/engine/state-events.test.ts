@@ -3,12 +3,13 @@ import { describe, test } from 'node:test';
 import { eventNeedsStoredOrder, stateChangedEvent } from '../../src/engine/state-events.js';
 import type { StateTransition } from '../../src/store/store.js';
 import { buildOrder } from '../support/fixtures.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 
 const funded = buildOrder({ label: 'events', state: 'Funded', funds: [20_000n, 15_590n] }).record;
 const orderId = funded.id;
 
 function transition(overrides: Partial<StateTransition> & Pick<StateTransition, 'from' | 'to'>): StateTransition {
-  return { orderId, at: 1, ...overrides };
+  return { orderId, at: 1, cause: MOVE_CAUSE, ...overrides };
 }
 
 describe('stateChangedEvent', () => {

@@ -9,6 +9,7 @@ import { changeChannel, LISTENER_NAME } from '../../src/store/postgres/change-fe
 import type { Store } from '../../src/store/store.js';
 import { CONFIGURATION, makeOrder, makeProvider } from './fixtures.js';
 import { openFreshStore, POSTGRES_URL, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
+import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 
 /** Waits up to 5 s for `condition`: PostgreSQL delivers notifications a moment after the commit. */
 async function eventually(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
@@ -53,11 +54,17 @@ for (const kind of STORE_KINDS) {
     test('reports this process\'s writes as they commit', async () => {
       const seen = await recording(fresh.store);
       await fresh.store.importAtomically((session) => session.writeConfiguration(CONFIGURATION));
-      await fresh.store.createOrder(makeOrder(1));
+      await fresh.store.createOrder(makeOrder(1), CREATION_CAUSE);
       await fresh.store.upsertProvider(makeProvider('maker-c', {}));
       await fresh.store.setProviderActive('maker-c', false);
       await fresh.store.setChainViews(CONFIGURATION.chains);
-      const move = { orderId: makeOrder(1).id, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: 1 } as const;
+      const move = {
+        orderId: makeOrder(1).id,
+        from: 'WaitingForFundingTx',
+        to: 'FundWindowElapsed',
+        at: 1,
+        cause: MOVE_CAUSE,
+      } as const;
       assert.ok(await fresh.store.transitionOrder(move));
       assert.equal(await fresh.store.transitionOrder(move), false, 'a move that did not happen is not reported');
       // The store reports its own writes as they commit; on PostgreSQL their notifications come in between.
@@ -84,7 +91,7 @@ for (const kind of STORE_KINDS) {
             throw new Error('abandoned');
           }),
         );
-        await writer.createOrder(makeOrder(3));
+        await writer.createOrder(makeOrder(3), CREATION_CAUSE);
         await eventually('a change is reported', () => isolated.store.changes.isCurrent() && seen.length > 0);
         // SQLite knows only that another connection committed; PostgreSQL's notification says what.
         const expected: StoreChange =

@@ -10,6 +10,7 @@ import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { POSTGRES_URL, skipReason } from '../support/stores.js';
 import { makeOrder } from './fixtures.js';
+import { CREATION_CAUSE } from '../support/causes.js';
 
 describe('openStore', () => {
   test('an unknown scheme is refused with a one-line message naming the accepted forms', async () => {
@@ -26,7 +27,7 @@ describe('openStore', () => {
     const store = await openStore('sqlite::memory:');
     try {
       assert.equal(store.dialect, 'sqlite');
-      await store.createOrder(makeOrder(1));
+      await store.createOrder(makeOrder(1), CREATION_CAUSE);
       assert.deepStrictEqual(await store.getOrder(makeOrder(1).id), makeOrder(1));
     } finally {
       await store.close();
@@ -46,7 +47,7 @@ describe('openStore with a SQLite file', () => {
   test('creates missing parent directories, uses WAL, and keeps data across reopening', async () => {
     const path = join(directory, 'nested', 'deeper', 'lnswap.sqlite');
     const first = await openStore(`sqlite:${path}`);
-    await first.createOrder(makeOrder(1));
+    await first.createOrder(makeOrder(1), CREATION_CAUSE);
     await first.close();
     const second = await openStore(`sqlite:${path}`);
     try {
@@ -78,7 +79,7 @@ describe('openStore with a SQLite file', () => {
   test('the order history cannot be rewritten, even by hand', async () => {
     const path = join(directory, 'history.sqlite');
     const store = await openStore(`sqlite:${path}`);
-    await store.createOrder(makeOrder(1));
+    await store.createOrder(makeOrder(1), CREATION_CAUSE);
     await store.close();
     const db = new Database(path);
     try {
@@ -110,7 +111,7 @@ describe('openStore with PostgreSQL', { skip: skipReason('postgres') }, () => {
         stores.map((store) => store.dialect),
         ['postgres', 'postgres', 'postgres'],
       );
-      await stores[0]!.createOrder(makeOrder(1));
+      await stores[0]!.createOrder(makeOrder(1), CREATION_CAUSE);
       assert.deepStrictEqual(await stores[2]!.getOrder(makeOrder(1).id), makeOrder(1));
     } finally {
       await Promise.all(stores.map((store) => store.close()));
@@ -126,7 +127,7 @@ describe('openStore with PostgreSQL', { skip: skipReason('postgres') }, () => {
   test('the order history cannot be rewritten, even by hand', async () => {
     const store = await openStore(url);
     try {
-      await store.createOrder(makeOrder(2));
+      await store.createOrder(makeOrder(2), CREATION_CAUSE);
     } finally {
       await store.close();
     }

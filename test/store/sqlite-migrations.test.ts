@@ -8,6 +8,7 @@ import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { openStore } from '../../src/store/open.js';
 import { orderValues, transactionValues } from '../../src/store/order-rows.js';
 import { makeOrder } from './fixtures.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 
 let dir: string;
 before(async () => {
@@ -64,7 +65,7 @@ test('a database of the first schema keeps its orders, transactions and history 
       (await store.findOrdersByInvoiceHash(funded.invoiceHash)).map((order) => order.id),
       [funded.id],
     );
-    assert.equal(await store.transitionOrder({ orderId: funded.id, from: 'Funded', to: 'Complete', at: 40 }), true);
+    assert.equal(await store.transitionOrder({ orderId: funded.id, from: 'Funded', to: 'Complete', at: 40, cause: MOVE_CAUSE }), true);
     assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), { state: 'Complete', at: 40 });
   } finally {
     await store.close();

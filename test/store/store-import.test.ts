@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { ImportSession } from '../../src/store/store.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
 import { CONFIGURATION, hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 
 const EMPTY_CONFIGURATION = { markets: [], chains: {}, providers: [] };
 
@@ -60,8 +61,8 @@ for (const kind of STORE_KINDS) {
 
     test('re-importing replaces an order that was created and moved through the engine path', async () => {
       const created = makeOrder(5, { state: 'Funded' });
-      await fresh.store().createOrder(created);
-      await fresh.store().transitionOrder({ orderId: created.id, from: 'Funded', to: 'Complete', at: 77 });
+      await fresh.store().createOrder(created, CREATION_CAUSE);
+      await fresh.store().transitionOrder({ orderId: created.id, from: 'Funded', to: 'Complete', at: 77, cause: MOVE_CAUSE });
       const replacement = makeOrder(5, { state: 'Funded', refundAddress: 'bc1q-refund' });
       await fresh.store().importAtomically((session) => session.writeOrders([replacement]));
       assert.deepStrictEqual(await fresh.store().getOrder(created.id), replacement);
@@ -101,7 +102,7 @@ for (const kind of STORE_KINDS) {
 
     test('a database error midway rolls back the writes before it, replacements included', async () => {
       const original = makeOrder(10);
-      await fresh.store().createOrder(original);
+      await fresh.store().createOrder(original, CREATION_CAUSE);
       const invalidType = { type: 'BOGUS', id: 'x' } as unknown as (typeof original.transactions)[number];
       await assert.rejects(
         fresh.store().importAtomically(async (session) => {
@@ -124,7 +125,7 @@ for (const kind of STORE_KINDS) {
         await importMayFail;
         throw new Error('import failed');
       });
-      const outside = fresh.store().createOrder(makeOrder(13));
+      const outside = fresh.store().createOrder(makeOrder(13), CREATION_CAUSE);
       setTimeout(releaseImport, 20);
       await assert.rejects(importing, /import failed/);
       await outside;

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
 import { collect, hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { CREATION_CAUSE } from '../support/causes.js';
 
 const UINT256_MAX = 2n ** 256n - 1n;
 
@@ -23,13 +24,13 @@ for (const kind of STORE_KINDS) {
     const fresh = useFreshStore(kind);
 
     test('an order comes back exactly as created, amounts beyond 2^64 included', async () => {
-      await fresh.store().createOrder(FULL_ORDER);
+      await fresh.store().createOrder(FULL_ORDER, CREATION_CAUSE);
       assert.deepStrictEqual(await fresh.store().getOrder(FULL_ORDER.id), FULL_ORDER);
     });
 
     test('absent optional fields come back as absent properties, not null or undefined keys', async () => {
       const order = makeOrder(2, { transactions: [{ type: 'FUND', id: 'tx-mempool' }] });
-      await fresh.store().createOrder(order);
+      await fresh.store().createOrder(order, CREATION_CAUSE);
       const stored = await fresh.store().getOrder(order.id);
       assert.ok(stored);
       assert.deepStrictEqual(stored, order);
@@ -48,8 +49,8 @@ for (const kind of STORE_KINDS) {
 
     test('creating an order whose id exists is refused and leaves the first one intact', async () => {
       const first = makeOrder(3);
-      await fresh.store().createOrder(first);
-      await assert.rejects(fresh.store().createOrder(makeOrder(3, { amount: 1n })));
+      await fresh.store().createOrder(first, CREATION_CAUSE);
+      await assert.rejects(fresh.store().createOrder(makeOrder(3, { amount: 1n }), CREATION_CAUSE));
       assert.deepStrictEqual(await fresh.store().getOrder(first.id), first);
       assert.equal((await fresh.store().getOrderHistory(first.id)).length, 1);
     });
@@ -62,7 +63,7 @@ for (const kind of STORE_KINDS) {
           { type: 'REFUND', id: 'b-second-alphabetically' },
         ],
       });
-      await fresh.store().createOrder(order);
+      await fresh.store().createOrder(order, CREATION_CAUSE);
       const stored = await fresh.store().getOrder(order.id);
       assert.deepStrictEqual(
         stored?.transactions.map((transaction) => transaction.id),
@@ -72,7 +73,7 @@ for (const kind of STORE_KINDS) {
 
     test('creating an order records its first state at its creation time', async () => {
       const order = makeOrder(5, { state: 'WaitingForFundingTx' });
-      await fresh.store().createOrder(order);
+      await fresh.store().createOrder(order, CREATION_CAUSE);
       assert.deepStrictEqual(await fresh.store().getOrderHistory(order.id), [
         { state: 'WaitingForFundingTx', at: order.createdAt },
       ]);
@@ -90,8 +91,8 @@ for (const kind of STORE_KINDS) {
       ];
 
       test('sorts newest first, then by id descending, and includes transactions', async () => {
-        for (const order of sameHash) await fresh.store().createOrder(order);
-        await fresh.store().createOrder(makeOrder(15, { invoiceHash: hex64(0xdef) }));
+        for (const order of sameHash) await fresh.store().createOrder(order, CREATION_CAUSE);
+        await fresh.store().createOrder(makeOrder(15, { invoiceHash: hex64(0xdef) }), CREATION_CAUSE);
         const found = await fresh.store().findOrdersByInvoiceHash(invoiceHash);
         assert.deepStrictEqual(
           found.map((order) => order.id),
@@ -101,7 +102,7 @@ for (const kind of STORE_KINDS) {
       });
 
       test('filters by the on-chain ticker of the market, ignoring case and not by prefix', async () => {
-        for (const order of sameHash) await fresh.store().createOrder(order);
+        for (const order of sameHash) await fresh.store().createOrder(order, CREATION_CAUSE);
         const eth = await fresh.store().findOrdersByInvoiceHash(invoiceHash, 'eth');
         assert.deepStrictEqual(
           eth.map((order) => order.id),
@@ -117,7 +118,7 @@ for (const kind of STORE_KINDS) {
       });
 
       test('answers an empty list for an unknown hash', async () => {
-        await fresh.store().createOrder(sameHash[0]!);
+        await fresh.store().createOrder(sameHash[0]!, CREATION_CAUSE);
         assert.deepStrictEqual(await fresh.store().findOrdersByInvoiceHash(hex64(0x123)), []);
       });
     });
@@ -131,7 +132,7 @@ for (const kind of STORE_KINDS) {
         makeOrder(23, { expiresAt: now - 10, state: 'Complete' }),
         makeOrder(24, { expiresAt: now - 5000 }),
       ];
-      for (const order of orders) await fresh.store().createOrder(order);
+      for (const order of orders) await fresh.store().createOrder(order, CREATION_CAUSE);
       const expired = await fresh.store().listOrdersExpiredIn('WaitingForFundingTx', now);
       assert.deepStrictEqual(
         expired.map((order) => order.id),
@@ -148,7 +149,7 @@ for (const kind of STORE_KINDS) {
         makeOrder(32, { paymentHash, state: 'Complete', createdAt: 3 }),
         makeOrder(33, { state: 'Funded' }),
       ];
-      for (const order of orders) await fresh.store().createOrder(order);
+      for (const order of orders) await fresh.store().createOrder(order, CREATION_CAUSE);
       const found = await fresh.store().findOrdersByPaymentHash(paymentHash, ['Funded', 'WaitingForFundingTx']);
       assert.deepStrictEqual(
         found.map((order) => order.id),
@@ -160,7 +161,7 @@ for (const kind of STORE_KINDS) {
 
     test('countOrdersInStates counts orders in any of the states', async () => {
       const states = ['Funded', 'Funded', 'Complete', 'Refunded', 'WaitingForFundingTx'] as const;
-      for (const [n, state] of states.entries()) await fresh.store().createOrder(makeOrder(40 + n, { state }));
+      for (const [n, state] of states.entries()) await fresh.store().createOrder(makeOrder(40 + n, { state }), CREATION_CAUSE);
       assert.equal(await fresh.store().countOrdersInStates(['Funded']), 2);
       assert.equal(await fresh.store().countOrdersInStates(['Funded', 'Complete', 'Refunded']), 4);
       assert.equal(await fresh.store().countOrdersInStates(['PartiallyFunded']), 0);

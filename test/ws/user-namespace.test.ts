@@ -15,6 +15,7 @@ import {
   succeed,
   type TestService,
 } from './harness.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 
 async function getJson(url: string): Promise<unknown> {
   const response = await fetch(url);
@@ -91,6 +92,7 @@ describe('/user/v1', () => {
       to: 'WaitingForFundingTxConfirmation',
       at: Date.now(),
       transaction: fundTransaction,
+      cause: MOVE_CAUSE,
     });
     assert.equal(moved, true);
     for (const event of await Promise.all(arrivals)) {
@@ -105,6 +107,7 @@ describe('/user/v1', () => {
       from: 'WaitingForFundingTxConfirmation',
       to: 'Funded',
       at: Date.now(),
+      cause: MOVE_CAUSE,
     });
     assert.deepEqual(await funded, { orderId: funding.record.id, state: 'Funded', transactionId: fundTransaction.id });
     await sleep(50);

@@ -92,4 +92,12 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'history rows say why',
+    // NULL on rows written before, and on imported rows.
+    sql: `
+      ALTER TABLE order_state_history ADD COLUMN cause JSONB;
+    `,
+  },
 ];

@@ -160,4 +160,12 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'order_state_history is append-only'); END;
     `,
   },
+  {
+    version: 3,
+    name: 'history rows say why',
+    // JSON text: read only as a whole, with the history; NULL on rows written before, and on imported rows.
+    sql: `
+      ALTER TABLE order_state_history ADD COLUMN cause TEXT CHECK (cause IS NULL OR json_valid(cause));
+    `,
+  },
 ];

@@ -1,19 +1,19 @@
 import type pg from 'pg';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
+import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
   chainViewsFromRows,
   credentialFromRow,
   credentialsFromRows,
   credentialValues,
-  historyFromRows,
   providersFromRows,
   type ChainViewRow,
   type CredentialRow,
-  type HistoryRow,
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
+import { historyFromRows, type HistoryRow } from '../history-rows.js';
 import type { StoreChange } from '../change-feed.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { openImportSession } from '../import-session.js';
@@ -129,9 +129,9 @@ class PostgresStore implements Store {
     );
   }
 
-  async createOrder(order: OrderRecord): Promise<void> {
+  async createOrder(order: OrderRecord, cause: TransitionCause): Promise<void> {
     await this.writeAndNotify({ kind: 'orderCreated', invoiceHash: order.invoiceHash }, (client) =>
-      writes.createOrder(client, order),
+      writes.createOrder(client, order, cause),
     );
   }
 

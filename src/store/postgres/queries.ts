@@ -102,16 +102,17 @@ export const UPDATE_SAME_TRANSACTION = named(
 );
 export const SELECT_HISTORY = named(
   'select-history',
-  'SELECT state, at FROM order_state_history WHERE order_id = $1 ORDER BY seq',
+  'SELECT state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 ORDER BY seq',
 );
 // `ordinal` numbers each order's entries within the statement, continuing after what it already has.
 export const APPEND_HISTORY = named(
   'append-history',
-  `INSERT INTO order_state_history (order_id, seq, state, at)
+  `INSERT INTO order_state_history (order_id, seq, state, at, cause)
    SELECT entry.order_id,
      coalesce((SELECT max(seq) FROM order_state_history h WHERE h.order_id = entry.order_id), 0) + entry.ordinal,
-     entry.state, entry.at
-   FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[]) AS entry (order_id, state, at, ordinal)`,
+     entry.state, entry.at, entry.cause::jsonb
+   FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[], $5::text[])
+     AS entry (order_id, state, at, ordinal, cause)`,
 );
 
 export const SELECT_MARKETS = named('select-markets', 'SELECT name FROM markets ORDER BY position');

@@ -1,5 +1,7 @@
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
+import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
+import { causeColumn } from '../history-rows.js';
 import { ORDER_COLUMNS, orderValues, TRANSACTION_COLUMNS, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
 import type { Queryable } from './pool.js';
@@ -54,25 +56,27 @@ interface HistoryEntry {
   readonly orderId: string;
   readonly state: string;
   readonly at: number;
+  /** An import's entries have none: a snapshot does not say why its orders are where they are. */
+  readonly cause?: TransitionCause;
 }
 
 /** Numbers each order's entries within a statement, continuing after the seq the order already has. */
 async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]): Promise<void> {
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const ordinals = new Map<string, number>();
-    const rows = entries.slice(start, start + ROWS_PER_STATEMENT).map(({ orderId, state, at }) => {
+    const rows = entries.slice(start, start + ROWS_PER_STATEMENT).map(({ orderId, state, at, cause }) => {
       const ordinal = (ordinals.get(orderId) ?? 0) + 1;
       ordinals.set(orderId, ordinal);
-      return [orderId, state, at, ordinal];
+      return [orderId, state, at, ordinal, cause === undefined ? null : causeColumn(cause)];
     });
-    await client.query({ ...APPEND_HISTORY, values: columnsOf(rows, 4) });
+    await client.query({ ...APPEND_HISTORY, values: columnsOf(rows, 5) });
   }
 }
 
-export async function createOrder(client: Queryable, order: OrderRecord): Promise<void> {
+export async function createOrder(client: Queryable, order: OrderRecord, cause: TransitionCause): Promise<void> {
   await insertRows(client, INSERT_ORDERS, [orderValues(order)], ORDER_COLUMNS.length);
   await insertTransactions(client, [order]);
-  await appendHistory(client, [{ orderId: order.id, state: order.state, at: order.createdAt }]);
+  await appendHistory(client, [{ orderId: order.id, state: order.state, at: order.createdAt, cause }]);
 }
 
 /**
@@ -112,13 +116,13 @@ async function recordTransaction(client: Queryable, orderId: string, transaction
 
 /** Compare-and-set on the order's state; call inside a transaction. */
 export async function transitionOrder(client: Queryable, transition: StateTransition): Promise<boolean> {
-  const { orderId, from, to, at } = transition;
+  const { orderId, from, to, at, cause } = transition;
   const moved = await client.query({
     ...MOVE_ORDER_STATE,
     values: [to, transition.paymentPreimage ?? null, orderId, from],
   });
   if (moved.rowCount === 0) return false;
-  await appendHistory(client, [{ orderId, state: to, at }]);
+  await appendHistory(client, [{ orderId, state: to, at, cause }]);
   if (transition.transaction !== undefined) await recordTransaction(client, orderId, transition.transaction);
   return true;
 }

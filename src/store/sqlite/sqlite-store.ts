@@ -3,19 +3,19 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
+import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
   chainViewsFromRows,
   credentialFromRow,
   credentialsFromRows,
   credentialValues,
-  historyFromRows,
   providersFromRows,
   type ChainViewRow,
   type CredentialRow,
-  type HistoryRow,
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
+import { historyFromRows, type HistoryRow } from '../history-rows.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
@@ -140,9 +140,9 @@ class SqliteStore implements Store {
     );
   }
 
-  async createOrder(order: OrderRecord): Promise<void> {
+  async createOrder(order: OrderRecord, cause: TransitionCause): Promise<void> {
     await this.importSettled();
-    this.writes.createOrder(order);
+    this.writes.createOrder(order, cause);
     this.changes.report({ kind: 'orderCreated', invoiceHash: order.invoiceHash });
   }
 

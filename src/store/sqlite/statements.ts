@@ -47,7 +47,7 @@ export function prepareStatements(db: Database) {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertFirstHistory: prepare(
-      'INSERT INTO order_state_history (order_internal_id, seq, state, at) VALUES (?, 1, ?, ?)',
+      'INSERT INTO order_state_history (order_internal_id, seq, state, at, cause) VALUES (?, 1, ?, ?, ?)',
     ),
     appendTransaction: prepare(
       `INSERT INTO order_transactions (order_internal_id, seq, type, tx_id, amount, output_index, block_height)
@@ -59,12 +59,12 @@ export function prepareStatements(db: Database) {
        WHERE order_internal_id = @internalId AND type = @type AND tx_id = @txId AND output_index IS @outputIndex`,
     ),
     selectHistory: prepare(
-      `SELECT h.state, h.at FROM order_state_history h
+      `SELECT h.state, h.at, h.cause FROM order_state_history h
        WHERE h.order_internal_id = (SELECT internal_id FROM orders WHERE id = ?) ORDER BY h.seq`,
     ),
     appendHistory: prepare(
-      `INSERT INTO order_state_history (order_internal_id, seq, state, at)
-       SELECT @internalId, coalesce(max(seq), 0) + 1, @state, @at
+      `INSERT INTO order_state_history (order_internal_id, seq, state, at, cause)
+       SELECT @internalId, coalesce(max(seq), 0) + 1, @state, @at, @cause
        FROM order_state_history WHERE order_internal_id = @internalId`,
     ),
 

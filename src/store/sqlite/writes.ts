@@ -1,7 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
+import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
+import { causeColumn } from '../history-rows.js';
 import { orderValues, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
 import type { SqliteStatements } from './statements.js';
@@ -17,8 +19,9 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     });
   };
 
-  const appendHistory = (internalId: number, state: OrderState, at: number) => {
-    statements.appendHistory.run({ internalId, state, at });
+  // An import's rows carry no cause: a snapshot does not say why its orders are where they are.
+  const appendHistory = (internalId: number, state: OrderState, at: number, cause?: TransitionCause) => {
+    statements.appendHistory.run({ internalId, state, at, cause: cause === undefined ? null : causeColumn(cause) });
   };
 
   // A transaction seen again (typically now confirmed) updates its earlier record instead of counting twice.
@@ -29,9 +32,9 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
   };
 
   /** A new order's rows; its internal id is the next one SQLite hands out. Returns that id. */
-  const insertOrder = (order: OrderRecord, at: number): number => {
+  const insertOrder = (order: OrderRecord, at: number, cause?: TransitionCause): number => {
     const internalId = Number(statements.insertOrder.run(...orderValues(order)).lastInsertRowid);
-    statements.insertFirstHistory.run(internalId, order.state, at);
+    statements.insertFirstHistory.run(internalId, order.state, at, cause === undefined ? null : causeColumn(cause));
     insertTransactions(internalId, order.transactions);
     return internalId;
   };
@@ -55,8 +58,8 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
   });
 
   return {
-    createOrder: db.transaction((order: OrderRecord) => {
-      insertOrder(order, order.createdAt);
+    createOrder: db.transaction((order: OrderRecord, cause: TransitionCause) => {
+      insertOrder(order, order.createdAt, cause);
     }),
 
     // No db.transaction here: an import's writes run inside its own transaction, and a savepoint per batch
@@ -72,7 +75,7 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
         | number
         | undefined;
       if (internalId === undefined) return false;
-      appendHistory(internalId, to, at);
+      appendHistory(internalId, to, at, transition.cause);
       if (transition.transaction !== undefined) recordTransaction(internalId, transition.transaction);
       return true;
     }),
