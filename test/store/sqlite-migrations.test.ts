@@ -65,8 +65,13 @@ test('a database of the first schema keeps its orders, transactions and history 
       (await store.findOrdersByInvoiceHash(funded.invoiceHash)).map((order) => order.id),
       [funded.id],
     );
-    assert.equal(await store.transitionOrder({ orderId: funded.id, from: 'Funded', to: 'Complete', at: 40, cause: MOVE_CAUSE }), true);
-    assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), { state: 'Complete', at: 40 });
+    const completed = { orderId: funded.id, from: 'Funded', to: 'Complete', at: 40, cause: MOVE_CAUSE } as const;
+    assert.equal(await store.transitionOrder(completed), true);
+    assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), {
+      state: 'Complete',
+      at: 40,
+      cause: MOVE_CAUSE,
+    });
   } finally {
     await store.close();
   }

@@ -75,7 +75,7 @@ for (const kind of STORE_KINDS) {
       const order = makeOrder(5, { state: 'WaitingForFundingTx' });
       await fresh.store().createOrder(order, CREATION_CAUSE);
       assert.deepStrictEqual(await fresh.store().getOrderHistory(order.id), [
-        { state: 'WaitingForFundingTx', at: order.createdAt },
+        { state: 'WaitingForFundingTx', at: order.createdAt, cause: CREATION_CAUSE },
       ]);
       assert.deepStrictEqual(await fresh.store().getOrderHistory(orderId(999)), []);
     });

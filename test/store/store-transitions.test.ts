@@ -27,8 +27,8 @@ for (const kind of STORE_KINDS) {
         paymentPreimage: hex64(7),
       });
       assert.deepStrictEqual(await fresh.store().getOrderHistory(order.id), [
-        { state: 'Funded', at: order.createdAt },
-        { state: 'Complete', at: order.createdAt + 60_000 },
+        { state: 'Funded', at: order.createdAt, cause: CREATION_CAUSE },
+        { state: 'Complete', at: order.createdAt + 60_000, cause: MOVE_CAUSE },
       ]);
     });
 
@@ -95,13 +95,13 @@ for (const kind of STORE_KINDS) {
         at: 11,
         paymentPreimage: hex64(1),
         transaction: { type: 'FUND', id: 'late', amount: 1n },
-        cause: MOVE_CAUSE,
+        cause: { source: 'request', reason: 'paymentResult', requestId: 'lost' },
       });
       assert.equal(lost, false);
       assert.deepStrictEqual(await fresh.store().getOrder(order.id), { ...order, state: 'WaitingForRefundTx' });
       assert.deepStrictEqual(await fresh.store().getOrderHistory(order.id), [
-        { state: 'Funded', at: order.createdAt },
-        { state: 'WaitingForRefundTx', at: 10 },
+        { state: 'Funded', at: order.createdAt, cause: CREATION_CAUSE },
+        { state: 'WaitingForRefundTx', at: 10, cause: MOVE_CAUSE },
       ]);
     });
 
