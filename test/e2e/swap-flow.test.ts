@@ -13,6 +13,7 @@ import { refundAddressFor } from '../engine/helpers.js';
 import {
   addProvider,
   eventually,
+  recordingLogger,
   refusalOf,
   startTestService,
   succeed,
@@ -40,9 +41,19 @@ for (const kind of STORE_KINDS) {
     let cheapKeys: ProviderKeys;
     let dearKeys: ProviderKeys;
     const bots: RunningBot[] = [];
+    const log = recordingLogger();
+
+    /** The one socket request logged with this id, which must have succeeded. */
+    function succeededRequest(requestId: string | undefined): string {
+      const lines = log.lines.filter((line) => line.requestId === requestId && line.msg === 'socket request completed');
+      assert.equal(lines.length, 1, `one logged request ${requestId}`);
+      assert.equal(lines[0]?.success, true);
+      return lines[0]?.event as string;
+    }
 
     before(async () => {
       harness = await startTestService(kind, {
+        logger: log.logger,
         configuration: configuration({ providers: [] }),
         engine: { quoteDeadlineMs: QUOTE_DEADLINE_MS, minFundWindowMs: 300, sweepIntervalMs: 50 },
       });
@@ -136,6 +147,15 @@ for (const kind of STORE_KINDS) {
       assert.equal(await getJson(base, `/api/orders/${quote.orderId}/state`), 'FundWindowElapsed');
       assert.deepEqual(await getJson(base, `/api/orders?invoiceHash=${hashInvoice(invoice)}`), [{ ...summary, state: 'FundWindowElapsed' }]);
 
+      // The order's history says why it moved: the user's request, then the sweeper.
+      const history = await harness.fresh.store.getOrderHistory(quote.orderId);
+      const requestId = history[0]?.cause?.requestId;
+      assert.deepEqual(history, [
+        { state: 'WaitingForFundingTx', at: stored.createdAt, cause: { source: 'request', reason: 'requestQuote', requestId } },
+        { state: 'FundWindowElapsed', at: history[1]?.at, cause: { source: 'timer', reason: 'fundWindowElapsed' } },
+      ]);
+      assert.equal(succeededRequest(requestId), 'requestQuote');
+
       // The elapsed order no longer holds the invoice.
       const retry = await requestQuote(user, { market: 'BTC_LBTC', invoice, refundAddress });
       assert.notEqual(retry.orderId, quote.orderId);
@@ -223,6 +243,17 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await getJson(harness.service.url, `/api/orders/${quote.orderId}/transactions`), [
         { type: 'FUND', id: fundTransaction.id },
       ]);
+
+      const history = await harness.fresh.store.getOrderHistory(quote.orderId);
+      const [quoteRequestId, paymentRequestId] = [history[0], history[3]].map((change) => change?.cause?.requestId);
+      assert.deepEqual(history.map((change) => [change.state, change.cause]), [
+        ['WaitingForFundingTx', { source: 'request', reason: 'requestQuote', requestId: quoteRequestId }],
+        ['WaitingForFundingTxConfirmation', MOVE_CAUSE],
+        ['Funded', MOVE_CAUSE],
+        ['Complete', { source: 'request', reason: 'paymentResult', requestId: paymentRequestId }],
+      ]);
+      assert.equal(succeededRequest(quoteRequestId), 'requestQuote');
+      assert.equal(succeededRequest(paymentRequestId), 'paymentResult');
     });
   });
 }

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
 import { issueProviderCredential } from '../../src/engine/credentials.js';
@@ -34,6 +34,15 @@ const WAIT_MS = 5_000;
 export interface ServiceOverrides {
   engine?: Partial<EngineOptions>;
   sockets?: Partial<SocketOptions>;
+  /** Silent unless given. */
+  logger?: Logger;
+}
+
+/** A debug-level logger that keeps every line it writes, parsed. */
+export function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { logger, lines };
 }
 
 /** Starts the real service (HTTP API and socket.io) on a free port. */
@@ -42,7 +51,7 @@ export async function startOnStore(store: Store, url: string, overrides: Service
     store,
     host: '127.0.0.1',
     port: 0,
-    logger: silentLogger,
+    logger: overrides.logger ?? silentLogger,
     databaseUrl: url,
     engine: testEngineOptions(overrides.engine),
     ...(overrides.sockets === undefined ? {} : { sockets: overrides.sockets }),
