@@ -18,6 +18,9 @@ export const ORDER_STATES = [
 
 export type OrderState = (typeof ORDER_STATES)[number];
 
+/** The state a quoted order starts in. */
+export const INITIAL_ORDER_STATE: OrderState = 'WaitingForFundingTx';
+
 const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> = {
   WaitingForFundingTx: [
     'WaitingForFundingTxConfirmation',
@@ -46,6 +49,16 @@ const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> =
   // Funds that arrive after the window closed are never swapped, only given back.
   FundWindowElapsed: ['WaitingForRefundTx'],
 };
+
+export interface StateMove {
+  readonly from: OrderState;
+  readonly to: OrderState;
+}
+
+/** Every allowed move, in the order of the table above. */
+export const ALLOWED_MOVES: readonly StateMove[] = ORDER_STATES.flatMap((from) =>
+  ALLOWED_TRANSITIONS[from].map((to) => ({ from, to })),
+);
 
 const stateSet: ReadonlySet<string> = new Set(ORDER_STATES);
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LnswapError } from '../domain/errors.js';
 import type { ChainViews, OrderRecord } from '../domain/order.js';
+import { INITIAL_ORDER_STATE } from '../domain/states.js';
 import type { Store } from '../store/store.js';
 import { QuoteAuction } from './auction.js';
 import { verifyMakerQuote, type QuoteSolicitation, type VerifiedQuote } from './maker-quote.js';
@@ -149,7 +150,7 @@ function orderFromQuote(
     paymentHash: request.paymentHash,
     createdAt,
     expiresAt: quote.expiresAt,
-    state: 'WaitingForFundingTx',
+    state: INITIAL_ORDER_STATE,
     amount: quote.amount,
     payToAddress: quote.payToAddress,
     ...(request.refundAddress === undefined ? {} : { refundAddress: request.refundAddress }),
