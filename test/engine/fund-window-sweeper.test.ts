@@ -40,8 +40,8 @@ for (const kind of STORE_KINDS) {
 
       assert.equal((await fresh.store.getOrder(elapsed.id))?.state, 'FundWindowElapsed');
       assert.deepEqual(
-        (await fresh.store.getOrderHistory(elapsed.id)).map((change) => change.state),
-        ['WaitingForFundingTx', 'FundWindowElapsed'],
+        (await fresh.store.getOrderHistory(elapsed.id)).slice(1),
+        [{ state: 'FundWindowElapsed', at: WINDOW_CLOSES, cause: { source: 'timer', reason: 'fundWindowElapsed' } }],
       );
       assert.equal((await fresh.store.getOrder(stillOpen.id))?.state, 'WaitingForFundingTx');
       assert.equal((await fresh.store.getOrder(beingFunded.id))?.state, 'WaitingForFundingTxConfirmation');

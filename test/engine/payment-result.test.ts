@@ -46,7 +46,8 @@ for (const kind of STORE_KINDS) {
     });
     after(() => fresh?.dispose());
 
-    const apply = (payload: unknown) => applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000);
+    const apply = (payload: unknown, requestId?: string) =>
+      applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000, requestId);
 
     test('refuses a wrong preimage, an unknown order, and a payment before the funds are confirmed', async () => {
       assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
@@ -71,14 +72,21 @@ for (const kind of STORE_KINDS) {
     });
 
     test('a valid preimage completes the order once, with the preimage in store and event; a repeat is accepted', async () => {
-      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage.toUpperCase() });
+      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage.toUpperCase() }, 'payment-3');
       const order = await fresh.store.getOrder(funded.record.id);
       assert.equal(order?.state, 'Complete');
       assert.equal(order?.paymentPreimage, funded.preimage);
       assert.deepEqual(events, [{ orderId: funded.record.id, state: 'Complete', preimage: funded.preimage }]);
 
-      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage });
+      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage }, 'payment-4');
       assert.equal(events.length, 1);
+      const history = await fresh.store.getOrderHistory(funded.record.id);
+      assert.deepEqual(history.map((change) => change.state), ['Funded', 'Complete'], 'the repeat moved nothing');
+      assert.deepEqual(history[1], {
+        state: 'Complete',
+        at: 5000,
+        cause: { source: 'request', reason: 'paymentResult', requestId: 'payment-3' },
+      });
       assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
     });
   });

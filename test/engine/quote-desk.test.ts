@@ -79,7 +79,7 @@ for (const kind of STORE_KINDS) {
       const { desk, requests } = deskWithMakers([makerTerms('dear', 900n), makerTerms('cheap', 100n), makerTerms('middle', 500n)]);
       const { invoice, paymentHash } = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n });
       const started = Date.now();
-      const order = await desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress });
+      const order = await desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress }, 'quote-request-7');
 
       assert.equal(requests.length, 1);
       const [request] = requests;
@@ -104,7 +104,13 @@ for (const kind of STORE_KINDS) {
       assert.equal(order.paymentHash, paymentHash);
       assert.equal(order.refundAddress, refundAddress);
       assert.deepEqual(await fresh.store.getOrder(order.id), order);
-      assert.deepEqual(await fresh.store.getOrderHistory(order.id), [{ state: 'WaitingForFundingTx', at: order.createdAt }]);
+      assert.deepEqual(await fresh.store.getOrderHistory(order.id), [
+        {
+          state: 'WaitingForFundingTx',
+          at: order.createdAt,
+          cause: { source: 'request', reason: 'requestQuote', requestId: 'quote-request-7' },
+        },
+      ]);
     });
 
     test('an Ethereum order is paid to the swap contract', async () => {
