@@ -2,12 +2,20 @@
 import type { Command, CliContext } from './command.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
+import { historyCommand } from './commands/history.js';
 import { importCommand } from './commands/import.js';
 import { serveCommand } from './commands/serve.js';
 import { providersCommand } from './providers.js';
 import { UsageError } from './usage-error.js';
 
-const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, providersCommand];
+const COMMANDS: readonly Command[] = [
+  serveCommand,
+  importCommand,
+  exportCommand,
+  historyCommand,
+  demoCommand,
+  providersCommand,
+];
 
 const USAGE = `Usage: lnswap <command> [options]
 

@@ -1,0 +1,51 @@
+import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
+import { databaseUrlFrom, DEFAULT_DATABASE_URL } from '../settings.js';
+import { UsageError } from '../usage-error.js';
+
+export const historyCommand: Command = {
+  name: 'history',
+  summary: "print an order's states and why it moved",
+  help: `Usage: lnswap history ORDER_ID [--db URL]
+
+Prints the states an order passed through, oldest first, one line each: when it entered the state,
+the state, and why it moved (the request, timer or chain event recorded with the move). Exit code 1
+when no order has that id.
+
+Options:
+  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  -h, --help   show this help
+`,
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs({
+      args: [...args],
+      options: { db: { type: 'string' }, ...HELP_OPTION },
+      allowPositionals: true,
+    });
+    if (values.help) return printHelp(historyCommand, context);
+    const [rawId, extra] = positionals;
+    if (rawId === undefined) throw new UsageError('missing the ORDER_ID');
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    const [{ normalizeOrderId }, { describeCause }, { ORDER_STATES }, { openStore }] = await Promise.all([
+      import('../../domain/order-ids.js'),
+      import('../../domain/transition-cause-text.js'),
+      import('../../domain/states.js'),
+      import('../../store/open.js'),
+    ]);
+    const orderId = normalizeOrderId(rawId);
+    if (orderId === undefined) throw new UsageError(`"${rawId}" is not an order id (a UUID)`);
+    const databaseUrl = databaseUrlFrom(values.db, context.env);
+
+    const store = await openStore(databaseUrl);
+    try {
+      const history = await store.getOrderHistory(orderId);
+      if (history.length === 0) throw new Error(`no order ${orderId}`);
+      const stateWidth = Math.max(...ORDER_STATES.map((state) => state.length));
+      for (const { state, at, cause } of history) {
+        context.stdout.write(`${new Date(at).toISOString()}  ${state.padEnd(stateWidth)}  ${describeCause(cause)}\n`);
+      }
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};
