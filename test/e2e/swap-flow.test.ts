@@ -151,7 +151,11 @@ for (const kind of STORE_KINDS) {
       const history = await harness.fresh.store.getOrderHistory(quote.orderId);
       const requestId = history[0]?.cause?.requestId;
       assert.deepEqual(history, [
-        { state: 'WaitingForFundingTx', at: stored.createdAt, cause: { source: 'request', reason: 'requestQuote', requestId } },
+        {
+          state: 'WaitingForFundingTx',
+          at: stored.createdAt,
+          cause: { source: 'request', reason: 'requestQuote', requestId },
+        },
         { state: 'FundWindowElapsed', at: history[1]?.at, cause: { source: 'timer', reason: 'fundWindowElapsed' } },
       ]);
       assert.equal(succeededRequest(requestId), 'requestQuote');

@@ -142,7 +142,13 @@ describe('two instances behind a load balancer, sharing one PostgreSQL database'
       transaction: { type: 'FUND', id: fundId, amount: 10_000n * WEI_PER_SATOSHI },
       cause: MOVE_CAUSE,
     });
-    await instanceA.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTxConfirmation', to: 'Funded', at: Date.now(), cause: MOVE_CAUSE });
+    await instanceA.transitions.apply({
+      orderId: quote.orderId,
+      from: 'WaitingForFundingTxConfirmation',
+      to: 'Funded',
+      at: Date.now(),
+      cause: MOVE_CAUSE,
+    });
 
     assert.deepEqual(await cheapOnA.bot.reportPayment(quote.orderId, hex32('wrong')), { success: false, message: 'InvalidPreimage' });
     assert.deepEqual(await cheapOnA.bot.reportPayment(quote.orderId, preimage), { success: true });

@@ -161,7 +161,9 @@ for (const kind of STORE_KINDS) {
 
     test('countOrdersInStates counts orders in any of the states', async () => {
       const states = ['Funded', 'Funded', 'Complete', 'Refunded', 'WaitingForFundingTx'] as const;
-      for (const [n, state] of states.entries()) await fresh.store().createOrder(makeOrder(40 + n, { state }), CREATION_CAUSE);
+      for (const [n, state] of states.entries()) {
+        await fresh.store().createOrder(makeOrder(40 + n, { state }), CREATION_CAUSE);
+      }
       assert.equal(await fresh.store().countOrdersInStates(['Funded']), 2);
       assert.equal(await fresh.store().countOrdersInStates(['Funded', 'Complete', 'Refunded']), 4);
       assert.equal(await fresh.store().countOrdersInStates(['PartiallyFunded']), 0);

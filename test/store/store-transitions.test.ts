@@ -80,14 +80,26 @@ for (const kind of STORE_KINDS) {
     test('a preimage already stored survives a later move without one', async () => {
       const order = makeOrder(4, { state: 'Funded', paymentPreimage: hex64(9) });
       await fresh.store().createOrder(order, CREATION_CAUSE);
-      await fresh.store().transitionOrder({ orderId: order.id, from: 'Funded', to: 'Complete', at: 5, cause: MOVE_CAUSE });
+      await fresh.store().transitionOrder({
+        orderId: order.id,
+        from: 'Funded',
+        to: 'Complete',
+        at: 5,
+        cause: MOVE_CAUSE,
+      });
       assert.equal((await fresh.store().getOrder(order.id))?.paymentPreimage, hex64(9));
     });
 
     test('compare-and-set: a move from a state the order has left resolves false and writes nothing', async () => {
       const order = makeOrder(5, { state: 'Funded' });
       await fresh.store().createOrder(order, CREATION_CAUSE);
-      await fresh.store().transitionOrder({ orderId: order.id, from: 'Funded', to: 'WaitingForRefundTx', at: 10, cause: MOVE_CAUSE });
+      await fresh.store().transitionOrder({
+        orderId: order.id,
+        from: 'Funded',
+        to: 'WaitingForRefundTx',
+        at: 10,
+        cause: MOVE_CAUSE,
+      });
       const lost = await fresh.store().transitionOrder({
         orderId: order.id,
         from: 'Funded',
@@ -107,7 +119,13 @@ for (const kind of STORE_KINDS) {
 
     test('a move of an unknown order resolves false', async () => {
       assert.equal(
-        await fresh.store().transitionOrder({ orderId: orderId(404), from: 'Funded', to: 'Complete', at: 1, cause: MOVE_CAUSE }),
+        await fresh.store().transitionOrder({
+          orderId: orderId(404),
+          from: 'Funded',
+          to: 'Complete',
+          at: 1,
+          cause: MOVE_CAUSE,
+        }),
         false,
       );
     });
@@ -116,11 +134,23 @@ for (const kind of STORE_KINDS) {
       const order = makeOrder(6, { state: 'Complete' });
       await fresh.store().createOrder(order, CREATION_CAUSE);
       await assert.rejects(
-        fresh.store().transitionOrder({ orderId: order.id, from: 'Complete', to: 'Refunded', at: 1, cause: MOVE_CAUSE }),
+        fresh.store().transitionOrder({
+          orderId: order.id,
+          from: 'Complete',
+          to: 'Refunded',
+          at: 1,
+          cause: MOVE_CAUSE,
+        }),
         /cannot move from Complete to Refunded/,
       );
       await assert.rejects(
-        fresh.store().transitionOrder({ orderId: order.id, from: 'Complete', to: 'Complete', at: 1, cause: MOVE_CAUSE }),
+        fresh.store().transitionOrder({
+          orderId: order.id,
+          from: 'Complete',
+          to: 'Complete',
+          at: 1,
+          cause: MOVE_CAUSE,
+        }),
         /cannot move/,
       );
       assert.deepStrictEqual(await fresh.store().getOrder(order.id), order);
@@ -132,7 +162,13 @@ for (const kind of STORE_KINDS) {
       await fresh.store().createOrder(order, CREATION_CAUSE);
       const results = await Promise.all([
         fresh.store().transitionOrder({ orderId: order.id, from: 'Funded', to: 'Complete', at: 1, cause: MOVE_CAUSE }),
-        fresh.store().transitionOrder({ orderId: order.id, from: 'Funded', to: 'WaitingForRefundTx', at: 2, cause: MOVE_CAUSE }),
+        fresh.store().transitionOrder({
+          orderId: order.id,
+          from: 'Funded',
+          to: 'WaitingForRefundTx',
+          at: 2,
+          cause: MOVE_CAUSE,
+        }),
         fresh.store().transitionOrder({ orderId: order.id, from: 'Funded', to: 'Complete', at: 3, cause: MOVE_CAUSE }),
       ]);
       assert.equal(results.filter(Boolean).length, 1);
@@ -145,8 +181,20 @@ for (const kind of STORE_KINDS) {
       const other = await openStore(fresh.current().url);
       try {
         const results = await Promise.all([
-          fresh.store().transitionOrder({ orderId: order.id, from: 'Funded', to: 'Complete', at: 1, cause: MOVE_CAUSE }),
-          other.transitionOrder({ orderId: order.id, from: 'Funded', to: 'WaitingForRefundTx', at: 2, cause: MOVE_CAUSE }),
+          fresh.store().transitionOrder({
+            orderId: order.id,
+            from: 'Funded',
+            to: 'Complete',
+            at: 1,
+            cause: MOVE_CAUSE,
+          }),
+          other.transitionOrder({
+            orderId: order.id,
+            from: 'Funded',
+            to: 'WaitingForRefundTx',
+            at: 2,
+            cause: MOVE_CAUSE,
+          }),
         ]);
         assert.equal(results.filter(Boolean).length, 1);
         const winner = results[0] ? 'Complete' : 'WaitingForRefundTx';

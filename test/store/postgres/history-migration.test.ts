@@ -21,14 +21,17 @@ before(async () => {
   await admin.connect();
   await admin.query(`CREATE SCHEMA "${schema}"`);
   await admin.query(`SET search_path TO "${schema}"`);
-  await admin.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+  await admin.query(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+  );
   await admin.query(POSTGRES_MIGRATIONS[0]!.sql);
   await admin.query('INSERT INTO schema_migrations VALUES (1, $1, 0)', [POSTGRES_MIGRATIONS[0]!.name]);
   const values = orderValues(funded);
   await admin.query(`INSERT INTO orders VALUES (${values.map((_, index) => `$${index + 1}`).join(', ')})`, values);
-  await admin.query("INSERT INTO order_state_history VALUES ($1, 1, 'WaitingForFundingTx', 20), ($1, 2, 'Funded', 30)", [
-    funded.id,
-  ]);
+  await admin.query(
+    "INSERT INTO order_state_history VALUES ($1, 1, 'WaitingForFundingTx', 20), ($1, 2, 'Funded', 30)",
+    [funded.id],
+  );
 });
 after(async () => {
   await admin?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -44,8 +47,18 @@ test('a PostgreSQL database of the first schema keeps its history, without cause
       { state: 'WaitingForFundingTx', at: 20 },
       { state: 'Funded', at: 30 },
     ]);
-    assert.ok(await store.transitionOrder({ orderId: funded.id, from: 'Funded', to: 'Complete', at: 40, cause: MOVE_CAUSE }));
-    assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), { state: 'Complete', at: 40, cause: MOVE_CAUSE });
+    assert.ok(await store.transitionOrder({
+      orderId: funded.id,
+      from: 'Funded',
+      to: 'Complete',
+      at: 40,
+      cause: MOVE_CAUSE,
+    }));
+    assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), {
+      state: 'Complete',
+      at: 40,
+      cause: MOVE_CAUSE,
+    });
   } finally {
     await store.close();
   }
