@@ -12,7 +12,7 @@ export interface HistoryRow {
 const CAUSE_SOURCES: ReadonlySet<string> = new Set(['request', 'timer', 'chain', 'import']);
 const CAUSE_CHAINS: ReadonlySet<string> = new Set(['bitcoin', 'ethereum']);
 
-/** JSON text of a cause, its fields in one fixed order so equal causes are stored as equal text. */
+/** JSON text of a cause, its fields in one fixed order whatever order the caller built it in. */
 export function causeColumn(cause: TransitionCause): string {
   return JSON.stringify({
     source: cause.source,
