@@ -11,6 +11,7 @@ import { clientAddress } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
 import { KeyedRateLimiter } from './rate-limiter.js';
+import { guarded } from './guarded.js';
 import { handleRequests, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
@@ -28,15 +29,27 @@ export interface ProviderNamespaceDependencies {
 /** `/provider/v1`: liquidity providers authenticate, configure, subscribe to quote requests and answer them. */
 export function serveProviderNamespace(namespace: Namespace, dependencies: ProviderNamespaceDependencies): void {
   const authentications = new KeyedRateLimiter(dependencies.options.authenticationsPerAddress);
-  namespace.on('connection', (socket) => {
-    const handlers = providerHandlers(socket, dependencies, authentications);
-    handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, dependencies.logger);
-    socket.on('disconnect', () => {
-      const { providerId, configuredMarkets } = socket.data as ProviderSocketData;
-      if (providerId === undefined || (configuredMarkets?.length ?? 0) === 0) return;
-      dependencies.presence.providerLeft(providerId, socket.id);
-    });
-  });
+  const { logger } = dependencies;
+  namespace.on(
+    'connection',
+    guarded(
+      logger,
+      'serving a provider connection',
+      (socket: Socket) => {
+        const handlers = providerHandlers(socket, dependencies, authentications);
+        handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, logger);
+        socket.on(
+          'disconnect',
+          guarded(logger, 'marking a provider gone', () => {
+            const { providerId, configuredMarkets } = socket.data as ProviderSocketData;
+            if (providerId === undefined || (configuredMarkets?.length ?? 0) === 0) return;
+            dependencies.presence.providerLeft(providerId, socket.id);
+          }),
+        );
+      },
+      (socket) => socket.disconnect(true),
+    ),
+  );
 }
 
 function providerHandlers(
