@@ -12,7 +12,7 @@ import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
 import { KeyedRateLimiter } from './rate-limiter.js';
 import { guarded } from './guarded.js';
-import { handleRequests, type RequestHandler } from './requests.js';
+import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
@@ -63,10 +63,10 @@ function providerHandlers(
 
   /** Every event but `authenticate` needs an authenticated connection. */
   const authenticated =
-    (handle: (providerId: string, payload: unknown) => Promise<unknown>): RequestHandler =>
-    async (payload) => {
+    (handle: (providerId: string, payload: unknown, context: RequestContext) => Promise<unknown>): RequestHandler =>
+    async (payload, context) => {
       if (data.providerId === undefined) throw new LnswapError('InvalidOrMissingCredentials');
-      return handle(data.providerId, payload);
+      return handle(data.providerId, payload, context);
     };
 
   return {
@@ -115,13 +115,13 @@ function providerHandlers(
       return undefined;
     }),
 
-    paymentResult: authenticated(async (providerId, payload) => {
+    paymentResult: authenticated(async (providerId, payload, { requestId }) => {
       const result = readPaymentResult(payload);
       if (!result.success) {
         const { orderId, failedReason } = result;
-        logger.info({ providerId, orderId, failedReason }, 'provider could not pay');
+        logger.info({ providerId, orderId, failedReason, requestId }, 'provider could not pay');
       }
-      await applyPaymentResult(result, store, transitions, now());
+      await applyPaymentResult(result, store, transitions, now(), requestId);
       return undefined;
     }),
   };

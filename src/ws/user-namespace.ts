@@ -80,14 +80,14 @@ function userHandlers(
     subscribeToBlockHeight: async (payload) => {
       const { markets } = await store.getConfiguration();
       const topic = readBlockHeightTopic(payload, markets);
-      await socket.join(blockHeightRoom(topic.chain, topic.network));
+      await socket.join(blockHeightRoom(topic.chain, topic.subnet));
       return undefined;
     },
 
     unsubscribeFromBlockHeight: async (payload) => {
       const { markets } = await store.getConfiguration();
       const topic = readBlockHeightTopic(payload, markets);
-      await socket.leave(blockHeightRoom(topic.chain, topic.network));
+      await socket.leave(blockHeightRoom(topic.chain, topic.subnet));
       return undefined;
     },
 
