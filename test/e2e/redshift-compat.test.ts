@@ -43,7 +43,7 @@ for (const kind of STORE_KINDS) {
     let http: RedshiftHttpClient;
     const wallets: RedshiftWebSocketClient[] = [];
     let bot: RunningBot | undefined;
-    const ethereumOrder = buildOrder({ label: 'redshift eth', market: 'ETH_LBTC' });
+    const ethereumOrder = buildOrder({ label: 'redshift eth', market: 'ETH_LBTC', createdAt: Date.now() });
     const refundable = buildOrder({ label: 'redshift refund', market: 'ETH_LBTC', state: 'WaitingForRefundTx', funds: [499_500_000_000_000_000n] });
 
     before(async () => {
@@ -191,8 +191,12 @@ for (const kind of STORE_KINDS) {
 
     test('an unexpected failure answers InternalServerError over socket.io; HTTP keeps its 500 sentence', async () => {
       const client = await wallet();
-      // Without an Ethereum chain view no Ethereum refund can be derived: a fault of the service, not the wallet.
-      await harness.fresh.store.setChainViews({ bitcoin: BITCOIN_VIEW });
+      // An import that left out the Ethereum chain view while Ethereum markets stay offered: no Ethereum
+      // refund can be derived, a fault of the service, not of the wallet.
+      const offered = await harness.fresh.store.getConfiguration();
+      const importConfiguration = (chains: typeof CHAINS) =>
+        harness.fresh.store.importAtomically((session) => session.writeConfiguration({ ...offered, chains }));
+      await importConfiguration({ bitcoin: BITCOIN_VIEW });
       try {
         const id = walletStyleId(ethereumOrder.record.id);
         assert.equal(await rejection(client.requestRefundDetails(id), 'refund details'), 'InternalServerError');
@@ -200,7 +204,7 @@ for (const kind of STORE_KINDS) {
         assert.equal(response.status, 500);
         assert.equal(await response.text(), 'Something went wrong');
       } finally {
-        await harness.fresh.store.setChainViews(CHAINS);
+        await importConfiguration(CHAINS);
       }
     });
   });
