@@ -95,19 +95,32 @@ function assertRefusedOrClosed(outcome: RawOutcome, what: string): void {
 for (const kind of STORE_KINDS) {
   describe(`deeply nested payloads on ${kind}`, { skip: skipReason(kind) }, () => {
     let harness: TestService;
+    /** Messages up to 1 MiB: a 100,000-deep payload gets past engine.io's size bound to socket.io's parser. */
+    let roomy: TestService;
     let keys: ProviderKeys;
+    let roomyKeys: ProviderKeys;
+    // Each attack takes a fresh authenticated connection; the flood limit is not what is tested here.
+    const authentications = { burst: 1_000, perSecond: 1_000 };
 
     before(async () => {
-      harness = await startTestService(kind, {
-        // Each attack takes a fresh authenticated connection; the flood limit is not what is tested here.
-        sockets: { authenticationsPerAddress: { burst: 1_000, perSecond: 1_000 } },
-      });
+      harness = await startTestService(kind, { sockets: { authenticationsPerAddress: authentications } });
       keys = await addProvider(harness.fresh.store, 'deep-nester');
+      roomy = await startTestService(kind, { sockets: { authenticationsPerAddress: authentications, maxMessageBytes: 1024 * 1024 } });
+      roomyKeys = await addProvider(roomy.fresh.store, 'deep-nester');
     });
-    after(() => harness?.close());
+    after(async () => {
+      await harness?.close();
+      await roomy?.close();
+    });
 
-    for (const depth of DEPTHS) {
-      test(`nested ${depth} deep, on every event of both namespaces, authenticated or not: refused or closed, others served`, async () => {
+    const cases = [
+      ...DEPTHS.map((depth) => ({ depth, limits: 'default bounds', service: () => harness, keys: () => keys })),
+      { depth: 100_000, limits: 'messages up to 1 MiB', service: () => roomy, keys: () => roomyKeys },
+    ];
+    for (const { depth, limits, service, keys: keysOf } of cases) {
+      test(`nested ${depth} deep (${limits}), on every event of both namespaces, authenticated or not: refused or closed, others served`, async () => {
+        const harness = service();
+        const keys = keysOf();
         const bystander = await harness.connect('/user/v1', 'v2');
         const payloadJson = nestedArrayJson(depth);
         for (const attack of ATTACKS) {
