@@ -43,7 +43,11 @@ export type ErrorToken =
   | 'OrderNotFunded'
   | 'InvalidNetworkOrSubnet'
   | 'RateLimitExceeded'
-  | 'PayloadTooLarge';
+  | 'PayloadTooLarge'
+  // a socket.io payload no event could take: nested too deep, or binary
+  | 'InvalidPayload'
+  // a socket.io event the service does not handle
+  | 'UnknownEvent';
 
 export class LnswapError extends Error {
   constructor(readonly token: ErrorToken) {

@@ -40,7 +40,8 @@ const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> =
     'WaitingForRefundTx',
     'AddressBlacklistedWaitingForRefundTx',
   ],
-  Funded: ['Complete', 'WaitingForRefundTx'],
+  // The provider refuses to pay for funds from a blacklisted address: the operator refunds them.
+  Funded: ['Complete', 'WaitingForRefundTx', 'AddressBlacklistedWaitingForRefundTx'],
   Complete: [],
   WaitingForRefundTx: ['WaitingForRefundTxConfirmation'],
   AddressBlacklistedWaitingForRefundTx: ['WaitingForRefundTxConfirmation'],

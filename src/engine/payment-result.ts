@@ -1,7 +1,10 @@
 import { LnswapError } from '../domain/errors.js';
 import { preimageMatchesPaymentHash } from '../domain/invoice.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
-import type { Store } from '../store/store.js';
+import type { OrderRecord } from '../domain/order.js';
+import type { OrderState } from '../domain/states.js';
+import type { TransitionCause } from '../domain/transition-cause.js';
+import type { StateTransition, Store } from '../store/store.js';
 import type { OrderTransitions } from './order-transitions.js';
 import { isPlainObject } from './payload-shapes.js';
 
@@ -34,12 +37,16 @@ export function readPaymentResult(payload: unknown): PaymentResult {
   };
 }
 
+/** The `failedReason` by which a provider says it will not pay because the funding address is blacklisted. */
+export const ADDRESS_BLACKLISTED = 'AddressBlacklisted';
+
 /**
  * A successful payment completes a funded order; its preimage is the proof that the invoice was
- * paid, so it must hash to the order's payment hash. A reported failure changes nothing: the claim
- * cannot be checked, and the user's way back, the timelock refund, opens regardless.
- * Repeating the result of a completed order is accepted. `requestId` names the provider's request in the
- * order's history. Throws LnswapError.
+ * paid, so it must hash to the order's payment hash. A provider that will not pay because the
+ * funding address is blacklisted (`failedReason: "AddressBlacklisted"`) moves a funded order to
+ * `AddressBlacklistedWaitingForRefundTx`, where the operator refunds it. Any other reported failure
+ * changes nothing: it cannot be checked, and the user's way back, the timelock refund, opens
+ * regardless. Repeating a result already applied is accepted. Throws LnswapError.
  */
 export async function applyPaymentResult(
   result: PaymentResult,
@@ -50,24 +57,45 @@ export async function applyPaymentResult(
 ): Promise<void> {
   const order = await store.getOrder(result.orderId);
   if (order === undefined) throw new LnswapError('OrderNotFound');
-  if (!result.success) return;
+  if (!result.success) {
+    if (result.failedReason === ADDRESS_BLACKLISTED) await holdForAdminRefund(order, transitions, store, now, requestId);
+    return;
+  }
 
   const preimage = result.preimage?.toLowerCase();
   if (preimage === undefined || !preimageMatchesPaymentHash(preimage, order.paymentHash)) {
     throw new LnswapError('InvalidPreimage');
   }
-  if (order.state === 'Complete') return;
-  if (order.state !== 'Funded') throw new LnswapError('OrderNotFunded');
+  const cause: TransitionCause = { source: 'request', reason: 'paymentResult', ...(requestId === undefined ? {} : { requestId }) };
+  await moveFunded(order, 'Complete', transitions, store, { at: now, paymentPreimage: preimage, cause });
+}
 
-  const completed = await transitions.apply({
-    orderId: order.id,
-    from: 'Funded',
-    to: 'Complete',
-    at: now,
-    paymentPreimage: preimage,
-    cause: { source: 'request', reason: 'paymentResult', ...(requestId === undefined ? {} : { requestId }) },
-  });
-  if (completed) return;
+async function holdForAdminRefund(
+  order: OrderRecord,
+  transitions: OrderTransitions,
+  store: Store,
+  now: number,
+  requestId: string | undefined,
+): Promise<void> {
+  const cause: TransitionCause = {
+    source: 'request',
+    reason: 'paymentFailedAddressBlacklisted',
+    ...(requestId === undefined ? {} : { requestId }),
+  };
+  await moveFunded(order, 'AddressBlacklistedWaitingForRefundTx', transitions, store, { at: now, cause });
+}
+
+/** Moves a Funded order to `to`, compare-and-set; accepted when it is already there. Throws OrderNotFunded. */
+async function moveFunded(
+  order: OrderRecord,
+  to: OrderState,
+  transitions: OrderTransitions,
+  store: Store,
+  details: Pick<StateTransition, 'at' | 'paymentPreimage' | 'cause'>,
+): Promise<void> {
+  if (order.state === to) return;
+  if (order.state !== 'Funded') throw new LnswapError('OrderNotFunded');
+  if (await transitions.apply({ orderId: order.id, from: 'Funded', to, ...details })) return;
   const current = await store.getOrder(order.id);
-  if (current?.state !== 'Complete') throw new LnswapError('OrderNotFunded');
+  if (current?.state !== to) throw new LnswapError('OrderNotFunded');
 }

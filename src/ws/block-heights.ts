@@ -8,34 +8,60 @@ import { blockHeightRoom } from './rooms.js';
 export interface BlockHeightTopic {
   readonly chain: ChainKind;
   readonly network: Network;
+  /** The subnet as the subscriber named it (lower case): `blockHeightChanged` echoes it. */
+  readonly subnet: string;
 }
 
-const NETWORKS: readonly Network[] = ['mainnet', 'testnet', 'simnet'];
+/**
+ * The names each chain's networks go by. REDSHIFT's clients (`@radar/redshift-types`) call the
+ * Ethereum testnet and simnet `kovan_testnet` and `ganache_simnet`, and their validator sends nothing
+ * else; the plain names stay accepted for everyone else.
+ */
+const SUBNET_NAMES: Readonly<Record<ChainKind, Readonly<Record<string, Network>>>> = {
+  bitcoin: { mainnet: 'mainnet', testnet: 'testnet', simnet: 'simnet' },
+  ethereum: {
+    mainnet: 'mainnet',
+    testnet: 'testnet',
+    kovan_testnet: 'testnet',
+    simnet: 'simnet',
+    ganache_simnet: 'simnet',
+  },
+};
+
+function isChainKind(value: string | undefined): value is ChainKind {
+  return value !== undefined && Object.hasOwn(SUBNET_NAMES, value);
+}
 
 /**
- * `{ network, subnet }` names a chain kind and a network, as in `{ network: 'bitcoin', subnet: 'mainnet' }`
- * (any case); only chains some offered market settles on can be followed. Throws InvalidNetworkOrSubnet.
+ * `{ network, subnet }` names a chain kind and one of its networks, as in
+ * `{ network: 'ethereum', subnet: 'kovan_testnet' }` (any case); only chains some offered market
+ * settles on can be followed. Throws InvalidNetworkOrSubnet.
  */
 export function readBlockHeightTopic(payload: unknown, offeredMarkets: readonly string[]): BlockHeightTopic {
   const fields = isPlainObject(payload) ? payload : {};
   const chain = typeof fields.network === 'string' ? fields.network.toLowerCase() : undefined;
-  const network = typeof fields.subnet === 'string' ? fields.subnet.toLowerCase() : undefined;
+  const subnet = typeof fields.subnet === 'string' ? fields.subnet.toLowerCase() : undefined;
+  if (!isChainKind(chain) || subnet === undefined || !Object.hasOwn(SUBNET_NAMES[chain], subnet)) {
+    throw new LnswapError('InvalidNetworkOrSubnet');
+  }
+  const network = SUBNET_NAMES[chain][subnet] as Network;
   const offered = offeredMarkets.some((name) => {
     const market = findMarket(name);
     return market !== undefined && market.onchain.chain === chain && market.network === network;
   });
   if (!offered) throw new LnswapError('InvalidNetworkOrSubnet');
-  return { chain: chain as ChainKind, network: network as Network };
+  return { chain, network, subnet };
 }
 
 /**
  * Announces a new height to this instance's subscribers only: every instance watches the chain views
- * itself, so a cluster-wide broadcast would reach each subscriber once per instance.
+ * itself, so a cluster-wide broadcast would reach each subscriber once per instance. Subscribers
+ * hear the subnet by the name they subscribed with.
  */
 export function announceBlockHeight(users: Namespace, change: BlockHeightChange): void {
-  for (const network of NETWORKS) {
+  for (const subnet of Object.keys(SUBNET_NAMES[change.chain])) {
     users.local
-      .to(blockHeightRoom(change.chain, network))
-      .emit('blockHeightChanged', { network: change.chain, subnet: network, height: change.height });
+      .to(blockHeightRoom(change.chain, subnet))
+      .emit('blockHeightChanged', { network: change.chain, subnet, height: change.height });
   }
 }

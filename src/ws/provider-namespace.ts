@@ -11,6 +11,7 @@ import { clientAddress } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
 import { KeyedRateLimiter } from './rate-limiter.js';
+import { guarded } from './guarded.js';
 import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
@@ -28,15 +29,27 @@ export interface ProviderNamespaceDependencies {
 /** `/provider/v1`: liquidity providers authenticate, configure, subscribe to quote requests and answer them. */
 export function serveProviderNamespace(namespace: Namespace, dependencies: ProviderNamespaceDependencies): void {
   const authentications = new KeyedRateLimiter(dependencies.options.authenticationsPerAddress);
-  namespace.on('connection', (socket) => {
-    const handlers = providerHandlers(socket, dependencies, authentications);
-    handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, dependencies.logger);
-    socket.on('disconnect', () => {
-      const { providerId, configuredMarkets } = socket.data as ProviderSocketData;
-      if (providerId === undefined || (configuredMarkets?.length ?? 0) === 0) return;
-      dependencies.presence.providerLeft(providerId, socket.id);
-    });
-  });
+  const { logger } = dependencies;
+  namespace.on(
+    'connection',
+    guarded(
+      logger,
+      'serving a provider connection',
+      (socket: Socket) => {
+        const handlers = providerHandlers(socket, dependencies, authentications);
+        handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, logger);
+        socket.on(
+          'disconnect',
+          guarded(logger, 'marking a provider gone', () => {
+            const { providerId, configuredMarkets } = socket.data as ProviderSocketData;
+            if (providerId === undefined || (configuredMarkets?.length ?? 0) === 0) return;
+            dependencies.presence.providerLeft(providerId, socket.id);
+          }),
+        );
+      },
+      (socket) => socket.disconnect(true),
+    ),
+  );
 }
 
 function providerHandlers(
@@ -50,10 +63,10 @@ function providerHandlers(
 
   /** Every event but `authenticate` needs an authenticated connection. */
   const authenticated =
-    (handle: (providerId: string, payload: unknown, request: RequestContext) => Promise<unknown>): RequestHandler =>
-    async (payload, request) => {
+    (handle: (providerId: string, payload: unknown, context: RequestContext) => Promise<unknown>): RequestHandler =>
+    async (payload, context) => {
       if (data.providerId === undefined) throw new LnswapError('InvalidOrMissingCredentials');
-      return handle(data.providerId, payload, request);
+      return handle(data.providerId, payload, context);
     };
 
   return {
@@ -106,7 +119,7 @@ function providerHandlers(
       const result = readPaymentResult(payload);
       if (!result.success) {
         const { orderId, failedReason } = result;
-        logger.info({ providerId, orderId, failedReason }, 'provider could not pay');
+        logger.info({ providerId, orderId, failedReason, requestId }, 'provider could not pay');
       }
       await applyPaymentResult(result, store, transitions, now(), requestId);
       return undefined;

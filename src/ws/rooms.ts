@@ -1,4 +1,4 @@
-import type { ChainKind, Network } from '../domain/markets.js';
+import type { ChainKind } from '../domain/markets.js';
 
 /** Users following one order's state. */
 export function orderRoom(orderId: string): string {
@@ -16,7 +16,7 @@ export function isMarketQuotesRoom(room: string): boolean {
   return room.startsWith(MARKET_QUOTES_PREFIX);
 }
 
-/** Users following one chain's block height. */
-export function blockHeightRoom(chain: ChainKind, network: Network): string {
-  return `blockHeight:${chain}:${network}`;
+/** Users following one chain's block height, by the subnet name they used (one room per name, as events echo it). */
+export function blockHeightRoom(chain: ChainKind, subnet: string): string {
+  return `blockHeight:${chain}:${subnet}`;
 }

@@ -9,6 +9,7 @@ import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js
 import { QuoteDesk } from '../engine/quote-desk.js';
 import type { Store } from '../store/store.js';
 import { announceBlockHeight } from './block-heights.js';
+import { boundedParser } from './bounded-parser.js';
 import { createClusterAdapter, type ClusterAdapter } from './cluster-adapter.js';
 import { MakerQuoteRouter } from './maker-quote-router.js';
 import { ProviderPresence } from './provider-presence.js';
@@ -51,11 +52,15 @@ export async function attachSocketServer(
   const socketOptions = resolveSocketOptions(dependencies.sockets);
   const now = dependencies.now ?? Date.now;
 
+  if (socketOptions.requestTimeoutMs <= engineOptions.quoteDeadlineMs) {
+    throw new RangeError('socket option requestTimeoutMs must exceed the quote deadline');
+  }
   const cluster = await clusterFor(dependencies, socketOptions);
   const io = new Server(httpServer, {
     allowEIO3: true,
     serveClient: false,
     maxHttpBufferSize: socketOptions.maxMessageBytes,
+    parser: boundedParser(socketOptions.maxMessageDepth),
     ...(cluster === undefined ? {} : { adapter: cluster.adapterFactory }),
   });
   const users = io.of(USER_NAMESPACE);

@@ -4,8 +4,14 @@ import type { RateLimit } from './rate-limiter.js';
 export interface SocketOptions {
   /** Largest JSON payload of one event; larger ones are refused with PayloadTooLarge. */
   readonly maxPayloadBytes: number;
+  /** Deepest nesting of arrays and objects in one event's payload; deeper ones are refused with InvalidPayload. */
+  readonly maxPayloadDepth: number;
   /** Largest socket.io message at all; a client sending more is disconnected before anything parses it. */
   readonly maxMessageBytes: number;
+  /** Deepest nesting in a socket.io message at all; a client sending more is disconnected before anything parses it. */
+  readonly maxMessageDepth: number;
+  /** A request whose handler is still busy after this long is answered InternalServerError. */
+  readonly requestTimeoutMs: number;
   readonly quoteRequestsPerConnection: RateLimit;
   readonly quoteRequestsPerAddress: RateLimit;
   /** Applies to every event of a connection, quote requests included. */
@@ -25,7 +31,10 @@ export interface SocketOptions {
 
 export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
   maxPayloadBytes: 16 * 1024,
+  maxPayloadDepth: 32,
   maxMessageBytes: 64 * 1024,
+  maxMessageDepth: 64,
+  requestTimeoutMs: 30_000,
   quoteRequestsPerConnection: { burst: 5, perSecond: 0.5 },
   quoteRequestsPerAddress: { burst: 30, perSecond: 3 },
   eventsPerConnection: { burst: 100, perSecond: 20 },
@@ -41,6 +50,13 @@ export function resolveSocketOptions(overrides: Partial<SocketOptions> = {}): So
   const options = { ...DEFAULT_SOCKET_OPTIONS, ...overrides };
   if (options.maxPayloadBytes > options.maxMessageBytes) {
     throw new RangeError('socket option maxPayloadBytes must not exceed maxMessageBytes');
+  }
+  // The message wraps the payload in the event's argument array.
+  if (options.maxPayloadDepth + 1 > options.maxMessageDepth) {
+    throw new RangeError('socket option maxPayloadDepth must be below maxMessageDepth');
+  }
+  if (options.requestTimeoutMs <= options.forwardedQuoteTimeoutMs) {
+    throw new RangeError('socket option requestTimeoutMs must exceed forwardedQuoteTimeoutMs');
   }
   return options;
 }

@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
 import { clientAddress } from './client-address.js';
 import { KeyedRateLimiter, TokenBucket } from './rate-limiter.js';
+import { guarded } from './guarded.js';
 import { handleRequests, type RequestHandler } from './requests.js';
 import { blockHeightRoom, orderRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
@@ -29,10 +30,19 @@ export interface UserNamespaceDependencies {
 /** `/user/v1`: users request quotes, follow their orders and block heights, and read refund details. */
 export function serveUserNamespace(namespace: Namespace, dependencies: UserNamespaceDependencies): void {
   const quoteRequestsByAddress = new KeyedRateLimiter(dependencies.options.quoteRequestsPerAddress);
-  namespace.on('connection', (socket) => {
-    const handlers = userHandlers(socket, dependencies, quoteRequestsByAddress);
-    handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, dependencies.logger);
-  });
+  const { logger } = dependencies;
+  namespace.on(
+    'connection',
+    guarded(
+      logger,
+      'serving a user connection',
+      (socket: Socket) => {
+        const handlers = userHandlers(socket, dependencies, quoteRequestsByAddress);
+        handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, logger);
+      },
+      (socket) => socket.disconnect(true),
+    ),
+  );
 }
 
 function userHandlers(
@@ -70,14 +80,14 @@ function userHandlers(
     subscribeToBlockHeight: async (payload) => {
       const { markets } = await store.getConfiguration();
       const topic = readBlockHeightTopic(payload, markets);
-      await socket.join(blockHeightRoom(topic.chain, topic.network));
+      await socket.join(blockHeightRoom(topic.chain, topic.subnet));
       return undefined;
     },
 
     unsubscribeFromBlockHeight: async (payload) => {
       const { markets } = await store.getConfiguration();
       const topic = readBlockHeightTopic(payload, markets);
-      await socket.leave(blockHeightRoom(topic.chain, topic.network));
+      await socket.leave(blockHeightRoom(topic.chain, topic.subnet));
       return undefined;
     },
 

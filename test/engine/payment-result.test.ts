@@ -38,16 +38,16 @@ for (const kind of STORE_KINDS) {
     let transitions: OrderTransitions;
     const funded = buildOrder({ label: 'paid', state: 'Funded', funds: [35_590n] });
     const unfunded = buildOrder({ label: 'not yet funded' });
+    const blacklisted = buildOrder({ label: 'blacklisted sender', state: 'Funded', funds: [35_590n] });
 
     before(async () => {
       fresh = await openFreshStore(kind);
-      await seedStore(fresh.store, { orders: [funded.record, unfunded.record] });
+      await seedStore(fresh.store, { orders: [funded.record, unfunded.record, blacklisted.record] });
       transitions = new OrderTransitions(fresh.store, (event) => events.push(event));
     });
     after(() => fresh?.dispose());
 
-    const apply = (payload: unknown, requestId?: string) =>
-      applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000, requestId);
+    const apply = (payload: unknown) => applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000, 'request-1');
 
     test('refuses a wrong preimage, an unknown order, and a payment before the funds are confirmed', async () => {
       assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
@@ -72,22 +72,43 @@ for (const kind of STORE_KINDS) {
     });
 
     test('a valid preimage completes the order once, with the preimage in store and event; a repeat is accepted', async () => {
-      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage.toUpperCase() }, 'payment-3');
+      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage.toUpperCase() });
       const order = await fresh.store.getOrder(funded.record.id);
       assert.equal(order?.state, 'Complete');
       assert.equal(order?.paymentPreimage, funded.preimage);
       assert.deepEqual(events, [{ orderId: funded.record.id, state: 'Complete', preimage: funded.preimage }]);
 
-      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage }, 'payment-4');
+      await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage });
       assert.equal(events.length, 1);
       const history = await fresh.store.getOrderHistory(funded.record.id);
       assert.deepEqual(history.map((change) => change.state), ['Funded', 'Complete'], 'the repeat moved nothing');
-      assert.deepEqual(history[1], {
-        state: 'Complete',
-        at: 5000,
-        cause: { source: 'request', reason: 'paymentResult', requestId: 'payment-3' },
-      });
+      assert.equal(history[1]?.cause?.reason, 'paymentResult');
       assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
+    });
+
+    test('AddressBlacklisted holds a funded order for the admin refund, once; refused before funding', async () => {
+      events.length = 0;
+      const report = (orderId: string) => apply({ orderId, success: false, failedReason: 'AddressBlacklisted' });
+      assert.equal(await refusal(() => report(unfunded.record.id)), 'OrderNotFunded');
+      assert.equal((await fresh.store.getOrder(unfunded.record.id))?.state, 'WaitingForFundingTx');
+
+      await report(blacklisted.record.id);
+      const order = await fresh.store.getOrder(blacklisted.record.id);
+      assert.equal(order?.state, 'AddressBlacklistedWaitingForRefundTx');
+      assert.deepEqual((await fresh.store.getOrderHistory(blacklisted.record.id)).at(-1), {
+        state: 'AddressBlacklistedWaitingForRefundTx',
+        at: 5000,
+        cause: { source: 'request', reason: 'paymentFailedAddressBlacklisted', requestId: 'request-1' },
+      });
+      assert.deepEqual(events, [{ orderId: blacklisted.record.id, state: 'AddressBlacklistedWaitingForRefundTx' }]);
+
+      await report(blacklisted.record.id);
+      assert.equal(events.length, 1, 'a repeated report moved the order again');
+      // The funds stay locked for the operator: a preimage can no longer complete it.
+      assert.equal(
+        await refusal(() => apply({ orderId: blacklisted.record.id, success: true, preimage: blacklisted.preimage })),
+        'OrderNotFunded',
+      );
     });
   });
 }

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { io, type Socket } from 'socket.io-client';
+import { postgresReachable } from '../support/stores.js';
+import { addProvider, request, startTestService, type ProviderKeys, type TestService } from './harness.js';
+import { nestedArrayJson, RawPollingSession, type RawOutcome } from './raw-polling.js';
+
+const USER_EVENTS = [
+  'requestQuote',
+  'subscribeToOrderState',
+  'unsubscribeFromOrderState',
+  'subscribeToBlockHeight',
+  'unsubscribeFromBlockHeight',
+  'requestRefundDetails',
+  'requestMarketRequirements',
+  'broadcastTransaction',
+];
+const PROVIDER_EVENTS = [
+  'authenticate',
+  'activeConfiguration',
+  'subscribeToQuotes',
+  'unsubscribeFromQuotes',
+  'makerQuote',
+  'paymentResult',
+  'noSuchEvent',
+];
+const DEPTHS = [10_000, 100_000];
+/** What a refusal of such a payload may say; anything else (a success, a crash) fails. */
+const REFUSALS = ['PayloadTooLarge', 'InvalidPayload'];
+const WAIT_MS = 5_000;
+
+interface Attack {
+  readonly namespace: '/user/v1' | '/provider/v1';
+  readonly event: string;
+  readonly authenticated: boolean;
+}
+
+const ATTACKS: readonly Attack[] = [
+  ...USER_EVENTS.map((event) => ({ namespace: '/user/v1' as const, event, authenticated: false })),
+  ...PROVIDER_EVENTS.flatMap((event) => [
+    { namespace: '/provider/v1' as const, event, authenticated: false },
+    { namespace: '/provider/v1' as const, event, authenticated: true },
+  ]),
+];
+
+/** A socket.io 4 client over WebSocket; the packet is written raw, as its own encoder would overflow on it. */
+async function attackOverWebSocket(baseUrl: string, attack: Attack, keys: ProviderKeys, payloadJson: string): Promise<RawOutcome> {
+  const socket: Socket = io(`${baseUrl}${attack.namespace}`, { transports: ['websocket'], forceNew: true, reconnection: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    if (attack.authenticated) {
+      assert.deepEqual(await request(socket, 'authenticate', keys), { success: true });
+    }
+    const prefix = `43${attack.namespace},900`;
+    return await new Promise<RawOutcome>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`neither an ack nor a close for ${attack.event}`)), WAIT_MS);
+      socket.io.engine.on('message', (data: unknown) => {
+        if (typeof data !== 'string' || !data.startsWith(prefix)) return;
+        clearTimeout(timer);
+        resolve({ ack: (JSON.parse(data.slice(prefix.length)) as [{ success: boolean; message?: unknown }])[0] });
+      });
+      socket.once('disconnect', (reason) => {
+        clearTimeout(timer);
+        resolve({ closed: reason });
+      });
+      socket.io.engine.send(`42${attack.namespace},900[${JSON.stringify(attack.event)},${payloadJson}]`);
+    });
+  } finally {
+    socket.close();
+  }
+}
+
+/** The same packet by hand over long-polling. */
+async function attackOverPolling(baseUrl: string, attack: Attack, keys: ProviderKeys, payloadJson: string): Promise<RawOutcome> {
+  const session = await RawPollingSession.connect(baseUrl, attack.namespace);
+  try {
+    if (attack.authenticated) {
+      assert.deepEqual(await session.emit('authenticate', JSON.stringify(keys)), { ack: { success: true } });
+    }
+    return await session.emit(attack.event, payloadJson);
+  } finally {
+    session.close();
+  }
+}
+
+function assertRefusedOrClosed(outcome: RawOutcome, what: string): void {
+  if ('closed' in outcome) return;
+  assert.equal(outcome.ack.success, false, `${what} was accepted`);
+  assert.ok(REFUSALS.includes(outcome.ack.message as string), `${what} answered ${JSON.stringify(outcome.ack)}`);
+}
+
+// The store plays no part in these bounds: PostgreSQL, the production cluster's store, when it is here.
+const kind = postgresReachable ? 'postgres' : 'sqlite';
+describe(`deeply nested payloads on ${kind}`, () => {
+  let harness: TestService;
+  /** Messages up to 1 MiB: a 100,000-deep payload gets past engine.io's size bound to socket.io's parser. */
+  let roomy: TestService;
+  let keys: ProviderKeys;
+  let roomyKeys: ProviderKeys;
+  // Each attack takes a fresh authenticated connection; the flood limit is not what is tested here.
+  const authentications = { burst: 1_000, perSecond: 1_000 };
+
+  before(async () => {
+    harness = await startTestService(kind, { sockets: { authenticationsPerAddress: authentications } });
+    keys = await addProvider(harness.fresh.store, 'deep-nester');
+    roomy = await startTestService(kind, { sockets: { authenticationsPerAddress: authentications, maxMessageBytes: 1024 * 1024 } });
+    roomyKeys = await addProvider(roomy.fresh.store, 'deep-nester');
+  });
+  after(async () => {
+    await harness?.close();
+    await roomy?.close();
+  });
+
+  const cases = [
+    ...DEPTHS.map((depth) => ({ depth, limits: 'default bounds', service: () => harness, keys: () => keys })),
+    { depth: 100_000, limits: 'messages up to 1 MiB', service: () => roomy, keys: () => roomyKeys },
+  ];
+  for (const { depth, limits, service, keys: keysOf } of cases) {
+    test(`nested ${depth} deep (${limits}), on every event of both namespaces, authenticated or not: refused or closed, others served`, async () => {
+      const harness = service();
+      const keys = keysOf();
+      const bystander = await harness.connect('/user/v1', 'v2');
+      const payloadJson = nestedArrayJson(depth);
+      await Promise.all(
+        ATTACKS.map(async (attack) => {
+          const what = `${attack.namespace} ${attack.event}${attack.authenticated ? ' (authenticated)' : ''} at depth ${depth}`;
+          assertRefusedOrClosed(await attackOverWebSocket(harness.service.url, attack, keys, payloadJson), `${what} over WebSocket`);
+          assertRefusedOrClosed(await attackOverPolling(harness.service.url, attack, keys, payloadJson), `${what} over polling`);
+        }),
+      );
+      assert.ok(bystander.connected, 'a bystander lost its connection');
+      const served = await request(bystander, 'requestMarketRequirements', null);
+      assert.equal(served.success, true);
+    });
+  }
+});
