@@ -227,4 +227,16 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
     await claim(stranger, swap);
     assert.equal(await node.publicClient.getBalance({ address: contract }), before_);
   });
+  test('a revert to a snapshot (a reorg) drops a funding, and the same funding can land again', async () => {
+    const swap = newSwap();
+    const snapshot = await node.snapshot();
+    const heightBefore = await node.blockNumber();
+    await fund(user, swap, 777n);
+    await node.mine(2);
+    await node.revert(snapshot);
+    assert.equal(await node.blockNumber(), heightBefore);
+    assert.equal((await record(swap)).state, STATE.Empty);
+    await fund(user, swap, 777n);
+    assert.equal((await record(swap)).amount, 777n);
+  });
 });
