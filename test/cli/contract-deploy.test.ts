@@ -13,12 +13,13 @@ function lastLine(result: CliResult): string {
 describe('lnswap contract deploy', () => {
   test('refuses a missing or malformed key, a key flag, a bad delay and a missing node, without echoing the key', async () => {
     const malformed = 'ab'.repeat(31) + 'zz';
+    const deploy = ['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1'];
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1'], {}, /the deployer key is missing: set DEPLOYER_PRIVATE_KEY/],
-      [['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1'], { DEPLOYER_PRIVATE_KEY: malformed }, /DEPLOYER_PRIVATE_KEY must be 64 hex digits/],
-      [['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1'], { DEPLOYER_PRIVATE_KEY: '0'.repeat(64) }, /DEPLOYER_PRIVATE_KEY is not a valid secp256k1 private key/],
-      [['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1', '--private-key', malformed], {}, /Unknown option '--private-key'/],
-      [['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1', '--refund-delay', '0'], {}, /--refund-delay must be a whole number of blocks/],
+      [deploy, {}, /the deployer key is missing: set DEPLOYER_PRIVATE_KEY/],
+      [deploy, { DEPLOYER_PRIVATE_KEY: malformed }, /DEPLOYER_PRIVATE_KEY must be 64 hex digits/],
+      [deploy, { DEPLOYER_PRIVATE_KEY: '0'.repeat(64) }, /DEPLOYER_PRIVATE_KEY is not a valid secp256k1 private key/],
+      [[...deploy, '--private-key', malformed], {}, /Unknown option '--private-key'/],
+      [[...deploy, '--refund-delay', '0'], {}, /--refund-delay must be a whole number of blocks/],
       [['contract', 'deploy'], {}, /missing --ethereum-rpc URL/],
       [['contract', 'deploy', '--ethereum-rpc', 'ftp://node'], {}, /--ethereum-rpc must be an http:\/\/ or https:\/\/ URL/],
       [['contract', 'launch'], {}, /unknown action "launch"/],

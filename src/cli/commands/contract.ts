@@ -1,5 +1,10 @@
 import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
-import { DEFAULT_REFUND_DELAY_BLOCKS, deployerPrivateKeyFrom, ethereumRpcUrlFrom, refundDelayFrom } from '../ethereum-settings.js';
+import {
+  DEFAULT_REFUND_DELAY_BLOCKS,
+  deployerPrivateKeyFrom,
+  ethereumRpcUrlFrom,
+  refundDelayFrom,
+} from '../ethereum-settings.js';
 import { UsageError } from '../usage-error.js';
 
 export const contractCommand: Command = {
@@ -29,7 +34,9 @@ Environment:
     });
     if (values.help) return printHelp(contractCommand, context);
     const [action, extra] = positionals;
-    if (action !== 'deploy') throw new UsageError(action === undefined ? 'missing the action: deploy' : `unknown action "${action}"`);
+    if (action !== 'deploy') {
+      throw new UsageError(action === undefined ? 'missing the action: deploy' : `unknown action "${action}"`);
+    }
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const rpcUrl = ethereumRpcUrlFrom(values['ethereum-rpc'], context.env);
     if (rpcUrl === undefined) throw new UsageError('missing --ethereum-rpc URL (or ETHEREUM_RPC_URL)');

@@ -49,8 +49,10 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
   });
   after(() => node?.stop());
 
+  const submit = (from: Account, data: Hex, value = 0n) => node.wallet(from).sendTransaction({ to: contract, data, value });
+
   async function send(from: Account, data: Hex, value = 0n): Promise<TransactionReceipt> {
-    const hash = await node.wallet(from).sendTransaction({ to: contract, data, value });
+    const hash = await submit(from, data, value);
     const receipt = await node.publicClient.waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, 'success');
     return receipt;
@@ -238,5 +240,23 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
     assert.equal((await record(swap)).state, STATE.Empty);
     await fund(user, swap, 777n);
     assert.equal((await record(swap)).amount, 777n);
+  });
+  test('with automine off, fundings of several orders share one block', async () => {
+    const [first, second] = [newSwap(), newSwap()];
+    await node.setAutomine(false);
+    try {
+      const hashes = [
+        await submit(user, encodeFundCalldata(first.orderId, first.paymentHash), 5n),
+        await submit(stranger, encodeFundCalldata(second.orderId, second.paymentHash), 6n),
+      ];
+      await node.mine(1);
+      const receipts = await Promise.all(hashes.map((hash) => node.publicClient.waitForTransactionReceipt({ hash })));
+      assert.equal(receipts[0]!.blockNumber, receipts[1]!.blockNumber);
+      assert.equal(receipts[0]!.blockNumber, await node.blockNumber());
+    } finally {
+      await node.setAutomine(true);
+    }
+    assert.equal((await record(first)).amount, 5n);
+    assert.equal((await record(second)).amount, 6n);
   });
 });
