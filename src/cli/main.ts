@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import type { Command, CliContext } from './command.js';
+import { contractCommand } from './commands/contract.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { historyCommand } from './commands/history.js';
@@ -15,6 +16,7 @@ const COMMANDS: readonly Command[] = [
   historyCommand,
   demoCommand,
   providersCommand,
+  contractCommand,
 ];
 
 const USAGE = `Usage: lnswap <command> [options]
