@@ -12,6 +12,7 @@ import type { Store } from '../../src/store/store.js';
 import { buildOrder, configuration, hashOfInvoice, seedStore } from '../support/fixtures.js';
 import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { JSON_TYPE } from './harness.js';
+import { eventually } from '../support/eventually.js';
 
 const complete = buildOrder({ label: 'cache-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
 const refunded = buildOrder({
@@ -42,19 +43,7 @@ async function seenAfterOtherProcessWrite(kind: string, check: () => Promise<voi
     await new Promise(setImmediate);
     return check();
   }
-  return eventually(check);
-}
-
-async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  return eventually(check, 'the other process\'s write to show');
 }
 
 for (const kind of STORE_KINDS) {
