@@ -1,10 +1,7 @@
-import { isLnswapError } from '../domain/errors.js';
+import { FAILURE_MESSAGE, isLnswapError } from '../domain/errors.js';
 
 /** Every request is answered `{ success, message? }`; a refusal's message is an error token. */
 export type AckPayload = { success: true; message?: unknown } | { success: false; message: string };
-
-/** Sent for failures that are not the client's doing; details go to the log, never to the client. */
-export const FAILURE_MESSAGE = 'Something went wrong';
 
 export function successAck(message: unknown): AckPayload {
   return message === undefined ? { success: true } : { success: true, message };
