@@ -13,9 +13,9 @@
  */
 
 /** The Store interface and what every implementation shares; not the implementations or the factory choosing one. */
-const STORE_INTERFACE = '^src/store/(?!open\\.ts$)[^/]+\\.ts$';
+const STORE_INTERFACE = '^src/store/(?!open\\.[jt]s$)[^/]+\\.[jt]s$';
 /** What a chain backend implements; not the backends. */
-const CHAINS_INTERFACE = '^src/chains/[^/]+\\.ts$';
+const CHAINS_INTERFACE = '^src/chains/[^/]+\\.[jt]s$';
 
 /** Node modules that reach outside the process: files, network, processes, threads. */
 const NODE_IO_MODULES =
