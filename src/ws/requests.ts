@@ -49,6 +49,7 @@ export function handleRequests(
 }
 
 function payloadBytes(payload: unknown): number {
-  const json = JSON.stringify(payload);
+  // Undefined for an undefined payload, whatever JSON.stringify's declared type says.
+  const json: string | undefined = JSON.stringify(payload);
   return json === undefined ? 0 : Buffer.byteLength(json);
 }
