@@ -58,9 +58,24 @@ module.exports = {
       from: { path: '^src/domain/' },
       to: { path: IO_PACKAGES },
     },
-    layer('domain-stands-alone', { path: '^src/domain/' }, '^src/(domain|types)/', 'src/domain imports nothing else of the project.'),
-    layer('store-on-domain', { path: '^src/store/' }, '^src/(domain|store|types)/', 'src/store imports only src/domain.'),
-    layer('chains-on-domain', { path: '^src/chains/' }, '^src/(domain|chains|types)/', 'src/chains imports only src/domain.'),
+    layer(
+      'domain-stands-alone',
+      { path: '^src/domain/' },
+      '^src/(domain|types)/',
+      'src/domain imports nothing else of the project.',
+    ),
+    layer(
+      'store-on-domain',
+      { path: '^src/store/' },
+      '^src/(domain|store|types)/',
+      'src/store imports only src/domain.',
+    ),
+    layer(
+      'chains-on-domain',
+      { path: '^src/chains/' },
+      '^src/(domain|chains|types)/',
+      'src/chains imports only src/domain.',
+    ),
     layer('wire-on-domain', { path: '^src/wire/' }, '^src/(domain|wire|types)/', 'src/wire imports only src/domain.'),
     layer(
       'engine-on-interfaces',

@@ -125,7 +125,11 @@ export function presentRefund(refund: RefundDerivation, market: Market): RefundV
             redeemScript: details.redeemScript,
             currentBlockHeight: details.currentBlockHeight,
             feeTokensPerVirtualByte: details.feeTokensPerVirtualByte,
-            utxos: details.utxos.map((utxo) => ({ txId: utxo.txId, index: utxo.index, tokens: exactNumber(utxo.tokens) })),
+            utxos: details.utxos.map((utxo) => ({
+              txId: utxo.txId,
+              index: utxo.index,
+              tokens: exactNumber(utxo.tokens),
+            })),
           },
   };
 }

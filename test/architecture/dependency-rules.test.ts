@@ -41,7 +41,8 @@ describe('the dependency rules', () => {
       'src/domain/b.js': "import { a } from './a.js';\nexport const b = () => a;\n",
       'src/store/store.js': 'export const store = {};\n',
       'src/store/sqlite/sqlite-store.js': 'export const sqlite = {};\n',
-      'src/api/route.js': "import { acks } from '../ws/acks.js';\nimport { sqlite } from '../store/sqlite/sqlite-store.js';\nexport const route = [acks, sqlite];\n",
+      'src/api/route.js':
+        "import { acks } from '../ws/acks.js';\nimport { sqlite } from '../store/sqlite/sqlite-store.js';\nexport const route = [acks, sqlite];\n",
       'src/ws/acks.js': 'export const acks = {};\n',
     });
     assert.deepEqual(found, [
