@@ -1,5 +1,5 @@
 // Lint rules chosen to catch real bugs (promises nobody awaits, `any` leaking through, switches that
-// miss a case), not style: formatting is left to the author and review.
+// miss a case), not style: formatting is Prettier's (docs/architecture.md says why it is not checked yet).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
