@@ -10,7 +10,7 @@ export interface ResponseCheck {
 }
 
 async function fetchAll(baseUrl: string, paths: readonly string[]): Promise<{ status: number; body: string }[]> {
-  const results: { status: number; body: string }[] = new Array(paths.length);
+  const results = new Array<{ status: number; body: string }>(paths.length);
   let next = 0;
   const worker = async () => {
     while (next < paths.length) {

@@ -47,7 +47,7 @@ export async function profileServer(
     logFile: join(directory, 'server.log'),
     readyPath: '/api/markets',
   });
-  let measuredFromMs = 0;
+  let measuredFromMs: number;
   try {
     const run = { baseUrl: server.baseUrl, paths: target.paths, connections: settings.connections };
     await tool.run({ ...run, seconds: Math.max(settings.warmupSeconds, 1) });

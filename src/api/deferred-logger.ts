@@ -11,7 +11,7 @@ export function deferredChildLogger(makeChild: () => FastifyBaseLogger): Fastify
     get(_target, property) {
       child ??= makeChild();
       const value: unknown = Reflect.get(child, property, child);
-      return typeof value === 'function' ? value.bind(child) : value;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(child) : value;
     },
     set(_target, property, value) {
       child ??= makeChild();

@@ -5,11 +5,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { isLnswapError, type ErrorToken } from '../domain/errors.js';
+import { FAILURE_MESSAGE, isLnswapError, type ErrorToken } from '../domain/errors.js';
 import { READ_METHODS } from './methods.js';
 
 const TEXT = 'text/plain; charset=utf-8';
-const FAILURE_MESSAGE = 'Something went wrong';
 
 /** Every token refuses something the client sent, so 400, except a well-formed id of no order. */
 export function statusForToken(token: ErrorToken): number {

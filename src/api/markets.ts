@@ -1,9 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { findMarket, type Market } from '../domain/markets.js';
 import { requirementsForAllMarkets, requirementsForMarket } from '../domain/requirements.js';
 import type { Store } from '../store/store.js';
 import { routeMethods } from './methods.js';
-import { presentMarket, presentRequirements } from './presenters.js';
+import { presentMarket, presentRequirements } from '../wire/presenters.js';
 import { allRequirementsSchema, listMarketsSchema, marketRequirementsSchema } from './schemas.js';
 
 export interface MarketRoutesOptions {
@@ -16,7 +16,7 @@ function knownMarket(name: string): Market {
   return market;
 }
 
-export const marketRoutes: FastifyPluginAsync<MarketRoutesOptions> = async (app, { store }) => {
+export const marketRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: MarketRoutesOptions }> = async (app, { store }) => {
   const method = routeMethods(app);
 
   app.route({
@@ -39,7 +39,7 @@ export const marketRoutes: FastifyPluginAsync<MarketRoutesOptions> = async (app,
     },
   });
 
-  app.route<{ Params: { market: string } }>({
+  app.route({
     method,
     url: '/api/markets/:market/requirements',
     schema: marketRequirementsSchema,

@@ -1,7 +1,8 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyReply } from 'fastify';
 import { LnswapError } from '../domain/errors.js';
 import { deriveFundingDetails } from '../domain/funding.js';
-import { findMarket, type Market } from '../domain/markets.js';
+import { findMarket, marketOf, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
@@ -14,7 +15,7 @@ import {
   presentOrderSummary,
   presentRefund,
   presentTransactions,
-} from './presenters.js';
+} from '../wire/presenters.js';
 import {
   findOrdersQueryTokens,
   findOrdersSchema,
@@ -32,15 +33,6 @@ export interface OrderRoutesOptions {
   readonly responseCacheBytes: number;
 }
 
-interface OrderParams {
-  id: string;
-}
-
-interface FindOrdersQuery {
-  invoiceHash: string;
-  onchainTicker?: string;
-}
-
 /** What a route read, and what it depends on (`order:ID`, `invoice:HASH`, `configuration`). */
 interface ReadAnswer {
   readonly view: unknown;
@@ -53,13 +45,15 @@ function orderTag(order: OrderRecord): string {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function marketOf(order: OrderRecord): Market {
-  const market = findMarket(order.market);
-  if (market === undefined) throw new Error(`order ${order.id} has unknown market ${order.market}`);
-  return market;
+/**
+ * Sends JSON text already serialized by the route's schema. Takes the reply untyped: a route's typed
+ * reply accepts only the unserialized view.
+ */
+function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(body);
 }
 
-export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
+export const orderRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: OrderRoutesOptions }> = async (
   app,
   { store, responseCacheBytes },
 ) => {
@@ -70,25 +64,26 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
   /**
    * Answers from the cache when it can, synchronously: a hit costs no promise. Keys hold the request's
    * own spelling, so a hit needs no parsing; only answers that passed validation are ever kept.
+   * A hit is sent here and the handler returns nothing, Fastify's way for a handler that sent its reply.
    */
-  function answerCacheable(
-    reply: FastifyReply,
-    key: string,
-    read: () => Promise<ReadAnswer>,
-  ): FastifyReply | Promise<FastifyReply> {
+  function answerCacheable(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): void | Promise<void> {
     const cached = responses.get(key);
-    if (cached !== undefined) return reply.type(JSON_TYPE).send(cached);
+    if (cached !== undefined) {
+      sendSerialized(reply, cached);
+      return;
+    }
     return readAndKeep(reply, key, read);
   }
 
   /** Reads, and keeps the answer serialized by the route's own schema, exactly as it is sent. */
-  async function readAndKeep(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): Promise<FastifyReply> {
+  async function readAndKeep(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): Promise<void> {
     const readStartedAt = responses.startRead();
     const { view, tags } = await read();
     // The route's serializer is fast-json-stringify's, which always produces a string.
     const body = reply.serialize(view) as string;
     responses.remember(key, body, readStartedAt, tags);
-    return reply.type(JSON_TYPE).send(body);
+    // Awaiting the reply resolves once it is sent: an async handler's way to say it sent its own.
+    await sendSerialized(reply, body);
   }
 
   async function loadOrder(rawId: string): Promise<{ order: OrderRecord; market: Market }> {
@@ -108,7 +103,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     return ticker;
   }
 
-  app.route<{ Querystring: FindOrdersQuery }>({
+  app.route({
     method,
     url: '/api/orders',
     schema: findOrdersSchema,
@@ -128,7 +123,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     },
   });
 
-  app.route<{ Params: OrderParams }>({
+  app.route({
     method,
     url: '/api/orders/:id',
     schema: getOrderSchema,
@@ -139,18 +134,18 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       }),
   });
 
-  app.route<{ Params: OrderParams }>({
+  app.route({
     method,
     url: '/api/orders/:id/state',
     schema: orderStateSchema,
     handler: async (request, reply) => {
       const { order } = await loadOrder(request.params.id);
       // A bare string would go out as text; the spec wants the JSON literal, quotes included.
-      return reply.type('application/json; charset=utf-8').send(reply.serialize(order.state));
+      await sendSerialized(reply, reply.serialize(order.state) as string);
     },
   });
 
-  app.route<{ Params: OrderParams }>({
+  app.route({
     method,
     url: '/api/orders/:id/fundDetails',
     schema: fundingDetailsSchema,
@@ -161,7 +156,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
     },
   });
 
-  app.route<{ Params: OrderParams }>({
+  app.route({
     method,
     url: '/api/orders/:id/transactions',
     schema: transactionsSchema,
@@ -172,7 +167,7 @@ export const orderRoutes: FastifyPluginAsync<OrderRoutesOptions> = async (
       }),
   });
 
-  app.route<{ Params: OrderParams }>({
+  app.route({
     method,
     url: '/api/orders/:id/refund',
     schema: refundSchema,

@@ -1,24 +1,23 @@
 /**
- * JSON schemas of the read API. Response schemas fix the wire field set and order (Fastify serializes
- * with them); request schemas document the parameters and refuse what can be refused without the store.
+ * JSON schemas of the read API's routes. Response bodies are the shared wire shapes (Fastify
+ * serializes with them); request schemas document the parameters, type them for the handlers, and
+ * refuse what can be refused without the store.
  */
 import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import { LnswapError, type ErrorToken } from '../domain/errors.js';
-import { ORDER_STATES } from '../domain/states.js';
+import {
+  fundingDetailsShape,
+  marketRequirementsShape,
+  marketShape,
+  object,
+  orderShape,
+  orderState,
+  orderSummaryShape,
+  refundShape,
+  transactionShape,
+} from '../wire/response-shapes.js';
 
 type SchemaErrorFormatter = NonNullable<FastifyServerOptions['schemaErrorFormatter']>;
-
-/**
- * An object whose every field is present. The serializer writes required fields before optional
- * ones, so a shape with an optional field mid-object is written as separate all-required branches
- * (anyOf) to keep the wire order the interface's tables give.
- */
-function object<Properties extends Record<string, unknown>>(properties: Properties) {
-  return { type: 'object', required: Object.keys(properties), properties } as const;
-}
-
-const string = { type: 'string' } as const;
-const integer = { type: 'integer' } as const;
 
 function tokenBody(description: string) {
   return { type: 'string', description: `Bare text token: ${description}` } as const;
@@ -32,53 +31,21 @@ const orderErrors = { 400: tokenBody('InvalidOrderId'), 404: tokenBody('OrderNot
 
 export const listMarketsSchema = {
   summary: 'Markets the service offers',
-  response: {
-    200: { type: 'array', items: object({ onchainTicker: string, offchainTicker: string, market: string }) },
-  },
+  response: { 200: { type: 'array', items: marketShape } },
 } as const;
-
-const marketRequirements = object({
-  market: string,
-  payReq: object({
-    minExpirationSeconds: { type: 'string', description: 'Seconds, decimal integer' },
-    minBaseUnits: { type: 'string', description: 'Base units, decimal integer' },
-    maxBaseUnits: { type: 'string', description: 'Base units, decimal integer' },
-  }),
-});
 
 export const allRequirementsSchema = {
   summary: 'Requirements of every offered market that an active provider serves',
-  response: { 200: { type: 'array', items: marketRequirements } },
+  response: { 200: { type: 'array', items: marketRequirementsShape } },
 } as const;
 
 export const marketRequirementsSchema = {
   summary: 'Requirements of one market',
   params: object({ market: { type: 'string', description: 'Market name in any case: btc_lbtc' } }),
   response: {
-    200: marketRequirements,
+    200: marketRequirementsShape,
     400: tokenBody('InvalidMarket, NoQuoteProvidersAvailable or NoQuoteProvidersForTheRequestedMarket'),
   },
-} as const;
-
-const state = { type: 'string', enum: ORDER_STATES } as const;
-const timestamp = { type: 'string', description: 'ISO 8601 UTC with milliseconds' } as const;
-
-const orderSummaryProperties = {
-  id: string,
-  market: string,
-  onchainTicker: string,
-  createdAt: timestamp,
-  state,
-  payToAddress: string,
-  amount: { type: 'string', description: 'Whole units of the on-chain asset' },
-  amountPaid: { type: 'string', description: 'Sum of the FUND transactions, whole units' },
-  expiryTimestamp: timestamp,
-} as const;
-
-const orderProperties = {
-  ...orderSummaryProperties,
-  invoice: { type: 'string', description: 'BOLT11 payment request' },
-  paymentHash: { type: 'string', description: '64 lowercase hex, from the invoice' },
 } as const;
 
 export const findOrdersSchema = {
@@ -96,7 +63,7 @@ export const findOrdersSchema = {
     },
   },
   response: {
-    200: { type: 'array', items: object(orderSummaryProperties) },
+    200: { type: 'array', items: orderSummaryShape },
     400: tokenBody('InvalidInvoiceHash, else InvalidOnchainTicker'),
   },
 } as const;
@@ -110,92 +77,31 @@ export const findOrdersQueryTokens: ReadonlyMap<string, ErrorToken> = new Map([
 export const getOrderSchema = {
   summary: 'One order; paymentPreimage once it is known',
   params: orderIdParams,
-  response: {
-    200: {
-      type: 'object',
-      required: Object.keys(orderProperties),
-      properties: { ...orderProperties, paymentPreimage: { type: 'string', description: '64 hex' } },
-    },
-    ...orderErrors,
-  },
+  response: { 200: orderShape, ...orderErrors },
 } as const;
 
 export const orderStateSchema = {
   summary: 'The order state as a JSON string',
   params: orderIdParams,
-  response: { 200: state, ...orderErrors },
+  response: { 200: orderState, ...orderErrors },
 } as const;
 
 export const fundingDetailsSchema = {
   summary: 'What to send, and where, to fund the order',
   params: orderIdParams,
-  response: {
-    200: object({
-      orderId: string,
-      expiryTimestampMs: { type: 'integer', description: 'Milliseconds since the Unix epoch' },
-      amount: { type: 'string', description: 'The full amount, fixed-point with the asset decimals' },
-      details: {
-        anyOf: [
-          object({ redeemScript: string, payToAddress: string, refundableAtBlockHeight: integer }),
-          object({
-            unsignedFundingTx: object({
-              to: string,
-              data: string,
-              value: { type: 'string', description: 'Integer, smallest unit (wei)' },
-            }),
-          }),
-        ],
-      },
-    }),
-    ...orderErrors,
-  },
+  response: { 200: fundingDetailsShape, ...orderErrors },
 } as const;
 
 export const transactionsSchema = {
   summary: 'On-chain transactions of the order',
   params: orderIdParams,
-  response: {
-    200: { type: 'array', items: object({ type: { type: 'string', enum: ['FUND', 'REFUND'] }, id: string }) },
-    ...orderErrors,
-  },
-} as const;
-
-const bitcoinRefundDetails = {
-  redeemScript: string,
-  currentBlockHeight: integer,
-  feeTokensPerVirtualByte: { type: 'number' },
-  utxos: { type: 'array', items: object({ txId: string, index: integer, tokens: integer }) },
-} as const;
-
-const refundHead = {
-  market: string,
-  type: { type: 'string', enum: ['TimelockRefund', 'AdminRefund'] },
-  state,
-} as const;
-
-const refundTail = {
-  refundableBalance: { type: 'string', description: 'Whole units still locked' },
-  details: {
-    anyOf: [
-      object({ refundAddress: string, ...bitcoinRefundDetails }),
-      object(bitcoinRefundDetails),
-      object({ to: string, data: string }),
-    ],
-  },
+  response: { 200: { type: 'array', items: transactionShape }, ...orderErrors },
 } as const;
 
 export const refundSchema = {
   summary: 'How the order can be refunded: TimelockRefund, or AdminRefund without the timing fields',
   params: orderIdParams,
-  response: {
-    200: {
-      anyOf: [
-        object({ ...refundHead, blocksRemaining: integer, refundableAtBlockHeight: integer, ...refundTail }),
-        object({ ...refundHead, ...refundTail }),
-      ],
-    },
-    ...orderErrors,
-  },
+  response: { 200: refundShape, ...orderErrors },
 } as const;
 
 /** The field a validation failure is about: the missing one, or the first segment of the failing path. */

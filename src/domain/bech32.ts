@@ -74,3 +74,51 @@ export function splitBech32(text: string): Bech32Parts | undefined {
   }
   return { prefix, words, checksum };
 }
+
+/**
+ * Bech32 text of a lowercase prefix and 5-bit words, with the checksum that leaves `checksumConstant`
+ * (BECH32_CHECKSUM unless told), and no length limit, as BOLT11 needs.
+ */
+export function joinBech32(prefix: string, words: ArrayLike<number>, checksumConstant = BECH32_CHECKSUM): string {
+  let checksum = prefixChecksum(prefix);
+  if (checksum < 0 || prefix.length === 0) throw new RangeError(`not a bech32 prefix: ${JSON.stringify(prefix)}`);
+  let text = `${prefix}1`;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (!Number.isInteger(word) || word < 0 || word > 31) throw new RangeError(`not a 5-bit word: ${word}`);
+    checksum = polymodStep(checksum) ^ word;
+    text += CHARSET[word];
+  }
+  for (let i = 0; i < CHECKSUM_WORDS; i++) checksum = polymodStep(checksum);
+  checksum ^= checksumConstant;
+  for (let i = CHECKSUM_WORDS - 1; i >= 0; i--) text += CHARSET[(checksum >>> (5 * i)) & 31];
+  return text;
+}
+
+/** Values of `fromBits` bits regrouped into values of `toBits` bits, big-endian; a last partial group is padded with zero bits. */
+function regroup(values: ArrayLike<number>, fromBits: number, toBits: number): number[] {
+  const out: number[] = [];
+  const mask = (1 << toBits) - 1;
+  let accumulator = 0;
+  let bits = 0;
+  for (let i = 0; i < values.length; i++) {
+    accumulator = ((accumulator << fromBits) | values[i]!) & 0xffff;
+    bits += fromBits;
+    while (bits >= toBits) {
+      bits -= toBits;
+      out.push((accumulator >>> bits) & mask);
+    }
+  }
+  if (bits > 0) out.push((accumulator << (toBits - bits)) & mask);
+  return out;
+}
+
+/** Bytes as 5-bit words, the last word padded with zero bits. */
+export function bytesToWords(bytes: ArrayLike<number>): number[] {
+  return regroup(bytes, 8, 5);
+}
+
+/** 5-bit words as bytes, the last byte padded with zero bits (as BOLT11 signs them). */
+export function wordsToBytes(words: ArrayLike<number>): Buffer {
+  return Buffer.from(regroup(words, 5, 8));
+}

@@ -116,9 +116,13 @@ export function parseHtlcRedeemScript(hex: string): HtlcScriptTerms | undefined 
   }
 }
 
+// Script opcodes decode as plain numbers; these compare with them as numbers.
+const OP_1: number = opcodes.OP_1;
+const OP_16: number = opcodes.OP_16;
+
 /** Minimal encoding pushes heights 1 to 16 as OP_1..OP_16. */
 function smallIntegerOpcodeValue(opcode: number): number {
-  return opcode >= opcodes.OP_1 && opcode <= opcodes.OP_16 ? opcode - opcodes.OP_1 + 1 : -1;
+  return opcode >= OP_1 && opcode <= OP_16 ? opcode - OP_1 + 1 : -1;
 }
 
 /** Where a maker may ask to be funded: legacy P2SH, native P2WSH, or P2WSH nested in P2SH. */

@@ -59,3 +59,9 @@ export class LnswapError extends Error {
 export function isLnswapError(error: unknown): error is LnswapError {
   return error instanceof LnswapError;
 }
+
+/**
+ * What a client is told of a failure that is not its doing, over HTTP (a 500's body) and socket.io
+ * (a failed ack's message) alike; the details go to the log only.
+ */
+export const FAILURE_MESSAGE = 'Something went wrong';

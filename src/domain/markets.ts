@@ -1,3 +1,4 @@
+
 export type Network = 'mainnet' | 'testnet' | 'simnet';
 export type ChainKind = 'bitcoin' | 'ethereum';
 
@@ -47,4 +48,11 @@ export function findMarket(name: string): Market | undefined {
 
 export function findOnchainAsset(ticker: string): OnchainAsset | undefined {
   return assetsByTicker.get(ticker.toUpperCase());
+}
+
+/** The market an order was made on; stores hold only known markets, so an unknown one is a bug. */
+export function marketOf(order: { readonly id: string; readonly market: string }): Market {
+  const market = findMarket(order.market);
+  if (market === undefined) throw new Error(`order ${order.id} names unknown market ${order.market}`);
+  return market;
 }

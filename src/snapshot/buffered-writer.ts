@@ -26,11 +26,16 @@ export class BufferedWriter {
   }
 
   async flush(): Promise<void> {
-    if (this.failure !== undefined) throw this.failure;
+    this.throwIfFailed();
     if (this.pending === '') return;
     const text = this.pending;
     this.pending = '';
     if (!this.output.write(text)) await once(this.output, 'drain');
+    // The stream may have failed while this waited for it to drain.
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
   }
 

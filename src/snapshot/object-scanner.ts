@@ -150,6 +150,11 @@ export class TopLevelObjectScanner {
         return;
       case Mode.Done:
         return this.unexpected(byte, i);
+      case Mode.Key:
+      case Mode.Value:
+      case Mode.Element:
+        // Inside a key or a captured value the bytes are read by the capture loops, never here.
+        throw new Error(`structural byte read while in mode ${this.mode}`);
     }
   }
 

@@ -87,7 +87,7 @@ export class SignaturePool {
   }
 
   async close(): Promise<void> {
-    const exits = this.checkers.map((checker) => (checker.exitCode === null ? once(checker, 'exit') : undefined));
+    const exits = this.checkers.filter((checker) => checker.exitCode === null).map((checker) => once(checker, 'exit'));
     for (const checker of this.checkers) if (checker.connected) checker.disconnect();
     await Promise.all(exits);
     this.checkers.length = 0;

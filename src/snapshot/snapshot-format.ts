@@ -6,7 +6,7 @@ import type { StoreConfiguration } from '../store/store.js';
 
 /**
  * The version-1 snapshot as JSON: the shapes, and how the store's records are written in them.
- * Key order is fixed (as in decisions.md) and optional fields are left out when absent, so the
+ * Key order is fixed (as in docs/decisions.md) and optional fields are left out when absent, so the
  * same store always exports the same bytes.
  */
 export const SNAPSHOT_VERSION = 1;

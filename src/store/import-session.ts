@@ -4,7 +4,7 @@ import type { ImportSession } from './store.js';
  * Wraps an import's writes so they refuse to run once the import has ended (a session kept past its
  * transaction would otherwise write outside it), and orders once the import said it has finished them.
  */
-export function openImportSession(writes: ImportSession): { session: ImportSession; end(): void } {
+export function openImportSession(writes: ImportSession): { session: ImportSession; end: () => void } {
   let open = true;
   let ordersFinished = false;
   const assertOpen = () => {

@@ -101,7 +101,7 @@ function transactionFromTuple([type, id, amount, outputIndex, blockHeight]: Tran
 
 export function orderFromRow(row: OrderRow): OrderRecord {
   const transactions: TransactionTuple[] =
-    typeof row.transactions === 'string' ? JSON.parse(row.transactions) : row.transactions;
+    typeof row.transactions === 'string' ? (JSON.parse(row.transactions) as TransactionTuple[]) : row.transactions;
   return {
     id: row.id,
     market: row.market,

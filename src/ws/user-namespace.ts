@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Namespace, Socket } from 'socket.io';
-import { presentFundingDetails, presentRefund, presentRequirements } from '../api/presenters.js';
+import { presentFundingDetails, presentRefund, presentRequirements } from '../wire/presenters.js';
 import { LnswapError } from '../domain/errors.js';
 import { deriveFundingDetails } from '../domain/funding.js';
-import { findMarket, type Market } from '../domain/markets.js';
+import { marketOf } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
@@ -116,10 +116,4 @@ async function findOrder(store: Store, payload: unknown): Promise<OrderRecord> {
   const order = await store.getOrder(readOrderId(payload));
   if (order === undefined) throw new LnswapError('OrderNotFound');
   return order;
-}
-
-function marketOf(order: OrderRecord): Market {
-  const market = findMarket(order.market);
-  if (market === undefined) throw new Error(`order ${order.id} names unknown market ${order.market}`);
-  return market;
 }

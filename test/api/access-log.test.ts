@@ -15,7 +15,7 @@ describe('access log', () => {
 
   async function linesLoggedFor(accessLog: boolean): Promise<Record<string, unknown>[]> {
     const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const app = await buildApiServer({ store: fresh.store, loggerInstance: logger, accessLog });
     try {
       const answered = await app.inject({ method: 'GET', url: '/api/markets' });

@@ -200,7 +200,7 @@ for (const kind of STORE_KINDS) {
             assertAnswer(response, 200, undefined, url);
             const matches = hash.toLowerCase() === INVOICE_HASH && (ticker === undefined || ticker.toUpperCase() === 'BTC');
             assert.deepEqual(
-              JSON.parse(response.body).map((item: { id: string }) => item.id),
+              (JSON.parse(response.body) as { id: string }[]).map((item) => item.id),
               matches ? [ORDER_ID] : [],
               url,
             );

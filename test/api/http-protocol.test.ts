@@ -152,7 +152,7 @@ for (const kind of STORE_KINDS) {
     before(async () => {
       api = await openApi(kind, { configuration: configuration(), orders: [order.record] }, {
         level: 'info',
-        stream: { write: (line: string) => logLines.push(JSON.parse(line)) },
+        stream: { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) },
       });
       // A store that has gone away is a real failure every endpoint must survive.
       await api.store.close();

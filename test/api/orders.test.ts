@@ -200,7 +200,10 @@ for (const kind of STORE_KINDS) {
       });
 
       test('the payment hash is the invoice’s and the preimage hashes to it', async () => {
-        const body = JSON.parse((await get(`/api/orders/${btcComplete.record.id}`)).body);
+        const body = JSON.parse((await get(`/api/orders/${btcComplete.record.id}`)).body) as {
+          paymentHash: string;
+          paymentPreimage: string;
+        };
         assert.match(body.paymentHash, /^[0-9a-f]{64}$/);
         assert.equal(createHash('sha256').update(Buffer.from(body.paymentPreimage, 'hex')).digest('hex'), body.paymentHash);
       });

@@ -13,6 +13,7 @@ import { buildOrder, configuration, hashOfInvoice, seedStore } from '../support/
 import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { JSON_TYPE } from './harness.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
+import { eventually } from '../support/eventually.js';
 
 const complete = buildOrder({ label: 'cache-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
 const refunded = buildOrder({
@@ -43,19 +44,7 @@ async function seenAfterOtherProcessWrite(kind: string, check: () => Promise<voi
     await new Promise(setImmediate);
     return check();
   }
-  return eventually(check);
-}
-
-async function eventually(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  return eventually(check, 'the other process\'s write to show');
 }
 
 for (const kind of STORE_KINDS) {

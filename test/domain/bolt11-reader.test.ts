@@ -9,10 +9,11 @@ import { describe, test } from 'node:test';
 import { decode } from 'bolt11';
 import fc from 'fast-check';
 import secp256k1 from 'secp256k1';
+import { bytesToWords, joinBech32 } from '../../src/domain/bech32.js';
 import { readInvoice } from '../../src/domain/bolt11-reader.js';
 import { decodeInvoice, type DecodedInvoice } from '../../src/domain/invoice.js';
 import type { Network } from '../../src/domain/markets.js';
-import { bytesToWords, encodeBech32, TEST_NODE_PRIVATE_KEY, TEST_NODE_PUBLIC_KEY } from '../support/invoices.js';
+import { TEST_NODE_PRIVATE_KEY, TEST_NODE_PUBLIC_KEY } from '../support/invoices.js';
 
 const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const OTHER_PRIVATE_KEY = '11'.repeat(32);
@@ -79,7 +80,7 @@ function assemble({ prefix, timestamp, tags, signature }: InvoiceParts): string 
   }
   if (signature === 'forged') bytes = Buffer.from(createHash('sha512').update(digest).digest());
   if (signature === 'bad recovery id') recoveryId = 4;
-  return encodeBech32(prefix, [...data, ...bytesToWords(Buffer.concat([bytes, Buffer.from([recoveryId])]))]);
+  return joinBech32(prefix, [...data, ...bytesToWords(Buffer.concat([bytes, Buffer.from([recoveryId])]))]);
 }
 
 function wordsToPaddedBytes(words: readonly number[]): number[] {

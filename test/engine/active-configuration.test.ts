@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LnswapError } from '../../src/domain/errors.js';
 import { parseActiveConfiguration } from '../../src/engine/active-configuration.js';
 import { payReq } from '../support/fixtures.js';
+import { refusal as tokenOfRefusal } from '../support/refusal.js';
 
 const OFFERED = ['BTC_LBTC', 'ETH_LBTC'];
 
 function refusal(payload: unknown): string {
-  try {
-    parseActiveConfiguration(payload, OFFERED);
-  } catch (error) {
-    assert.ok(error instanceof LnswapError);
-    return error.token;
-  }
-  assert.fail('the configuration was accepted');
+  return tokenOfRefusal(() => parseActiveConfiguration(payload, OFFERED));
 }
 
 describe('parseActiveConfiguration', () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LnswapError } from '../../src/domain/errors.js';
 import {
   authenticateProvider,
   hashSecret,
@@ -9,16 +8,7 @@ import {
   secretMatchesHash,
 } from '../../src/engine/credentials.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof LnswapError, `expected a token, got ${String(error)}`);
-    return error.token;
-  }
-  assert.fail('accepted');
-}
+import { refusal } from '../support/refusal.js';
 
 describe('secret hashing', () => {
   test('a hash is salted scrypt that only the same secret matches', async () => {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { htlcPayToAddresses, parseHtlcRedeemScript } from '../../src/domain/bitcoin.js';
-import { LnswapError } from '../../src/domain/errors.js';
 import { findMarket, type Market } from '../../src/domain/markets.js';
 import { verifyMakerQuote, type QuoteSolicitation } from '../../src/engine/maker-quote.js';
 import { buildMakerQuote, type MakerTerms, type QuoteRequestEvent } from '../../examples/maker-quote.js';
 import { BITCOIN_VIEW, CHAINS, ETHEREUM_VIEW, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { privateKeyFor, refundAddressFor, testEngineOptions } from './helpers.js';
+import { refusal as tokenOfRefusal } from '../support/refusal.js';
 
 const DEADLINE = Date.UTC(2024, 0, 1);
 const options = testEngineOptions();
@@ -56,13 +56,7 @@ const validBitcoinQuote = buildMakerQuote(requestFor(btc), terms);
 const validEthereumQuote = buildMakerQuote(requestFor(eth), terms);
 
 function refusal(payload: unknown, solicitation: QuoteSolicitation, receivedAt = DEADLINE - 10): string {
-  try {
-    verifyMakerQuote(payload, solicitation, options, receivedAt);
-  } catch (error) {
-    assert.ok(error instanceof LnswapError, `expected a token, got ${String(error)}`);
-    return error.token;
-  }
-  assert.fail('the quote was accepted');
+  return tokenOfRefusal(() => verifyMakerQuote(payload, solicitation, options, receivedAt));
 }
 
 /** The valid quote with some fields replaced; `details` fields merge into the valid details. */

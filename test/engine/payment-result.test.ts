@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LnswapError } from '../../src/domain/errors.js';
 import { OrderTransitions } from '../../src/engine/order-transitions.js';
 import { applyPaymentResult, readPaymentResult } from '../../src/engine/payment-result.js';
 import type { StateChangedEvent } from '../../src/engine/state-events.js';
 import { buildOrder, hex32, seedStore } from '../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
-
-async function refusal(action: () => Promise<unknown> | unknown): Promise<string> {
-  try {
-    await action();
-  } catch (error) {
-    assert.ok(error instanceof LnswapError, `expected a token, got ${String(error)}`);
-    return error.token;
-  }
-  assert.fail('accepted');
-}
+import { refusal } from '../support/refusal.js';
 
 describe('readPaymentResult', () => {
   test('reads the documented fields and normalizes the order id', async () => {
@@ -24,9 +14,9 @@ describe('readPaymentResult', () => {
       success: false,
       failedReason: 'no route',
     });
-    assert.equal(await refusal(() => readPaymentResult({ orderId: 'nope', success: true })), 'InvalidOrderId');
+    assert.equal(refusal(() => readPaymentResult({ orderId: 'nope', success: true })), 'InvalidOrderId');
     for (const payload of [null, [], { success: true }, { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: 'yes' }]) {
-      assert.equal(await refusal(() => readPaymentResult(payload)), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
+      assert.equal(refusal(() => readPaymentResult(payload)), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
     }
   });
 });

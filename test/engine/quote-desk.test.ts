@@ -10,6 +10,7 @@ import { BITCOIN_VIEW, buildOrder, configuration, hashOfInvoice, payReq, provide
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
 import { privateKeyFor, refundAddressFor, testEngineOptions } from './helpers.js';
+import { refusal } from '../support/refusal.js';
 
 function makerTerms(label: string, premium: bigint): MakerTerms {
   return {
@@ -20,16 +21,6 @@ function makerTerms(label: string, premium: bigint): MakerTerms {
     swapContractAddress: SWAP_CONTRACT_ADDRESS,
     price: (market, satoshis) => (market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * 10_000_000_000n),
   };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof LnswapError, `expected a token, got ${String(error)}`);
-    return error.token;
-  }
-  assert.fail('accepted');
 }
 
 for (const kind of STORE_KINDS) {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LnswapError } from '../../src/domain/errors.js';
 import { checkQuoteRequest, type QuoteRequestContext } from '../../src/engine/quote-request.js';
 import { payReq, provider } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { legacyRefundAddressFor, refundAddressFor, scriptHashAddressFor } from './helpers.js';
+import { refusal as tokenOfRefusal } from '../support/refusal.js';
 
 const NOW = Date.UTC(2024, 0, 1);
 const NOW_SECONDS = NOW / 1000;
@@ -29,13 +29,7 @@ function invoiceOf(amountSatoshis: bigint | undefined, expirySeconds = 7200, net
 }
 
 function refusal(payload: unknown, overrides: Partial<QuoteRequestContext> = {}): string {
-  try {
-    checkQuoteRequest(payload, { ...context, ...overrides });
-  } catch (error) {
-    assert.ok(error instanceof LnswapError, `expected a token, got ${String(error)}`);
-    return error.token;
-  }
-  assert.fail('the request was accepted');
+  return tokenOfRefusal(() => checkQuoteRequest(payload, { ...context, ...overrides }));
 }
 
 describe('checkQuoteRequest', () => {

@@ -11,6 +11,7 @@ import { SnapshotError } from '../../src/snapshot/snapshot-error.js';
 import { collect } from '../store/fixtures.js';
 import { buildOrder } from '../support/fixtures.js';
 import { makeInvoice, withSignature } from '../support/invoices.js';
+import { refusal as refusalOf } from '../support/refusal.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { chunked, render, validDocument, type SnapshotDocument } from './snapshot-fixtures.js';
 
@@ -50,12 +51,10 @@ function invoiceError(document: SnapshotDocument, index: number): RegExp {
 }
 
 async function refusal(store: FreshStore, text: string): Promise<string> {
-  let message = '';
-  await assert.rejects(importSnapshot(store.store, chunked(text, 4096), { inlineSignatureChecks: 0, batchSize: 50 }), (error) => {
-    assert.ok(error instanceof SnapshotError, String(error));
-    message = error.message;
-    return true;
-  });
+  const message = await refusalOf(
+    importSnapshot(store.store, chunked(text, 4096), { inlineSignatureChecks: 0, batchSize: 50 }),
+    SnapshotError,
+  );
   assert.equal((await collect(store.store.streamOrders())).length, 0, 'a refused import writes nothing');
   return message;
 }

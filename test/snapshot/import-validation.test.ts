@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- each case damages a parsed snapshot document anywhere it likes */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { networks, payments } from 'bitcoinjs-lib';

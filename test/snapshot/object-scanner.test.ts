@@ -71,7 +71,7 @@ describe('TopLevelObjectScanner', () => {
     fc.assert(
       fc.property(documents, fc.array(fc.nat(), { maxLength: 8 }), (document, cuts) => {
         const text = render(document);
-        assert.deepStrictEqual(scan(Buffer.from(text, 'utf8'), cuts), expected(JSON.parse(text)));
+        assert.deepStrictEqual(scan(Buffer.from(text, 'utf8'), cuts), expected(JSON.parse(text) as Record<string, unknown>));
       }),
       { numRuns: 400 },
     );
@@ -116,7 +116,7 @@ describe('TopLevelObjectScanner', () => {
 
         const shown = JSON.stringify(bytes.toString('utf8'));
         if (refusal !== undefined) {
-          assert.ok(refusal instanceof SnapshotError, `not a SnapshotError: ${String(refusal)}`);
+          assert.ok(refusal instanceof SnapshotError, `not a SnapshotError: ${String(refusal as Error)}`);
         }
         if (parseFailed) {
           assert.ok(refusal !== undefined, `accepted what JSON.parse refuses: ${shown}`);

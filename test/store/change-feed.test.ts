@@ -10,16 +10,9 @@ import type { Store } from '../../src/store/store.js';
 import { CONFIGURATION, makeOrder, makeProvider } from './fixtures.js';
 import { openFreshStore, POSTGRES_URL, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
+import { eventually } from '../support/eventually.js';
 
 /** Waits up to 5 s for `condition`: PostgreSQL delivers notifications a moment after the commit. */
-async function eventually(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`still not true after 5 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** `expected` appears in `seen` in this order, possibly with other changes in between. */
 function assertInOrder(seen: readonly StoreChange[], expected: readonly StoreChange[]): void {
   let next = 0;
@@ -31,7 +24,7 @@ function assertInOrder(seen: readonly StoreChange[], expected: readonly StoreCha
 async function recording(store: Store): Promise<StoreChange[]> {
   const seen: StoreChange[] = [];
   store.changes.subscribe((change) => seen.push(change));
-  await eventually('the feed vouches for caches', () => store.changes.isCurrent());
+  await eventually(() => store.changes.isCurrent(), 'the feed vouches for caches');
   seen.length = 0;
   return seen;
 }
@@ -77,7 +70,7 @@ for (const kind of STORE_KINDS) {
         { kind: 'orderMoved', orderId: makeOrder(1).id },
       ]);
       const moves = kind === 'sqlite' ? 1 : 2;
-      await eventually(`${moves} orderMoved`, () => seen.filter((change) => change.kind === 'orderMoved').length === moves);
+      await eventually(() => seen.filter((change) => change.kind === 'orderMoved').length === moves, `${moves} orderMoved`);
     });
 
     test('another process\'s writes are reported once committed, and rolled-back ones never', async () => {
@@ -92,7 +85,7 @@ for (const kind of STORE_KINDS) {
           }),
         );
         await writer.createOrder(makeOrder(3), CREATION_CAUSE);
-        await eventually('a change is reported', () => isolated.store.changes.isCurrent() && seen.length > 0);
+        await eventually(() => isolated.store.changes.isCurrent() && seen.length > 0, 'a change is reported');
         // SQLite knows only that another connection committed; PostgreSQL's notification says what.
         const expected: StoreChange =
           kind === 'sqlite' ? { kind: 'anything' } : { kind: 'orderCreated', invoiceHash: makeOrder(3).invoiceHash };
@@ -106,10 +99,10 @@ for (const kind of STORE_KINDS) {
     test('the configuration another process writes is read at once after it is reported', async () => {
       await fresh.store.getConfiguration();
       await elsewhere.upsertProvider(makeProvider('maker-d', {}, false));
-      await eventually('the new provider is read', async () => {
+      await eventually(async () => {
         const { providers } = await fresh.store.getConfiguration();
         return providers.some((provider) => provider.id === 'maker-d');
-      });
+      }, 'the new provider is read');
     });
   });
 }
@@ -134,8 +127,8 @@ describe('change feed (postgres): a lost notification connection', { skip: skipR
     } finally {
       await admin.end();
     }
-    await eventually('the feed notices the lost connection', () => !fresh.store.changes.isCurrent());
-    await eventually('the feed listens again', () => fresh.store.changes.isCurrent());
+    await eventually(() => !fresh.store.changes.isCurrent(), 'the feed notices the lost connection');
+    await eventually(() => fresh.store.changes.isCurrent(), 'the feed listens again');
     assert.deepEqual(seen, [{ kind: 'anything' }, { kind: 'anything' }]);
   });
 });

@@ -1,5 +1,6 @@
 import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { encode, sign, type PaymentRequestObject } from 'bolt11';
+import { bytesToWords, joinBech32, splitBech32 } from '../../src/domain/bech32.js';
 import type { Network } from '../../src/domain/markets.js';
 
 /** A throwaway node key: every invoice signed here is a real BOLT11 invoice from this node. */
@@ -82,8 +83,6 @@ export function makeInvoice(spec: InvoiceSpec): SignedInvoice {
   return { invoice: signed.paymentRequest, paymentHash, preimage };
 }
 
-const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const BECH32_GENERATORS = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
 /** 64-byte signature plus one recovery byte, in 5-bit words. */
 const SIGNATURE_WORDS = 104;
 
@@ -92,51 +91,9 @@ const SIGNATURE_WORDS = 104;
  * computed bech32 checksum, so only the signature check can tell it apart.
  */
 export function withSignature(invoice: string, signatureHex: string, recoveryFlag: number): string {
-  const lower = invoice.toLowerCase();
-  const separator = lower.lastIndexOf('1');
-  const prefix = lower.slice(0, separator);
-  const words = [...lower.slice(separator + 1, -6)].map((char) => BECH32_CHARSET.indexOf(char));
+  const parts = splitBech32(invoice);
+  if (parts === undefined) throw new Error(`not bech32: ${invoice}`);
+  const words = [...parts.words];
   const signatureBytes = Buffer.concat([Buffer.from(signatureHex, 'hex'), Buffer.from([recoveryFlag])]);
-  return encodeBech32(prefix, [...words.slice(0, -SIGNATURE_WORDS), ...bytesToWords(signatureBytes)]);
-}
-
-/** Bech32 with a valid checksum and no length limit, as BOLT11 uses it. */
-export function encodeBech32(prefix: string, data: readonly number[]): string {
-  const checksum = bech32Checksum(prefix, data);
-  return `${prefix}1${[...data, ...checksum].map((word) => BECH32_CHARSET[word]).join('')}`;
-}
-
-export function bytesToWords(bytes: Buffer): number[] {
-  const words: number[] = [];
-  let accumulator = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    accumulator = (accumulator << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      words.push((accumulator >> bits) & 31);
-    }
-  }
-  if (bits > 0) words.push((accumulator << (5 - bits)) & 31);
-  return words;
-}
-
-function bech32Checksum(prefix: string, data: readonly number[]): number[] {
-  const expandedPrefix = [...prefix].map((char) => char.charCodeAt(0) >> 5);
-  expandedPrefix.push(0, ...[...prefix].map((char) => char.charCodeAt(0) & 31));
-  const polymod = bech32Polymod([...expandedPrefix, ...data, 0, 0, 0, 0, 0, 0]) ^ 1;
-  return [0, 1, 2, 3, 4, 5].map((index) => (polymod >> (5 * (5 - index))) & 31);
-}
-
-function bech32Polymod(values: number[]): number {
-  let checksum = 1;
-  for (const value of values) {
-    const top = checksum >> 25;
-    checksum = ((checksum & 0x1ffffff) << 5) ^ value;
-    BECH32_GENERATORS.forEach((generator, bit) => {
-      if ((top >> bit) & 1) checksum ^= generator;
-    });
-  }
-  return checksum;
+  return joinBech32(parts.prefix, [...words.slice(0, -SIGNATURE_WORDS), ...bytesToWords(signatureBytes)]);
 }

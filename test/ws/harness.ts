@@ -41,7 +41,7 @@ export interface ServiceOverrides {
 /** A debug-level logger that keeps every line it writes, parsed. */
 export function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
   return { logger, lines };
 }
 
@@ -174,14 +174,8 @@ export function nextEvent<T>(client: Client, event: string, accept: (payload: T)
   });
 }
 
-/** Waits until `condition` holds, checking every few milliseconds. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+// The suites' one `eventually`, offered here too so a socket test imports its whole harness at once.
+export { eventually } from '../support/eventually.js';
 
 export interface ProviderKeys {
   apiKey: string;

@@ -56,7 +56,9 @@ async function openFile(path: string): Promise<Readable> {
   try {
     await once(stream, 'open');
   } catch (error) {
-    throw new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      cause: error,
+    });
   }
   return stream;
 }

@@ -2,8 +2,9 @@ import pg from 'pg';
 import type { PostgresTarget } from './connection-url.js';
 
 // Timestamps, block heights and counts are BIGINT; all of them fit a JS number exactly.
-const bigintAsNumber: typeof pg.types.getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
-  oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
+const INT8: number = pg.types.builtins.INT8;
+const bigintAsNumber = ((oid: number, format?: 'text' | 'binary'): unknown =>
+  oid === INT8 ? Number : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser;
 
 /** A pool whose every connection starts in the target's schema (as a startup option, so no query can run first). */
 export function createPool(target: PostgresTarget): pg.Pool {

@@ -1,79 +1,23 @@
 /**
- * Store records and derivations as the wire shows them: amounts as decimal strings in the asset's
+ * Store records and derivations as the wire shows them, over HTTP and socket.io alike, in the shapes
+ * src/wire/response-shapes.ts defines: amounts as decimal strings in the asset's
  * units, times as ISO 8601 with milliseconds, counts and satoshis as JSON numbers.
  */
 import { formatFixedPoint, formatWholeUnits } from '../domain/amounts.js';
 import type { FundingDetails } from '../domain/funding.js';
 import type { Market } from '../domain/markets.js';
-import type { OrderRecord, TransactionType } from '../domain/order.js';
+import type { OrderRecord } from '../domain/order.js';
 import type { RefundDerivation } from '../domain/refund.js';
 import type { MarketRequirements } from '../domain/requirements.js';
-import type { OrderState } from '../domain/states.js';
-
-export interface MarketView {
-  readonly onchainTicker: string;
-  readonly offchainTicker: string;
-  readonly market: string;
-}
-
-export interface MarketRequirementsView {
-  readonly market: string;
-  readonly payReq: {
-    readonly minExpirationSeconds: string;
-    readonly minBaseUnits: string;
-    readonly maxBaseUnits: string;
-  };
-}
-
-export interface OrderSummaryView {
-  readonly id: string;
-  readonly market: string;
-  readonly onchainTicker: string;
-  readonly createdAt: string;
-  readonly state: OrderState;
-  readonly payToAddress: string;
-  readonly amount: string;
-  readonly amountPaid: string;
-  readonly expiryTimestamp: string;
-}
-
-export interface OrderView extends OrderSummaryView {
-  readonly invoice: string;
-  readonly paymentHash: string;
-  readonly paymentPreimage?: string;
-}
-
-export interface TransactionView {
-  readonly type: TransactionType;
-  readonly id: string;
-}
-
-export interface FundingDetailsView {
-  readonly orderId: string;
-  readonly expiryTimestampMs: number;
-  readonly amount: string;
-  readonly details:
-    | { readonly redeemScript: string; readonly payToAddress: string; readonly refundableAtBlockHeight: number }
-    | { readonly unsignedFundingTx: { readonly to: string; readonly data: string; readonly value: string } };
-}
-
-export interface RefundView {
-  readonly market: string;
-  readonly type: 'TimelockRefund' | 'AdminRefund';
-  readonly state: OrderState;
-  readonly blocksRemaining?: number;
-  readonly refundableAtBlockHeight?: number;
-  readonly refundableBalance: string;
-  readonly details:
-    | {
-        readonly refundAddress?: string;
-        readonly redeemScript: string;
-        readonly currentBlockHeight: number;
-        readonly feeTokensPerVirtualByte: number;
-        readonly utxos: readonly { readonly txId: string; readonly index: number; readonly tokens: number }[];
-      }
-    | { readonly to: string; readonly data: string };
-}
+import type {
+  FundingDetailsView,
+  MarketRequirementsView,
+  MarketView,
+  OrderSummaryView,
+  OrderView,
+  RefundView,
+  TransactionView,
+} from './response-shapes.js';
 
 export function presentMarket(market: Market): MarketView {
   return { onchainTicker: market.onchain.ticker, offchainTicker: market.offchainTicker, market: market.name };
@@ -160,24 +104,32 @@ export function presentFundingDetails(funding: FundingDetails, market: Market): 
   };
 }
 
+/**
+ * Fields a refund may lack are left out, not set to undefined: the serializer picks the shape's
+ * branch that has exactly the fields present.
+ */
 export function presentRefund(refund: RefundDerivation, market: Market): RefundView {
-  const { details } = refund;
+  const { details, blocksRemaining, refundableAtBlockHeight } = refund;
   return {
     market: market.name,
     type: refund.type,
     state: refund.state,
-    blocksRemaining: refund.blocksRemaining,
-    refundableAtBlockHeight: refund.refundableAtBlockHeight,
+    ...(blocksRemaining === undefined ? {} : { blocksRemaining }),
+    ...(refundableAtBlockHeight === undefined ? {} : { refundableAtBlockHeight }),
     refundableBalance: formatWholeUnits(refund.refundableBalance, market.onchain.decimals),
     details:
       'to' in details
         ? { to: details.to, data: details.data }
         : {
-            refundAddress: details.refundAddress,
+            ...(details.refundAddress === undefined ? {} : { refundAddress: details.refundAddress }),
             redeemScript: details.redeemScript,
             currentBlockHeight: details.currentBlockHeight,
             feeTokensPerVirtualByte: details.feeTokensPerVirtualByte,
-            utxos: details.utxos.map((utxo) => ({ txId: utxo.txId, index: utxo.index, tokens: exactNumber(utxo.tokens) })),
+            utxos: details.utxos.map((utxo) => ({
+              txId: utxo.txId,
+              index: utxo.index,
+              tokens: exactNumber(utxo.tokens),
+            })),
           },
   };
 }

@@ -1,0 +1,145 @@
+/**
+ * The architecture as a checked rule (docs/architecture.md explains it): each folder of src/ names
+ * the folders it may import, and nothing anywhere imports in a circle. `npm run depcheck` checks it,
+ * and `npm test` runs that.
+ *
+ *   domain            imports nothing of the project and no I/O
+ *   store, chains     domain (and their own folder)
+ *   wire              domain: the response shapes and presenters HTTP and socket.io share
+ *   engine            domain, the store interface, the chains interface, wire
+ *   snapshot          domain, the store interface
+ *   api, ws           domain, the store interface, engine, wire; never each other, never a store implementation
+ *   cli, service.ts   anything: they put the service together
+ */
+
+/** The Store interface and what every implementation shares; not the implementations or the factory choosing one. */
+const STORE_INTERFACE = '^src/store/(?!open\\.[jt]s$)[^/]+\\.[jt]s$';
+/** What a chain backend implements; not the backends. */
+const CHAINS_INTERFACE = '^src/chains/[^/]+\\.[jt]s$';
+
+/** Node modules that reach outside the process: files, network, processes, threads. */
+const NODE_IO_MODULES =
+  '^(node:)?(fs|fs/promises|net|http|https|http2|dgram|dns|dns/promises|tls|child_process|cluster|worker_threads|readline|repl|inspector|vm)$';
+/** Packages that do I/O: database drivers, servers, loggers. */
+const IO_PACKAGES =
+  '(^|/)node_modules/(pg|pg-[^/]+|better-sqlite3|socket\\.io|socket\\.io-[^/]+|@socket\\.io/[^/]+|engine\\.io|fastify|@fastify/[^/]+|pino|ws|undici)/';
+
+/** Which project folders a layer may import, besides npm packages and node modules. */
+function layer(name, from, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from,
+    to: { path: '^src/', pathNot: allowed },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other in a circle cannot be understood, tested or moved one at a time.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-does-no-io',
+      comment: 'src/domain holds pure rules: no files, network, processes or databases.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { dependencyTypes: ['core'], path: NODE_IO_MODULES },
+    },
+    {
+      name: 'domain-uses-no-io-package',
+      comment: 'src/domain holds pure rules: no database driver, server or logger.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: IO_PACKAGES },
+    },
+    layer(
+      'domain-stands-alone',
+      { path: '^src/domain/' },
+      '^src/(domain|types)/',
+      'src/domain imports nothing else of the project.',
+    ),
+    layer(
+      'store-on-domain',
+      { path: '^src/store/' },
+      '^src/(domain|store|types)/',
+      'src/store imports only src/domain.',
+    ),
+    layer(
+      'chains-on-domain',
+      { path: '^src/chains/' },
+      '^src/(domain|chains|types)/',
+      'src/chains imports only src/domain.',
+    ),
+    layer('wire-on-domain', { path: '^src/wire/' }, '^src/(domain|wire|types)/', 'src/wire imports only src/domain.'),
+    layer(
+      'engine-on-interfaces',
+      { path: '^src/engine/' },
+      `^src/(domain|engine|wire|types)/|${STORE_INTERFACE}|${CHAINS_INTERFACE}`,
+      'src/engine sees stores and chains through their interfaces only.',
+    ),
+    layer(
+      'snapshot-on-store-interface',
+      { path: '^src/snapshot/' },
+      `^src/(domain|snapshot|types)/|${STORE_INTERFACE}`,
+      'src/snapshot reads and writes snapshots through the Store interface.',
+    ),
+    layer(
+      'api-on-interfaces',
+      { path: '^src/api/' },
+      `^src/(domain|api|engine|wire|types)/|${STORE_INTERFACE}`,
+      'src/api: not src/ws, not a store implementation.',
+    ),
+    layer(
+      'ws-on-interfaces',
+      { path: '^src/ws/', pathNot: '^src/ws/cluster-adapter\\.ts$' },
+      `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}`,
+      'src/ws: not src/api, not a store implementation.',
+    ),
+    layer(
+      'ws-cluster-adapter-exception',
+      { path: '^src/ws/cluster-adapter\\.ts$' },
+      `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}|^src/store/postgres/connection-url\\.ts$`,
+      'TEMPORARY: the socket.io cluster adapter still opens its own PostgreSQL pool; its database ' +
+        'access is moving under src/store/postgres/ on another branch, and this exception goes with it.',
+    ),
+    {
+      name: 'database-drivers-in-their-store',
+      comment: 'Only a store implementation talks to its database (the cluster adapter: temporarily, see above).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/(postgres|sqlite|migrations)/|^src/ws/cluster-adapter\\.ts$' },
+      to: { path: '(^|/)node_modules/(pg|better-sqlite3|@socket\\.io/postgres-adapter)/' },
+    },
+    {
+      name: 'src-stands-alone',
+      comment: 'The service never imports tests, benchmarks, scripts or examples.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts|examples)/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing is a typo or a missing dependency.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|demo|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

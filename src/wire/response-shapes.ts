@@ -1,0 +1,123 @@
+/**
+ * The JSON shapes of what HTTP answers and socket.io acknowledges, as JSON schemas: the one source
+ * of the wire's field sets and order. Fastify serializes responses with them, and the TypeScript
+ * types the presenters fill are derived from them, so a field cannot be added to one and not the other.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import { ORDER_STATES } from '../domain/states.js';
+
+/**
+ * An object whose every field is present and no other. The serializer writes required fields before
+ * optional ones, so a shape with an optional field mid-object is written as separate all-required
+ * branches (anyOf) to keep the wire order the interface's tables give.
+ */
+export function object<const Properties extends Record<string, unknown>>(properties: Properties) {
+  return {
+    type: 'object',
+    required: Object.keys(properties) as (keyof Properties & string)[],
+    properties,
+    additionalProperties: false,
+  } as const;
+}
+
+export const string = { type: 'string' } as const;
+export const integer = { type: 'integer' } as const;
+export const orderState = { type: 'string', enum: ORDER_STATES } as const;
+const timestamp = { type: 'string', description: 'ISO 8601 UTC with milliseconds' } as const;
+
+export const marketShape = object({ onchainTicker: string, offchainTicker: string, market: string });
+
+export const marketRequirementsShape = object({
+  market: string,
+  payReq: object({
+    minExpirationSeconds: { type: 'string', description: 'Seconds, decimal integer' },
+    minBaseUnits: { type: 'string', description: 'Base units, decimal integer' },
+    maxBaseUnits: { type: 'string', description: 'Base units, decimal integer' },
+  }),
+});
+
+const orderSummaryProperties = {
+  id: string,
+  market: string,
+  onchainTicker: string,
+  createdAt: timestamp,
+  state: orderState,
+  payToAddress: string,
+  amount: { type: 'string', description: 'Whole units of the on-chain asset' },
+  amountPaid: { type: 'string', description: 'Sum of the FUND transactions, whole units' },
+  expiryTimestamp: timestamp,
+} as const;
+
+export const orderSummaryShape = object(orderSummaryProperties);
+
+const orderProperties = {
+  ...orderSummaryProperties,
+  invoice: { type: 'string', description: 'BOLT11 payment request' },
+  paymentHash: { type: 'string', description: '64 lowercase hex, from the invoice' },
+} as const;
+
+/** The order, and its paymentPreimage once it is known (the one optional field, and the last). */
+export const orderShape = {
+  ...object(orderProperties),
+  properties: { ...orderProperties, paymentPreimage: { type: 'string', description: '64 hex' } },
+} as const;
+
+export const fundingDetailsShape = object({
+  orderId: string,
+  expiryTimestampMs: { type: 'integer', description: 'Milliseconds since the Unix epoch' },
+  amount: { type: 'string', description: 'The full amount, fixed-point with the asset decimals' },
+  details: {
+    anyOf: [
+      object({ redeemScript: string, payToAddress: string, refundableAtBlockHeight: integer }),
+      object({
+        unsignedFundingTx: object({
+          to: string,
+          data: string,
+          value: { type: 'string', description: 'Integer, smallest unit (wei)' },
+        }),
+      }),
+    ],
+  },
+});
+
+export const transactionShape = object({ type: { type: 'string', enum: ['FUND', 'REFUND'] }, id: string });
+
+const bitcoinRefundDetails = {
+  redeemScript: string,
+  currentBlockHeight: integer,
+  feeTokensPerVirtualByte: { type: 'number' },
+  utxos: { type: 'array', items: object({ txId: string, index: integer, tokens: integer }) },
+} as const;
+
+const refundHead = {
+  market: string,
+  type: { type: 'string', enum: ['TimelockRefund', 'AdminRefund'] },
+  state: orderState,
+} as const;
+
+const refundTail = {
+  refundableBalance: { type: 'string', description: 'Whole units still locked' },
+  details: {
+    anyOf: [
+      object({ refundAddress: string, ...bitcoinRefundDetails }),
+      object(bitcoinRefundDetails),
+      object({ to: string, data: string }),
+    ],
+  },
+} as const;
+
+/** A TimelockRefund with its timing fields, or an AdminRefund without them. */
+export const refundShape = {
+  anyOf: [
+    object({ ...refundHead, blocksRemaining: integer, refundableAtBlockHeight: integer, ...refundTail }),
+    object({ ...refundHead, ...refundTail }),
+  ],
+} as const;
+
+export type MarketView = FromSchema<typeof marketShape>;
+export type MarketRequirementsView = FromSchema<typeof marketRequirementsShape>;
+export type OrderSummaryView = FromSchema<typeof orderSummaryShape>;
+export type OrderView = FromSchema<typeof orderShape>;
+export type FundingDetailsView = FromSchema<typeof fundingDetailsShape>;
+export type TransactionView = FromSchema<typeof transactionShape>;
+export type RefundView = FromSchema<typeof refundShape>;

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+
+const { forbidden } = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+  forbidden: IForbiddenRuleType[];
+};
+
+/** The rule broken by each import from → to in `result`, as "rule: from → to". */
+function violations(result: ICruiseResult): string[] {
+  return result.summary.violations.map(({ rule, from, to }) => `${rule.name}: ${from} → ${to}`).sort();
+}
+
+/** Cruises a made-up tree of `files` (path → source) with the project's rules. */
+async function cruiseTree(root: string, files: Record<string, string>): Promise<string[]> {
+  for (const [path, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), source);
+  }
+  const { output } = await cruise(['src'], { baseDir: root, validate: true, ruleSet: { forbidden } });
+  assert.ok(typeof output !== 'string');
+  return violations(output);
+}
+
+describe('the dependency rules', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'lnswap-dependency-rules-'));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('refuse I/O, project imports and cycles in src/domain, and HTTP and socket.io importing each other', async () => {
+    const found = await cruiseTree(join(root, 'broken'), {
+      'src/domain/reads-files.js': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+      'src/domain/uses-store.js': "import { store } from '../store/store.js';\nexport const used = store;\n",
+      'src/domain/a.js': "import { b } from './b.js';\nexport const a = () => b;\n",
+      'src/domain/b.js': "import { a } from './a.js';\nexport const b = () => a;\n",
+      'src/store/store.js': 'export const store = {};\n',
+      'src/store/sqlite/sqlite-store.js': 'export const sqlite = {};\n',
+      'src/api/route.js':
+        "import { acks } from '../ws/acks.js';\nimport { sqlite } from '../store/sqlite/sqlite-store.js';\nexport const route = [acks, sqlite];\n",
+      'src/ws/acks.js': 'export const acks = {};\n',
+    });
+    assert.deepEqual(found, [
+      'api-on-interfaces: src/api/route.js → src/store/sqlite/sqlite-store.js',
+      'api-on-interfaces: src/api/route.js → src/ws/acks.js',
+      'domain-does-no-io: src/domain/reads-files.js → fs',
+      'domain-stands-alone: src/domain/uses-store.js → src/store/store.js',
+      'no-circular: src/domain/a.js → src/domain/b.js',
+    ]);
+  });
+
+  test('pass a tree that keeps them', async () => {
+    const found = await cruiseTree(join(root, 'kept'), {
+      'src/domain/rules.js': "import { createHash } from 'node:crypto';\nexport const hash = createHash;\n",
+      'src/store/store.js': "import { hash } from '../domain/rules.js';\nexport const store = hash;\n",
+      'src/api/route.js': "import { store } from '../store/store.js';\nexport const route = store;\n",
+    });
+    assert.deepEqual(found, []);
+  });
+});
