@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { pendingMigrations } from '../migrations/migration.js';
+import { pendingMigrations, refusalFor } from '../migrations/migration.js';
 import { POSTGRES_MIGRATIONS } from '../migrations/postgres.js';
 
 /**
@@ -21,6 +21,11 @@ export async function migratePostgres(pool: pg.Pool, schema: string | undefined)
     const applied = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, applied.rows.map((row) => row.version))) {
       await client.query('BEGIN');
+      if (migration.refuseWhen !== undefined) {
+        const conflicts = await client.query<Record<string, unknown>>(migration.refuseWhen.query);
+        const refusal = refusalFor(migration, conflicts.rows);
+        if (refusal !== undefined) throw refusal;
+      }
       await client.query(migration.sql);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
         migration.version,
