@@ -43,7 +43,9 @@ export type ErrorToken =
   | 'OrderNotFunded'
   | 'InvalidNetworkOrSubnet'
   | 'RateLimitExceeded'
-  | 'PayloadTooLarge';
+  | 'PayloadTooLarge'
+  // the database cannot be reached right now; the request may be repeated
+  | 'ServiceUnavailable';
 
 export class LnswapError extends Error {
   constructor(readonly token: ErrorToken) {

@@ -5,10 +5,18 @@ import type { PostgresTarget } from './connection-url.js';
 const bigintAsNumber: typeof pg.types.getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
   oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
 
+/**
+ * How long a request waits for a connection before failing: while the database is down, requests are refused
+ * (ServiceUnavailable) within this time instead of queueing until the process is stopped.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 /** A pool whose every connection starts in the target's schema (as a startup option, so no query can run first). */
 export function createPool(target: PostgresTarget): pg.Pool {
   const pool = new pg.Pool({
     connectionString: target.connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     types: { getTypeParser: bigintAsNumber },
     ...(target.schema === undefined ? {} : { options: `-c search_path="${target.schema}"` }),
   });
