@@ -11,10 +11,14 @@ const bigintAsNumber: typeof pg.types.getTypeParser = ((oid: number, format?: 't
  */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How the store's connections show in `pg_stat_activity`. */
+export const POOL_NAME = 'lnswap store';
+
 /** A pool whose every connection starts in the target's schema (as a startup option, so no query can run first). */
 export function createPool(target: PostgresTarget): pg.Pool {
   const pool = new pg.Pool({
     connectionString: target.connectionString,
+    application_name: POOL_NAME,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     types: { getTypeParser: bigintAsNumber },
