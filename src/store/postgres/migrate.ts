@@ -10,6 +10,9 @@ import { POSTGRES_MIGRATIONS } from '../migrations/postgres.js';
 export async function migratePostgres(pool: pg.Pool, schema: string | undefined): Promise<void> {
   const lockName = `lnswap migrations ${schema ?? '(default schema)'}`;
   const client = await pool.connect();
+  // Checked out, the client has no 'error' listener of the pool's; a broken connection fails the next query.
+  const ignoreError = () => {};
+  client.on('error', ignoreError);
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
     if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -35,9 +38,11 @@ export async function migratePostgres(pool: pg.Pool, schema: string | undefined)
       await client.query('COMMIT');
     }
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
+    client.off('error', ignoreError);
     client.release();
   } catch (error) {
     // Closing the connection rolls back its open transaction and frees its advisory lock.
+    client.off('error', ignoreError);
     client.release(true);
     throw error;
   }

@@ -35,6 +35,12 @@ export type Queryable = Pick<pg.PoolClient, 'query'>;
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;
+  // The pool listens for errors of idle clients only: a connection that breaks between two of these queries
+  // would otherwise raise an unhandled 'error' and end the process. The next query reports the failure.
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -48,6 +54,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     }
     throw error;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
