@@ -123,7 +123,8 @@ export class PostgresClusterBus {
       deliveries = new Set();
       this.subscribers.set(channel, deliveries);
       // Not yet connected, the connection listens to every subscribed channel when it opens.
-      this.listener?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lose(this.listener, error));
+      const listener = this.listener;
+      listener?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lose(listener, error));
     }
     deliveries.add(deliver);
     return () => {
@@ -236,7 +237,7 @@ export class PostgresClusterBus {
   private reassemble(payload: string): string | undefined {
     const match = /^([0-9a-f]+) ([0-9a-z]+) (\d+) (\d+) /.exec(payload);
     if (match === null) return undefined;
-    const [header, sender, messageId, indexText, countText] = match as unknown as [string, string, string, string, string];
+    const [header = '', sender, messageId, indexText, countText] = match;
     if (sender === this.instanceId) return undefined;
     const data = payload.slice(header.length);
     const count = Number(countText);
