@@ -37,6 +37,8 @@ export const DEFAULT_CLUSTER_BUS_TIMING: ClusterBusTiming = {
 const CHUNK_UNITS = 2_600;
 /** Notifications sent in one statement (one transaction) at most. */
 const NOTIFICATIONS_PER_STATEMENT = 500;
+/** One statement, so one transaction: its notifications are delivered together and in this order. */
+const NOTIFY_ALL = 'SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS m(channel, payload)';
 /** Messages whose chunks are still arriving; more than this means chunks were lost, and the oldest go. */
 const MAX_PARTIAL_MESSAGES = 1_000;
 
@@ -269,17 +271,17 @@ export class PostgresClusterBus {
     while (this.listeningSince !== undefined && this.queue.length > 0) {
       const oldestKept = Date.now() - this.timing.maxMessageAgeMs;
       while (this.queue.length > 0 && this.queue[0]!.queuedAt < oldestKept) this.queue.shift();
-      const batch = this.takeBatch();
+      // Out of the queue while in flight, so messages dropped meanwhile for room are never these.
+      const batch = this.queue.splice(0, this.batchLength());
       if (batch.length === 0) return;
-      const channels = batch.flatMap((message) => message.chunks.map(() => message.channel));
-      const payloads = batch.flatMap((message) => message.chunks);
       try {
-        await this.publisher.query('SELECT pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS m(channel, payload)', [
-          channels,
-          payloads,
+        await this.publisher.query(NOTIFY_ALL, [
+          batch.flatMap((message) => message.chunks.map(() => message.channel)),
+          batch.flatMap((message) => message.chunks),
         ]);
-        this.queue.splice(0, batch.length);
       } catch {
+        this.queue.unshift(...batch);
+        this.queue.splice(0, Math.max(0, this.queue.length - this.timing.maxQueuedMessages));
         // The listener notices a lost database on its own; until then, try again shortly.
         if (!this.closed) {
           clearTimeout(this.retryTimer);
@@ -291,15 +293,16 @@ export class PostgresClusterBus {
     }
   }
 
-  private takeBatch(): QueuedMessage[] {
-    const batch: QueuedMessage[] = [];
+  /** How many queued messages go in the next statement: as many as fit, and at least one. */
+  private batchLength(): number {
+    let messages = 0;
     let notifications = 0;
     for (const message of this.queue) {
-      if (batch.length > 0 && notifications + message.chunks.length > NOTIFICATIONS_PER_STATEMENT) break;
-      batch.push(message);
+      if (messages > 0 && notifications + message.chunks.length > NOTIFICATIONS_PER_STATEMENT) break;
+      messages++;
       notifications += message.chunks.length;
     }
-    return batch;
+    return messages;
   }
 }
 
