@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { parsePostgresUrl } from '../../../src/store/postgres/connection-url.js';
 import { PostgresClusterBus } from '../../../src/store/postgres/cluster-bus.js';
 import { silentLogger } from '../../ws/harness.js';
@@ -60,5 +61,29 @@ describe('the PostgreSQL cluster bus', { skip: skipReason('postgres') }, () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.deepEqual(echoed, [], 'an instance does not hear itself');
     assert.deepEqual(overheard, [], 'another schema does not hear this one');
+  });
+
+  test('an instance whose listening connection is killed reconnects and then sends what it queued meanwhile', async () => {
+    const received: string[] = [];
+    receiver.subscribe('/catch-up', (payload) => received.push(payload));
+    // The sender's last statement on its listening connection names a topic of its own: that finds its pid.
+    sender.subscribe(`/sender-${schema}`, () => {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const admin = new pg.Client({ connectionString: parsePostgresUrl(POSTGRES_URL).connectionString });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'lnswap cluster bus' AND query LIKE $1",
+        [`%/sender-${schema}%`],
+      );
+      assert.equal(killed.rowCount, 1);
+    } finally {
+      await admin.end();
+    }
+    await until(() => sender.connectedSince() === undefined, 'the sender to notice');
+    sender.publish('/catch-up', 'sent while down');
+    await until(() => sender.connectedSince() !== undefined, 'the sender to reconnect');
+    await until(() => received.length === 1, 'the queued message');
+    assert.deepEqual(received, ['sent while down']);
   });
 });
