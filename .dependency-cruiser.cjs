@@ -97,23 +97,16 @@ module.exports = {
     ),
     layer(
       'ws-on-interfaces',
-      { path: '^src/ws/', pathNot: '^src/ws/cluster-adapter\\.ts$' },
+      { path: '^src/ws/' },
       `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}`,
       'src/ws: not src/api, not a store implementation.',
     ),
-    layer(
-      'ws-cluster-adapter-exception',
-      { path: '^src/ws/cluster-adapter\\.ts$' },
-      `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}|^src/store/postgres/connection-url\\.ts$`,
-      'TEMPORARY: the socket.io cluster adapter still opens its own PostgreSQL pool; its database ' +
-        'access is moving under src/store/postgres/ on another branch, and this exception goes with it.',
-    ),
     {
       name: 'database-drivers-in-their-store',
-      comment: 'Only a store implementation talks to its database (the cluster adapter: temporarily, see above).',
+      comment: 'Only a store implementation talks to its database.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/store/(postgres|sqlite|migrations)/|^src/ws/cluster-adapter\\.ts$' },
-      to: { path: '(^|/)node_modules/(pg|better-sqlite3|@socket\\.io/postgres-adapter)/' },
+      from: { path: '^src/', pathNot: '^src/store/(postgres|sqlite|migrations)/' },
+      to: { path: '(^|/)node_modules/(pg|better-sqlite3)/' },
     },
     {
       name: 'src-stands-alone',

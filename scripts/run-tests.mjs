@@ -1,7 +1,15 @@
 // Runs every test file under test/ with Node's own test runner; TypeScript is loaded through tsx.
-import { spawnSync } from 'node:child_process';
+// Files named *.exclusive.test.ts disrupt what other tests rely on (they restart PostgreSQL): they run in a
+// second pass, one at a time, once the others are done. When both passes run, the closing lines add up both
+// runners' summaries, and the run fails when either pass does.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+
+const EXCLUSIVE = '.exclusive.test.ts';
+const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+const SUMMARY_LINE = new RegExp(`^(?:# |ℹ )(${COUNTS.join('|')}) (\\d+)$`);
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -11,10 +19,43 @@ function findTests(dir) {
   });
 }
 
+/** Runs one pass, passing its output through; resolves with its exit status and the counts it closed with. */
+async function runPass(files, concurrency) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const counts = {};
+  let partial = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      const match = SUMMARY_LINE.exec(line.trim());
+      if (match !== null) counts[match[1]] = Number(match[2]);
+    }
+  });
+  const [code] = await once(child, 'close');
+  return { status: code ?? 1, counts };
+}
+
 const files = process.argv.length > 2 ? process.argv.slice(2) : findTests('test').sort();
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+const passes = [
+  { name: 'shared', files: files.filter((file) => !file.endsWith(EXCLUSIVE)), concurrency: 2 },
+  { name: 'exclusive (one file at a time)', files: files.filter((file) => file.endsWith(EXCLUSIVE)), concurrency: 1 },
+].filter((pass) => pass.files.length > 0);
+
+const results = [];
+for (const pass of passes) results.push({ ...pass, ...(await runPass(pass.files, pass.concurrency)) });
+
+if (results.length > 1) {
+  process.stdout.write('# both passes together\n');
+  for (const { name, files: passFiles, status } of results) {
+    process.stdout.write(`# ${name}: ${passFiles.length} files, ${status === 0 ? 'passed' : `FAILED (exit ${status})`}\n`);
+  }
+  for (const count of COUNTS) {
+    const total = results.reduce((sum, { counts }) => sum + (counts[count] ?? 0), 0);
+    process.stdout.write(`# ${count} ${total}\n`);
+  }
+}
+process.exit(results.find(({ status }) => status !== 0)?.status ?? 0);

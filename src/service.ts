@@ -4,7 +4,11 @@ import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
+import { StoreOutage } from './store/availability.js';
+import { GuardedStore } from './store/guarded-store.js';
+import { openClusterBus } from './store/open.js';
 import type { Store } from './store/store.js';
+import type { ClusterBus } from './ws/cluster-bus.js';
 import { attachSocketServer } from './ws/server.js';
 import type { SocketOptions } from './ws/socket-options.js';
 
@@ -33,19 +37,46 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The composition root: every part the service runs, wired to one store and one logger. */
+/** Any id will do: the probe asks whether the database answers, not what it holds. */
+const PROBE_ORDER_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The composition root: every part the service runs, wired to one store and one logger. The parts see
+ * the store through a guard that turns an unreachable database into ServiceUnavailable.
+ */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  if (options.store.dialect === 'postgres' && options.databaseUrl === undefined) {
+    throw new Error('startService: a PostgreSQL store needs its databaseUrl, by which its instances form a cluster');
+  }
+  const outage = new StoreOutage(() => options.store.getOrder(PROBE_ORDER_ID), options.logger);
+  const store = new GuardedStore(options.store, outage);
+  const bus = options.databaseUrl === undefined ? undefined : await openClusterBus(options.databaseUrl, options.logger);
+  try {
+    return await startParts(options, store, bus, outage);
+  } catch (error) {
+    outage.stop();
+    await bus?.close();
+    throw error;
+  }
+}
+
+async function startParts(
+  options: ServiceOptions,
+  store: Store,
+  bus: ClusterBus | undefined,
+  outage: StoreOutage,
+): Promise<RunningService> {
   const api = await buildApiServer({
-    store: options.store,
+    store,
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
     ...(options.responseCacheBytes === undefined ? {} : { responseCacheBytes: options.responseCacheBytes }),
   });
   // The WebSocket namespaces share the API's HTTP server and port.
   const sockets = await attachSocketServer(api.server, {
-    store: options.store,
+    store,
     logger: options.logger,
-    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    ...(bus === undefined ? {} : { bus }),
     ...(options.engine === undefined ? {} : { engine: options.engine }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
   }).catch(async (error: unknown) => {
@@ -72,6 +103,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await sockets.close();
       await api.close();
       await drained;
+      await bus?.close();
+      outage.stop();
     },
   };
 }

@@ -10,16 +10,24 @@ import { READ_METHODS } from './methods.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 
-/** Every token refuses something the client sent, so 400, except a well-formed id of no order. */
+/**
+ * Every token refuses something the client sent, so 400, except a well-formed id of no order, and a
+ * database that cannot be reached, which is no fault of the request.
+ */
 export function statusForToken(token: ErrorToken): number {
+  if (token === 'ServiceUnavailable') return 503;
   return token === 'OrderNotFound' ? 404 : 400;
 }
+
+/** Seconds a client is asked to wait before repeating a request refused with ServiceUnavailable. */
+const RETRY_AFTER_SECONDS = '1';
 
 function sendText(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).type(TEXT).send(body);
 }
 
 function replyWithToken(reply: FastifyReply, token: ErrorToken): FastifyReply {
+  if (token === 'ServiceUnavailable') reply.header('retry-after', RETRY_AFTER_SECONDS);
   return sendText(reply, statusForToken(token), token);
 }
 

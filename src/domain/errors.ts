@@ -47,7 +47,9 @@ export type ErrorToken =
   // a socket.io payload no event could take: nested too deep, or binary
   | 'InvalidPayload'
   // a socket.io event the service does not handle
-  | 'UnknownEvent';
+  | 'UnknownEvent'
+  // the database cannot be reached right now; the request may be repeated
+  | 'ServiceUnavailable';
 
 export class LnswapError extends Error {
   constructor(readonly token: ErrorToken) {

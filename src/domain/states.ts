@@ -80,3 +80,15 @@ export function isFinalState(state: OrderState): boolean {
   return ALLOWED_TRANSITIONS[state].length === 0;
 }
 
+/**
+ * The states in which an order may still be funded or paid out: at most one order per payment hash may be in
+ * one of them, since two HTLCs locked to one payment hash let the second be claimed with the first's preimage.
+ * The migrations (store/migrations/live-orders.ts) froze this list into a unique index (engine/swap-states.ts `IN_FLIGHT_STATES` is the same list).
+ */
+export const LIVE_ORDER_STATES = [
+  'WaitingForFundingTx',
+  'WaitingForFundingTxConfirmation',
+  'WaitingForAdditionalFundingTxConfirmation',
+  'PartiallyFunded',
+  'Funded',
+] as const;

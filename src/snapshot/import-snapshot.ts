@@ -2,6 +2,7 @@ import type { OrderRecord } from '../domain/order.js';
 import type { ImportSession, Store, StoreConfiguration } from '../store/store.js';
 import { InvoiceChecks, type InvoiceRecord } from './invoice-checks.js';
 import { TopLevelObjectScanner, type ScanEvent } from './object-scanner.js';
+import { LIVE_ORDER_STATES } from '../domain/states.js';
 import { FieldError, recordError, SnapshotError } from './snapshot-error.js';
 import { HEADER_KEYS, ORDERS_KEY } from './snapshot-format.js';
 import { validateConfiguration, validateVersion, type SnapshotHeader } from './validate-configuration.js';
@@ -23,6 +24,8 @@ export interface ImportOptions {
 const DEFAULT_BATCH_SIZE = 1000;
 /** Below this many invoices, starting checker processes costs more than it saves. */
 const DEFAULT_INLINE_SIGNATURE_CHECKS = 2000;
+
+const LIVE_STATES: ReadonlySet<string> = new Set(LIVE_ORDER_STATES);
 
 /** Fields validateOrder checks before the invoice: their errors come before a bad signature's. */
 const FIELDS_BEFORE_INVOICE: ReadonlySet<string> = new Set(['', 'id', 'market']);
@@ -109,6 +112,8 @@ class SnapshotImporter {
   private batch: OrderRecord[] = [];
   private orderCount = 0;
   private readonly indexById = new Map<string, number>();
+  /** The live order of each payment hash that has one: a second is refused, as the store's unique index would. */
+  private readonly liveOrderByPaymentHash = new Map<string, { index: number; id: string }>();
   /** While `markets` is still unread: the first order of each market, checked once it is read. */
   private readonly firstOrderByMarket = new Map<string, { index: number; id: string }>();
 
@@ -181,6 +186,7 @@ class SnapshotImporter {
       const repeated = recordError(orderLabel(index, idForMessages), new FieldError('id', `repeats orders[${earlier}]`));
       throw new RecordFailure(index, true, repeated);
     }
+    this.refuseSecondLiveOrder(index, idForMessages, order);
     if (this.invoices.anyBadSignature) throw new BadSignatureSeen();
     this.indexById.set(order.id, index);
     if (offeredMarkets === undefined && !this.firstOrderByMarket.has(order.market)) {
@@ -189,6 +195,17 @@ class SnapshotImporter {
     this.orderCount++;
     this.batch.push(order);
     if (this.batch.length >= this.batchSize) await this.flush();
+  }
+
+  private refuseSecondLiveOrder(index: number, idForMessages: string | undefined, order: OrderRecord): void {
+    if (!LIVE_STATES.has(order.state)) return;
+    const live = this.liveOrderByPaymentHash.get(order.paymentHash);
+    if (live === undefined) {
+      this.liveOrderByPaymentHash.set(order.paymentHash, { index, id: order.id });
+      return;
+    }
+    const problem = `${order.state}, but ${orderLabel(live.index, live.id)} is already live for the same payment hash`;
+    throw new RecordFailure(index, true, recordError(orderLabel(index, idForMessages), new FieldError('state', problem)));
   }
 
   private checkDeferredMarkets(offeredMarkets: ReadonlySet<string>): void {

@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+import { openPostgresClusterBus, type PostgresClusterBus } from './postgres/cluster-bus.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
 import { parsePostgresUrl } from './postgres/connection-url.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
@@ -21,4 +23,13 @@ export async function openStore(url: string): Promise<Store> {
     `Unsupported database URL${scheme === undefined ? '' : ` scheme "${scheme}"`}: ` +
       'use sqlite:PATH, sqlite::memory: or postgres://...',
   );
+}
+
+/**
+ * The bus by which instances sharing the database a URL names reach each other: PostgreSQL's LISTEN/NOTIFY.
+ * Undefined for SQLite, whose single process has no peers to reach.
+ */
+export async function openClusterBus(url: string, logger: Logger): Promise<PostgresClusterBus | undefined> {
+  if (url.startsWith('sqlite:')) return undefined;
+  return openPostgresClusterBus(parsePostgresUrl(url), logger);
 }

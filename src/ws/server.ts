@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 import { Server, type Namespace } from 'socket.io';
+import { isLnswapError } from '../domain/errors.js';
 import { BlockHeightTracker } from '../engine/block-height-tracker.js';
 import { sweepElapsedFundWindows } from '../engine/fund-window-sweeper.js';
 import { resolveEngineOptions, type EngineOptions } from '../engine/options.js';
@@ -10,7 +11,8 @@ import { QuoteDesk } from '../engine/quote-desk.js';
 import type { Store } from '../store/store.js';
 import { announceBlockHeight } from './block-heights.js';
 import { boundedParser } from './bounded-parser.js';
-import { createClusterAdapter, type ClusterAdapter } from './cluster-adapter.js';
+import { busAdapter } from './bus-adapter.js';
+import type { ClusterBus } from './cluster-bus.js';
 import { MakerQuoteRouter } from './maker-quote-router.js';
 import { ProviderPresence } from './provider-presence.js';
 import { serveProviderNamespace } from './provider-namespace.js';
@@ -24,8 +26,8 @@ export const PROVIDER_NAMESPACE = '/provider/v1';
 export interface SocketServerDependencies {
   readonly store: Store;
   readonly logger: Logger;
-  /** The store's database URL; required for a PostgreSQL store, whose instances form a cluster. */
-  readonly databaseUrl?: string;
+  /** How instances sharing the store's database reach each other; absent for a store no other instance shares. */
+  readonly bus?: ClusterBus;
   readonly engine?: Partial<EngineOptions>;
   readonly sockets?: Partial<SocketOptions>;
   readonly now?: () => number;
@@ -55,13 +57,20 @@ export async function attachSocketServer(
   if (socketOptions.requestTimeoutMs <= engineOptions.quoteDeadlineMs) {
     throw new RangeError('socket option requestTimeoutMs must exceed the quote deadline');
   }
-  const cluster = await clusterFor(dependencies, socketOptions);
+  const { bus } = dependencies;
   const io = new Server(httpServer, {
     allowEIO3: true,
     serveClient: false,
     maxHttpBufferSize: socketOptions.maxMessageBytes,
     parser: boundedParser(socketOptions.maxMessageDepth),
-    ...(cluster === undefined ? {} : { adapter: cluster.adapterFactory }),
+    ...(bus === undefined
+      ? {}
+      : {
+          adapter: busAdapter(bus, {
+            heartbeatIntervalMs: socketOptions.clusterHeartbeatIntervalMs,
+            heartbeatTimeoutMs: socketOptions.clusterHeartbeatTimeoutMs,
+          }),
+        }),
   });
   const users = io.of(USER_NAMESPACE);
   const providers = io.of(PROVIDER_NAMESPACE);
@@ -75,7 +84,7 @@ export async function attachSocketServer(
     now,
     solicitQuotes: (request) => providers.to(marketQuotesRoom(request.market)).emit('requestQuote', request),
   });
-  const clustered = cluster !== undefined;
+  const clustered = bus !== undefined;
   const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
@@ -107,24 +116,8 @@ export async function attachSocketServer(
       });
       for (const namespace of namespaces) await namespace.adapter.close();
       io.engine.close();
-      await cluster?.close();
     },
   };
-}
-
-async function clusterFor(
-  dependencies: SocketServerDependencies,
-  options: SocketOptions,
-): Promise<ClusterAdapter | undefined> {
-  if (dependencies.store.dialect !== 'postgres') return undefined;
-  if (dependencies.databaseUrl === undefined) {
-    throw new Error('attachSocketServer: a PostgreSQL store needs its databaseUrl for the cluster adapter');
-  }
-  return createClusterAdapter(
-    dependencies.databaseUrl,
-    { heartbeatIntervalMs: options.clusterHeartbeatIntervalMs, heartbeatTimeoutMs: options.clusterHeartbeatTimeoutMs },
-    dependencies.logger,
-  );
 }
 
 interface UpkeepDependencies {
@@ -143,7 +136,10 @@ interface UpkeepDependencies {
 function startUpkeep(dependencies: UpkeepDependencies): PeriodicTask[] {
   const { store, transitions, presence, users, engineOptions, socketOptions, now, logger } = dependencies;
   const heights = new BlockHeightTracker();
-  const failed = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
+  // An unreachable store is logged once per outage, where it is noticed, not by every task on every run.
+  const failed = (what: string) => (error: unknown) => {
+    if (!(isLnswapError(error) && error.token === 'ServiceUnavailable')) logger.error({ err: error }, `${what} failed`);
+  };
   return [
     startPeriodicTask((signal) => sweepElapsedFundWindows(store, transitions, now(), signal), {
       intervalMs: engineOptions.sweepIntervalMs,

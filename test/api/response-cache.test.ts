@@ -111,10 +111,12 @@ for (const kind of STORE_KINDS) {
     test('another process\'s new order for the invoice shows in lookups by invoice hash', async () => {
       const url = `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=BTC`;
       const before = JSON.parse(await bodyOf(cached, url)) as unknown[];
+      // Not live: the invoice already has a live order (retry), and a second one is refused.
       const another = buildOrder({
         label: 'cache-another',
         sameInvoiceAs: complete,
         createdAt: complete.record.createdAt + 2,
+        state: 'FundWindowElapsed',
       });
       await elsewhere.createOrder(another.record, CREATION_CAUSE);
       const seen = async () => assert.equal((JSON.parse(await bodyOf(cached, url)) as unknown[]).length, before.length + 1);

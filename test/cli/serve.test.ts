@@ -37,6 +37,8 @@ function ordersSharingAnInvoice(): OrderRecord[] {
     ...record,
     id: uuidFor(`serve test ${index}`),
     createdAt: record.createdAt + index,
+    // One invoice has at most one live order; the earlier ones are history.
+    state: index === ORDERS_ON_ONE_INVOICE - 1 ? record.state : 'FundWindowElapsed',
   }));
 }
 

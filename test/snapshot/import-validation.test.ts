@@ -127,6 +127,14 @@ const DEFECTS: Defect[] = [
     message: orderError(1, undefined, 'id', 'must be a UUID'),
   },
   {
+    rule: 'one payment hash has at most one live order (historical ones may be many)',
+    damage: (d) => {
+      order(d, 1).state = 'Funded';
+      order(d, 2).state = 'PartiallyFunded';
+    },
+    message: orderError(2, ethereum, 'state', `PartiallyFunded, but orders[1] (id ${bitcoin}) is already live for the same payment hash`),
+  },
+  {
     rule: 'order ids do not repeat, however they are spelled',
     damage: (d) => (order(d, 1).id = first.toUpperCase().replaceAll('-', '')),
     message: orderError(1, first, 'id', 'repeats orders[0]'),

@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openStore } from '../../src/store/open.js';
-import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/migrations/postgres.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { POSTGRES_URL, skipReason } from '../support/stores.js';
 import { makeOrder } from './fixtures.js';
@@ -117,10 +117,10 @@ describe('openStore with PostgreSQL', { skip: skipReason('postgres') }, () => {
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
-    const applied = await admin.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    const applied = await admin.query(`SELECT version FROM "${schema}".schema_migrations`);
     assert.deepStrictEqual(
-      applied.rows.map((row: { version: number }) => row.version),
-      POSTGRES_MIGRATIONS.map((migration) => migration.version),
+      applied.rows,
+      POSTGRES_MIGRATIONS.map(({ version }) => ({ version })),
     );
     const publicTables = await admin.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'orders'",

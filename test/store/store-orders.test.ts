@@ -145,12 +145,12 @@ for (const kind of STORE_KINDS) {
       const paymentHash = hex64(0x5eed);
       const orders = [
         makeOrder(30, { paymentHash, state: 'Funded', createdAt: 2 }),
-        makeOrder(31, { paymentHash, state: 'WaitingForFundingTx', createdAt: 1 }),
+        makeOrder(31, { paymentHash, state: 'WaitingForRefundTx', createdAt: 1 }),
         makeOrder(32, { paymentHash, state: 'Complete', createdAt: 3 }),
         makeOrder(33, { state: 'Funded' }),
       ];
       for (const order of orders) await fresh.store().createOrder(order, CREATION_CAUSE);
-      const found = await fresh.store().findOrdersByPaymentHash(paymentHash, ['Funded', 'WaitingForFundingTx']);
+      const found = await fresh.store().findOrdersByPaymentHash(paymentHash, ['Funded', 'WaitingForRefundTx']);
       assert.deepStrictEqual(
         found.map((order) => order.id),
         [orderId(31), orderId(30)],

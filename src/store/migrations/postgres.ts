@@ -1,3 +1,4 @@
+import { explainLiveOrderConflicts, LIVE_ORDER_INDEX, LIVE_ORDER_STATE_LIST } from './live-orders.js';
 import type { Migration } from './migration.js';
 
 // Keys compare byte-wise (COLLATE "C") so orderings match SQLite's whatever the database locale.
@@ -99,5 +100,17 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE order_state_history ADD COLUMN cause JSONB;
     `,
+  },
+  {
+    version: 3,
+    name: 'one live order per payment hash',
+    refuseWhen: {
+      query: `
+        SELECT payment_hash, string_agg(id || ' (' || state || ')', ', ' ORDER BY created_at, id) AS orders
+        FROM orders WHERE state IN (${LIVE_ORDER_STATE_LIST})
+        GROUP BY payment_hash HAVING count(*) > 1 ORDER BY payment_hash LIMIT 10`,
+      explain: explainLiveOrderConflicts,
+    },
+    sql: `CREATE UNIQUE INDEX ${LIVE_ORDER_INDEX} ON orders (payment_hash) WHERE state IN (${LIVE_ORDER_STATE_LIST});`,
   },
 ];

@@ -1,3 +1,4 @@
+import { explainLiveOrderConflicts, LIVE_ORDER_INDEX, LIVE_ORDER_STATE_LIST } from './live-orders.js';
 import type { Migration } from './migration.js';
 
 // Amounts are TEXT: wei amounts outgrow SQLite's 64-bit integers.
@@ -167,5 +168,17 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE order_state_history ADD COLUMN cause TEXT CHECK (cause IS NULL OR json_valid(cause));
     `,
+  },
+  {
+    version: 4,
+    name: 'one live order per payment hash',
+    refuseWhen: {
+      query: `
+        SELECT payment_hash, group_concat(id || ' (' || state || ')', ', ') AS orders
+        FROM (SELECT payment_hash, id, state FROM orders WHERE state IN (${LIVE_ORDER_STATE_LIST}) ORDER BY created_at, id)
+        GROUP BY payment_hash HAVING count(*) > 1 ORDER BY payment_hash LIMIT 10`,
+      explain: explainLiveOrderConflicts,
+    },
+    sql: `CREATE UNIQUE INDEX ${LIVE_ORDER_INDEX} ON orders (payment_hash) WHERE state IN (${LIVE_ORDER_STATE_LIST});`,
   },
 ];

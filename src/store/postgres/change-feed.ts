@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ChangeListeners, type ChangeFeed, type StoreChange, type StoreChangeListener } from '../change-feed.js';
 import type { PostgresTarget } from './connection-url.js';
-import type { Queryable } from './pool.js';
+import { CONNECT_TIMEOUT_MS, type Queryable } from './pool.js';
 
 const RECONNECT_DELAY_MS = 1000;
 /** How the listening connection shows in `pg_stat_activity`. */
@@ -75,7 +75,12 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   private connect(): void {
-    const client = new pg.Client({ connectionString: this.target.connectionString, application_name: LISTENER_NAME });
+    const client = new pg.Client({
+      connectionString: this.target.connectionString,
+      application_name: LISTENER_NAME,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     this.client = client;
     client.on('notification', (message) => {
       if (message.channel === this.channel) this.listeners.emit(parseChange(message.payload));

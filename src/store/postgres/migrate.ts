@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { pendingMigrations } from '../migrations/migration.js';
+import { pendingMigrations, refusalFor } from '../migrations/migration.js';
 import { POSTGRES_MIGRATIONS } from '../migrations/postgres.js';
 
 /**
@@ -10,6 +10,9 @@ import { POSTGRES_MIGRATIONS } from '../migrations/postgres.js';
 export async function migratePostgres(pool: pg.Pool, schema: string | undefined): Promise<void> {
   const lockName = `lnswap migrations ${schema ?? '(default schema)'}`;
   const client = await pool.connect();
+  // Checked out, the client has no 'error' listener of the pool's; a broken connection fails the next query.
+  const ignoreError = () => {};
+  client.on('error', ignoreError);
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
     if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -21,6 +24,11 @@ export async function migratePostgres(pool: pg.Pool, schema: string | undefined)
     const applied = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, applied.rows.map((row) => row.version))) {
       await client.query('BEGIN');
+      if (migration.refuseWhen !== undefined) {
+        const conflicts = await client.query<Record<string, unknown>>(migration.refuseWhen.query);
+        const refusal = refusalFor(migration, conflicts.rows);
+        if (refusal !== undefined) throw refusal;
+      }
       await client.query(migration.sql);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
         migration.version,
@@ -30,9 +38,11 @@ export async function migratePostgres(pool: pg.Pool, schema: string | undefined)
       await client.query('COMMIT');
     }
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
+    client.off('error', ignoreError);
     client.release();
   } catch (error) {
     // Closing the connection rolls back its open transaction and frees its advisory lock.
+    client.off('error', ignoreError);
     client.release(true);
     throw error;
   }

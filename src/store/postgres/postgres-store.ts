@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
+import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
@@ -23,6 +24,7 @@ import type { ImportSession, StateTransition, Store, StoreConfiguration } from '
 import { assertTransitionAllowed } from '../transition-guard.js';
 import { changeChannel, notifyChange, PostgresChangeFeed } from './change-feed.js';
 import type { PostgresTarget } from './connection-url.js';
+import { LIVE_ORDER_INDEX } from '../migrations/live-orders.js';
 import { migratePostgres } from './migrate.js';
 import { createPool, inTransaction } from './pool.js';
 import {
@@ -130,9 +132,13 @@ class PostgresStore implements Store {
   }
 
   async createOrder(order: OrderRecord, cause: TransitionCause): Promise<void> {
-    await this.writeAndNotify({ kind: 'orderCreated', invoiceHash: order.invoiceHash }, (client) =>
-      writes.createOrder(client, order, cause),
-    );
+    try {
+      await this.writeAndNotify({ kind: 'orderCreated', invoiceHash: order.invoiceHash }, (client) =>
+        writes.createOrder(client, order, cause),
+      );
+    } catch (error) {
+      throw isLiveOrderConflict(error) ? new LnswapError('SwapAlreadyInProgress') : error;
+    }
   }
 
   async transitionOrder(transition: StateTransition): Promise<boolean> {
@@ -214,4 +220,10 @@ class PostgresStore implements Store {
   private async orders(query: NamedQuery, values: unknown[]): Promise<OrderRecord[]> {
     return (await this.rows<OrderRow>(query, values)).map(orderFromRow);
   }
+}
+
+/** Another instance created a live order for the same payment hash first (unique_violation on the live index). */
+function isLiveOrderConflict(error: unknown): boolean {
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === LIVE_ORDER_INDEX;
 }

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { pendingMigrations } from '../migrations/migration.js';
+import { pendingMigrations, refusalFor } from '../migrations/migration.js';
 import { SQLITE_MIGRATIONS } from '../migrations/sqlite.js';
 
 /**
@@ -17,6 +17,10 @@ export function migrateSqlite(db: Database): void {
   const applyNext = db.transaction((): boolean => {
     const [next] = pendingMigrations(SQLITE_MIGRATIONS, appliedVersions.all() as number[]);
     if (next === undefined) return false;
+    if (next.refuseWhen !== undefined) {
+      const refusal = refusalFor(next, db.prepare(next.refuseWhen.query).all() as Record<string, unknown>[]);
+      if (refusal !== undefined) throw refusal;
+    }
     db.exec(next.sql);
     recordMigration.run(next.version, next.name, Date.now());
     return true;

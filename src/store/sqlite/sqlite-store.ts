@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
+import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
@@ -142,7 +143,11 @@ class SqliteStore implements Store {
 
   async createOrder(order: OrderRecord, cause: TransitionCause): Promise<void> {
     await this.importSettled();
-    this.writes.createOrder(order, cause);
+    try {
+      this.writes.createOrder(order, cause);
+    } catch (error) {
+      throw isLiveOrderConflict(error) ? new LnswapError('SwapAlreadyInProgress') : error;
+    }
     this.changes.report({ kind: 'orderCreated', invoiceHash: order.invoiceHash });
   }
 
@@ -216,4 +221,13 @@ class SqliteStore implements Store {
   private async importSettled(): Promise<void> {
     while (this.runningImport !== undefined) await this.runningImport;
   }
+}
+
+/**
+ * SQLite names the columns of a violated unique index, not the index; only the live-order index is unique on
+ * the payment hash alone, and only a new order in a live state can violate it.
+ */
+function isLiveOrderConflict(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && message === 'UNIQUE constraint failed: orders.payment_hash';
 }

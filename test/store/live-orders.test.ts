@@ -1,0 +1,128 @@
+import { CREATION_CAUSE } from '../support/causes.js';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { LnswapError } from '../../src/domain/errors.js';
+import type { OrderRecord } from '../../src/domain/order.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/migrations/postgres.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
+import { openStore } from '../../src/store/open.js';
+import { ORDER_COLUMNS, orderValues } from '../../src/store/order-rows.js';
+import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
+import { POSTGRES_URL, STORE_KINDS, skipReason } from '../support/stores.js';
+import { hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+
+const paymentHash = hex64(0x11fe);
+const swapAlreadyInProgress = (error: unknown) =>
+  error instanceof LnswapError && error.token === 'SwapAlreadyInProgress';
+
+for (const kind of STORE_KINDS) {
+  describe(`${kind} store: one live order per payment hash`, { skip: skipReason(kind) }, () => {
+    const fresh = useFreshStore(kind);
+
+    test('a second live order is refused with SwapAlreadyInProgress; settled and refunding ones are not', async () => {
+      const store = fresh.store();
+      await store.createOrder(makeOrder(1, { paymentHash, state: 'PartiallyFunded' }), CREATION_CAUSE);
+      for (const [n, state] of [
+        [2, 'WaitingForFundingTx'],
+        [3, 'Funded'],
+      ] as const) {
+        await assert.rejects(store.createOrder(makeOrder(n, { paymentHash, state }), CREATION_CAUSE), swapAlreadyInProgress);
+        assert.equal(await store.getOrder(orderId(n)), undefined, 'nothing of the refused order is written');
+      }
+      for (const [n, state] of [
+        [4, 'FundWindowElapsed'],
+        [5, 'Complete'],
+        [6, 'WaitingForRefundTx'],
+        [7, 'Refunded'],
+      ] as const) {
+        await store.createOrder(makeOrder(n, { paymentHash, state }), CREATION_CAUSE);
+      }
+      await store.createOrder(makeOrder(8, { paymentHash: hex64(0x11ff) }), CREATION_CAUSE);
+      assert.equal((await store.findOrdersByPaymentHash(paymentHash, ['PartiallyFunded', 'Complete'])).length, 2);
+    });
+  });
+}
+
+const [first, second] = [
+  makeOrder(1, { paymentHash, state: 'WaitingForFundingTx', createdAt: 1 }),
+  makeOrder(2, { paymentHash, state: 'Funded', createdAt: 2 }),
+];
+const settled = makeOrder(3, { paymentHash: hex64(0x1200), state: 'Complete' });
+const insertOrder = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
+const refusal = new RegExp(
+  `Cannot apply database migration \\d+ \\(one live order per payment hash\\): several live orders share a payment hash ` +
+    `\\(payment hash ${paymentHash} has orders ${first.id} \\(WaitingForFundingTx\\), ${second.id} \\(Funded\\)\\)`,
+);
+
+describe('migrating a database that already holds two live orders for one payment hash', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lnswap-live-orders-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function writeDatabaseBeforeTheIndex(path: string, orders: readonly OrderRecord[]): void {
+    const db = new Database(path);
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    for (const migration of SQLITE_MIGRATIONS.slice(0, -1)) {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
+    }
+    const insert = db.prepare(insertOrder.replace(/\$\d+/g, '?'));
+    for (const order of orders) insert.run(...orderValues(order));
+    db.close();
+  }
+
+  test('SQLite refuses, naming the orders, and changes nothing', async () => {
+    const path = join(dir, 'two-live.sqlite');
+    writeDatabaseBeforeTheIndex(path, [first, second, settled]);
+    await assert.rejects(openStore(`sqlite:${path}`), refusal);
+    const db = new Database(path, { readonly: true });
+    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
+    db.close();
+    assert.deepStrictEqual(versions, SQLITE_MIGRATIONS.slice(0, -1).map(({ version }) => version));
+  });
+
+  test('SQLite migrates a database whose live orders have payment hashes of their own', async () => {
+    const path = join(dir, 'one-live.sqlite');
+    writeDatabaseBeforeTheIndex(path, [first, settled, makeOrder(4, { paymentHash, state: 'FundWindowElapsed' })]);
+    const store = await openStore(`sqlite:${path}`);
+    try {
+      await assert.rejects(store.createOrder(makeOrder(5, { paymentHash }), CREATION_CAUSE), swapAlreadyInProgress);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('PostgreSQL refuses, naming the orders, and changes nothing', { skip: skipReason('postgres') }, async () => {
+    const schema = `lnswap_test_live_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: parsePostgresUrl(POSTGRES_URL).connectionString });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
+      await admin.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      for (const migration of POSTGRES_MIGRATIONS.slice(0, -1)) {
+        await admin.query(migration.sql);
+        await admin.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [migration.version, migration.name]);
+      }
+      for (const order of [first, second, settled]) await admin.query(insertOrder, orderValues(order));
+      const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}schema=${schema}`;
+      await assert.rejects(openStore(url), refusal);
+      const versions = await admin.query('SELECT version FROM schema_migrations ORDER BY version');
+      assert.deepStrictEqual(
+        versions.rows.map((row: { version: number }) => row.version),
+        POSTGRES_MIGRATIONS.slice(0, -1).map(({ version }) => version),
+      );
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    }
+  });
+});
