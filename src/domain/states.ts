@@ -36,8 +36,11 @@ const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> =
     'WaitingForAdditionalFundingTxConfirmation',
     'WaitingForRefundTx',
     'AddressBlacklistedWaitingForRefundTx',
+    // A reorg took its only confirmed funding out of the chain (docs/chain-watcher.md).
+    'WaitingForFundingTx',
   ],
-  Funded: ['Complete', 'WaitingForRefundTx'],
+  // Back to PartiallyFunded or WaitingForFundingTx: a reorg took confirmed funding out of the chain.
+  Funded: ['Complete', 'WaitingForRefundTx', 'PartiallyFunded', 'WaitingForFundingTx'],
   Complete: [],
   WaitingForRefundTx: ['WaitingForRefundTxConfirmation'],
   AddressBlacklistedWaitingForRefundTx: ['WaitingForRefundTxConfirmation'],

@@ -7,6 +7,7 @@ import type {
   StateChange,
 } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /** Everything a snapshot holds besides its orders. */
@@ -26,6 +27,8 @@ export interface StateTransition {
   /** Recorded in the same transaction as the move. */
   readonly transaction?: OrderTransaction;
   readonly paymentPreimage?: string;
+  /** Why the order moved; recorded with the history row. */
+  readonly cause?: TransitionCause;
 }
 
 /** Writes of one import, applied in a single database transaction: all or nothing. */

@@ -1,0 +1,22 @@
+import type { ChainKind } from './markets.js';
+
+/**
+ * Why an order moved: every history row carries one, so an order's past can be read back and explained.
+ * `source` says who moved it; `reason` is a short machine-readable name of the rule or event.
+ */
+export interface TransitionCause {
+  readonly source: 'request' | 'timer' | 'chain' | 'import';
+  /**
+   * e.g. 'requestQuote', 'paymentResult', 'paymentFailedAddressBlacklisted', 'fundWindowElapsed',
+   * 'fundingSeen', 'fundingConfirmed', 'fundingReorged', 'claimSeen', 'refundHeightReached',
+   * 'refundSeen', 'refundConfirmed', 'refundReorged'.
+   */
+  readonly reason: string;
+  readonly chain?: ChainKind;
+  /** The transaction that caused the move (chain causes). */
+  readonly txId?: string;
+  readonly blockHeight?: number;
+  readonly blockHash?: string;
+  /** The socket.io request that caused the move (request causes), as logged. */
+  readonly requestId?: string;
+}
