@@ -6,6 +6,7 @@ import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import type { Store } from './store/store.js';
 import { attachSocketServer } from './ws/server.js';
+import type { Broadcasters } from './ws/broadcast-transaction.js';
 import type { SocketOptions } from './ws/socket-options.js';
 
 export interface ServiceOptions {
@@ -22,6 +23,8 @@ export interface ServiceOptions {
   readonly sockets?: Partial<SocketOptions>;
   /** Memory for cached answers about orders; the API's default when absent, 0 for none. */
   readonly responseCacheBytes?: number;
+  /** Chain backends that `broadcastTransaction` sends through; none by default. */
+  readonly broadcasters?: Broadcasters;
 }
 
 export interface RunningService {
@@ -48,6 +51,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     ...(options.engine === undefined ? {} : { engine: options.engine }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
+    ...(options.broadcasters === undefined ? {} : { broadcasters: options.broadcasters }),
   }).catch(async (error: unknown) => {
     await api.close();
     throw error;
