@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
+import { connectEthereum, startEthereumWatch, type EthereumWatchOptions } from './engine/ethereum-watch.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import type { Store } from './store/store.js';
@@ -22,6 +23,11 @@ export interface ServiceOptions {
   readonly sockets?: Partial<SocketOptions>;
   /** Memory for cached answers about orders; the API's default when absent, 0 for none. */
   readonly responseCacheBytes?: number;
+  /**
+   * Follow an Ethereum node: orders of the Ethereum markets then move from what the swap contract's events
+   * say (docs/chain-watcher.md). Without it, chain views come only from imports.
+   */
+  readonly ethereum?: EthereumWatchOptions;
 }
 
 export interface RunningService {
@@ -35,6 +41,10 @@ export interface RunningService {
 
 /** The composition root: every part the service runs, wired to one store and one logger. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const ethereum = options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum);
+  // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
+  const engine =
+    ethereum === undefined ? options.engine : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
   const api = await buildApiServer({
     store: options.store,
     loggerInstance: options.logger,
@@ -46,7 +56,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     store: options.store,
     logger: options.logger,
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
-    ...(options.engine === undefined ? {} : { engine: options.engine }),
+    ...(engine === undefined ? {} : { engine }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
   }).catch(async (error: unknown) => {
     await api.close();
@@ -59,10 +69,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await api.close();
     throw error;
   }
+  const watch =
+    ethereum === undefined || options.ethereum === undefined
+      ? undefined
+      : startEthereumWatch(
+          ethereum,
+          { store: options.store, publish: sockets.transitions.publish, logger: options.logger, now: Date.now },
+          options.ethereum,
+        );
   return {
     url: urlOf(api.server.address() as AddressInfo),
     transitions: sockets.transitions,
     async close() {
+      await watch?.stop();
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.
