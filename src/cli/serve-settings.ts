@@ -2,6 +2,9 @@ import { isEthereumAddress } from '../domain/ethereum.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/options.js';
 import { UsageError } from './usage-error.js';
 
+/** Always passed to the service, so the CLI's default is the one in force. */
+export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
+
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /** One setting of `lnswap serve`: a flag, the environment variable behind it, and how its text is read. */
@@ -51,8 +54,6 @@ export const ENGINE_SETTINGS: ReadonlyArray<readonly [EngineSettingName, Setting
     parse: wholeNumber,
   },
 ]);
-
-export const DEFAULT_ETHEREUM_CONFIRMATIONS = 3;
 
 export const ETHEREUM_SETTINGS: {
   readonly rpcUrl: Setting<string>;

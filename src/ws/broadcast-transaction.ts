@@ -6,8 +6,8 @@ import { isPlainObject } from '../engine/payload-shapes.js';
 
 /** What broadcasting on one network needs of a chain backend. */
 export interface Broadcaster {
-  /** The network the backend's node follows: a ticker of another network is not sent to it. */
-  readonly network: Network;
+  /** Whether the backend's node carries this network's coins: a ticker of another network is not sent to it. */
+  carries(network: Network): boolean;
   /** Resolves with the transaction id; rejects with `BroadcastRefused` when the network will not take it. */
   broadcast(signedTxHex: string): Promise<string>;
 }
@@ -35,7 +35,7 @@ export async function broadcastTransaction(
   if (asset === undefined) throw new LnswapError('InvalidOnchainTicker');
   if (!HEX.test(signedTxHex)) throw new LnswapError('InvalidSignedTxHex');
   const broadcaster = broadcasters[asset.chain];
-  if (broadcaster === undefined || broadcaster.network !== asset.network) throw new LnswapError('NoBackendConfigured');
+  if (broadcaster === undefined || !broadcaster.carries(asset.network)) throw new LnswapError('NoBackendConfigured');
   try {
     return { txId: await broadcaster.broadcast(signedTxHex) };
   } catch (error) {

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createPublicClient, http, parseEther, serializeTransaction, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { broadcastEthereumTransaction } from '../../src/chains/ethereum/broadcast.js';
+import { EthereumBackend } from '../../src/chains/ethereum/ethereum-backend.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { anvilBinary, startAnvil, type AnvilNode } from '../support/anvil-process.js';
 import { configuration, seedStore } from '../support/fixtures.js';
@@ -17,6 +17,7 @@ const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
 let anvil: AnvilNode;
 let chain: PublicClient;
+let backend: EthereumBackend;
 let fresh: FreshStore;
 let service: RunningService;
 let user: Client;
@@ -25,6 +26,8 @@ const logLines: string[] = [];
 before(async () => {
   anvil = await startAnvil();
   chain = createPublicClient({ transport: http(anvil.rpcUrl) });
+  // Broadcasting needs no contract; any address will do.
+  backend = new EthereumBackend({ rpcUrl: anvil.rpcUrl, swapContractAddress: RECIPIENT });
   fresh = await openFreshStore('sqlite');
   await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
   const logs = new Writable({
@@ -39,7 +42,7 @@ before(async () => {
     port: 0,
     logger: pino({ level: 'info' }, logs),
     databaseUrl: fresh.url,
-    broadcasters: { ethereum: { network: 'simnet', broadcast: (hex) => broadcastEthereumTransaction(chain, hex) } },
+    broadcasters: { ethereum: { carries: (network) => network === 'simnet', broadcast: (hex) => backend.broadcast(hex) } },
   });
   user = await connectClient(service.url, '/user/v1');
 });
@@ -86,7 +89,7 @@ test('what is not a signed transaction, or has no node to go to, is refused with
   assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: '0xdeadbeef' }), 'InvalidSignedTxHex');
   assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: 'not hex' }), 'InvalidSignedTxHex');
   assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: '' }), 'InvalidSignedTxHex');
-  // A well-formed transaction that nobody signed.
+  // A well-formed transaction that nobody signed: the node will not take it.
   const unsigned = serializeTransaction({
     chainId: 31337,
     type: 'eip1559',
@@ -97,7 +100,7 @@ test('what is not a signed transaction, or has no node to go to, is refused with
     maxFeePerGas: 10_000_000_000n,
     maxPriorityFeePerGas: 1_000_000_000n,
   });
-  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: unsigned }), 'InvalidSignedTxHex');
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: unsigned }), 'TransactionRejected');
   assert.equal(await refused({ onchainTicker: 'SETH' }), 'InvalidOrMissingBroadcastTxRequestFields');
   assert.equal(await refused('0xdeadbeef'), 'InvalidOrMissingBroadcastTxRequestFields');
   assert.equal(await refused(undefined), 'InvalidOrMissingBroadcastTxRequestFields');

@@ -63,7 +63,16 @@ per HTTP request).
     const store = await openStore(databaseUrl);
     const announce = (url: string) => logger.info({ url }, 'lnswap is serving');
     await serveUntilShutdown(
-      { store, host, port, logger, databaseUrl, responseCacheBytes, engine: settings.engine },
+      {
+        store,
+        host,
+        port,
+        logger,
+        databaseUrl,
+        responseCacheBytes,
+        engine: settings.engine,
+        ...(settings.ethereum === undefined ? {} : { ethereum: settings.ethereum }),
+      },
       announce,
     );
     return 0;
