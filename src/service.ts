@@ -131,13 +131,18 @@ function watchWhileLeading(
 ): { leadership: Leadership; follower: WhileLeading } {
   const { logger, store } = options;
   const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', 'ethereum', options.leadership);
-  leadership.onChange((leading) =>
-    logger.info({ chain: 'ethereum', leading }, leading ? 'watching the chain' : 'no longer watching the chain'),
-  );
   const follower = whileLeading(
     leadership,
-    async () =>
-      startEthereumWatch(ethereum, { store, publish: transitions.publish, logger, now: Date.now }, watchOptions),
+    async () => {
+      logger.info({ chain: 'ethereum' }, 'watching the chain');
+      const task = startEthereumWatch(ethereum, { store, publish: transitions.publish, logger, now: Date.now }, watchOptions);
+      return {
+        async stop() {
+          await task.stop();
+          logger.info({ chain: 'ethereum' }, 'no longer watching the chain');
+        },
+      };
+    },
     (error) => logger.error({ err: error, chain: 'ethereum' }, 'starting or stopping the chain watch failed'),
   );
   return { leadership, follower };
