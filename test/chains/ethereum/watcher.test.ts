@@ -6,6 +6,7 @@ import type { RunningService } from '../../../src/service.js';
 import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../../support/stores.js';
 import { connectClient, eventually, startOnStore, type Client } from '../../ws/harness.js';
+import { anvilSkipReason } from '../../support/anvil.js';
 import { startSwapChain, type SwapChain } from './swap-chain.js';
 
 const REFUND_DELAY = 20;
@@ -19,7 +20,7 @@ async function getJson(baseUrl: string, path: string): Promise<unknown> {
 }
 
 for (const kind of STORE_KINDS) {
-  describe(`the Ethereum watcher on Anvil, ${kind} store`, { skip: skipReason(kind) }, () => {
+  describe(`the Ethereum watcher on Anvil, ${kind} store`, { skip: skipReason(kind) || anvilSkipReason }, () => {
     let chain: SwapChain;
     let fresh: FreshStore;
     let service: RunningService;
@@ -82,7 +83,7 @@ for (const kind of STORE_KINDS) {
       const fundHeight = await chain.height();
       await reaches(record.id, 'WaitingForFundingTxConfirmation');
       let seen = await view(record.id);
-      assert.equal(seen.order.amountPaid, '0.001000000000000000');
+      assert.equal(seen.order.amountPaid, '0.001');
       assert.deepEqual(seen.transactions, [{ type: 'FUND', id: fundTx }]);
 
       await chain.mine(CONFIRMATIONS - 1);
@@ -105,14 +106,15 @@ for (const kind of STORE_KINDS) {
       const changes = await follow(record.id);
       const first = await chain.fund(record.id, record.paymentHash, 400n);
       await chain.mine(CONFIRMATIONS - 1);
+      // However the watcher's polls fall, a funding is seen before it counts.
       await reaches(record.id, 'PartiallyFunded');
-      assert.equal((await view(record.id)).order.amountPaid, '0.000000000000000400');
+      assert.equal((await view(record.id)).order.amountPaid, '0.0000000000000004');
       const second = await chain.fund(record.id, record.paymentHash, 600n);
       await reaches(record.id, 'WaitingForAdditionalFundingTxConfirmation');
       await chain.mine(CONFIRMATIONS - 1);
       await reaches(record.id, 'Funded');
       const seen = await view(record.id);
-      assert.equal(seen.order.amountPaid, '0.000000000000001000');
+      assert.equal(seen.order.amountPaid, '0.000000000000001');
       assert.deepEqual(seen.transactions, [{ type: 'FUND', id: first }, { type: 'FUND', id: second }]);
       await eventually(() => changes.length === 4, 'four stateChanged events');
       assert.deepEqual(
@@ -187,7 +189,7 @@ for (const kind of STORE_KINDS) {
       const fundTx = await chain.fund(record.id, record.paymentHash, 2000n);
       await reaches(record.id, 'WaitingForRefundTx');
       const seen = await view(record.id);
-      assert.equal(seen.order.amountPaid, '0.000000000000002000');
+      assert.equal(seen.order.amountPaid, '0.000000000000002');
       assert.deepEqual(seen.transactions, [{ type: 'FUND', id: fundTx }]);
       const refund = (await getJson(service.url, `/api/orders/${record.id}/refund`)) as Record<string, unknown>;
       assert.equal(refund.state, 'WaitingForRefundTx');
@@ -208,7 +210,7 @@ for (const kind of STORE_KINDS) {
       await chain.mine(CONFIRMATIONS - 1);
       await reaches(record.id, 'Funded');
       const seen = await view(record.id);
-      assert.equal(seen.order.amountPaid, '0.000000000000004000');
+      assert.equal(seen.order.amountPaid, '0.000000000000004');
       assert.deepEqual(seen.transactions, [{ type: 'FUND', id: again }]);
       assert.deepEqual(
         (await fresh.store.getOrderHistory(record.id)).map((entry) => entry.state),
