@@ -60,7 +60,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const ethereum = options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum);
   // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
   const engine =
-    ethereum === undefined ? options.engine : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
+    ethereum === undefined
+      ? options.engine
+      : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
   const api = await buildApiServer({
     store: options.store,
     loggerInstance: options.logger,
@@ -106,6 +108,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     async close() {
       await watch?.follower.stop();
       await watch?.leadership.close();
+      await ethereum?.backend.close();
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.
