@@ -98,8 +98,8 @@ module.exports = {
     layer(
       'ws-on-interfaces',
       { path: '^src/ws/' },
-      `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}`,
-      'src/ws: not src/api, not a store implementation.',
+      `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}|${CHAINS_INTERFACE}`,
+      'src/ws: not src/api, not a store implementation, chains through their interface only.',
     ),
     {
       name: 'database-drivers-in-their-store',

@@ -2,14 +2,26 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
+import {
+  connectEthereum,
+  startEthereumWatch,
+  type EthereumBackendFactory,
+  type EthereumConnection,
+  type EthereumWatchOptions,
+} from './engine/ethereum-watch.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
 import { GuardedStore } from './store/guarded-store.js';
-import { openClusterBus } from './store/open.js';
+import { openClusterBus, openLeadership } from './store/open.js';
+import { whileLeading, type WhileLeading } from './engine/while-leading.js';
+import { EthereumBackend } from './chains/ethereum/ethereum-backend.js';
+import { ethereumChainFitsNetwork } from './domain/chain-networks.js';
+import type { Leadership, LeadershipOptions } from './store/leadership.js';
 import type { Store } from './store/store.js';
 import type { ClusterBus } from './ws/cluster-bus.js';
 import { attachSocketServer } from './ws/server.js';
+import type { Broadcasters } from './ws/broadcast-transaction.js';
 import type { SocketOptions } from './ws/socket-options.js';
 
 export interface ServiceOptions {
@@ -26,6 +38,18 @@ export interface ServiceOptions {
   readonly sockets?: Partial<SocketOptions>;
   /** Memory for cached answers about orders; the API's default when absent, 0 for none. */
   readonly responseCacheBytes?: number;
+  /**
+   * Follow an Ethereum node: orders of the Ethereum markets then move from what the swap contract's events
+   * say (docs/chain-watcher.md). Without it, chain views come only from imports.
+   */
+  readonly ethereum?: EthereumWatchOptions;
+  /**
+   * Chain backends that `broadcastTransaction` sends through, besides the Ethereum node's (which is used when
+   * `ethereum` is given); none by default.
+   */
+  readonly broadcasters?: Broadcasters;
+  /** How instances sharing a PostgreSQL database agree on which one watches a chain; the defaults suit production. */
+  readonly leadership?: Partial<LeadershipOptions>;
 }
 
 export interface RunningService {
@@ -66,6 +90,13 @@ async function startParts(
   bus: ClusterBus | undefined,
   outage: StoreOutage,
 ): Promise<RunningService> {
+  const ethereum =
+    options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
+  // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
+  const engine =
+    ethereum === undefined
+      ? options.engine
+      : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
   const api = await buildApiServer({
     store,
     loggerInstance: options.logger,
@@ -77,8 +108,19 @@ async function startParts(
     store,
     logger: options.logger,
     ...(bus === undefined ? {} : { bus }),
-    ...(options.engine === undefined ? {} : { engine: options.engine }),
+    ...(engine === undefined ? {} : { engine }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
+    broadcasters: {
+      ...(ethereum === undefined
+        ? {}
+        : {
+            ethereum: {
+              carries: (network) => ethereumChainFitsNetwork(ethereum.chainId, network),
+              broadcast: (hex) => ethereum.backend.broadcast(hex),
+            },
+          }),
+      ...options.broadcasters,
+    },
   }).catch(async (error: unknown) => {
     await api.close();
     throw error;
@@ -90,10 +132,17 @@ async function startParts(
     await api.close();
     throw error;
   }
+  const watch =
+    ethereum === undefined || options.ethereum === undefined
+      ? undefined
+      : watchWhileLeading(options, options.ethereum, ethereum, sockets.transitions);
   return {
     url: urlOf(api.server.address() as AddressInfo),
     transitions: sockets.transitions,
     async close() {
+      await watch?.follower.stop();
+      await watch?.leadership.close();
+      await ethereum?.backend.close();
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.
@@ -107,6 +156,45 @@ async function startParts(
       outage.stop();
     },
   };
+}
+
+/**
+ * Instances sharing a database take turns watching the chain: only the leader reads the node and moves
+ * orders, and the socket.io cluster adapter carries its stateChanged events to every instance's clients.
+ */
+function watchWhileLeading(
+  options: ServiceOptions,
+  watchOptions: EthereumWatchOptions,
+  ethereum: EthereumConnection,
+  transitions: OrderTransitions,
+): { leadership: Leadership; follower: WhileLeading } {
+  const { logger, store } = options;
+  const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', 'ethereum', options.leadership);
+  const follower = whileLeading(
+    leadership,
+    async () => {
+      logger.info({ chain: 'ethereum' }, 'watching the chain');
+      const task = startEthereumWatch(ethereum, { store, publish: transitions.publish, logger, now: Date.now }, watchOptions);
+      return {
+        async stop() {
+          await task.stop();
+          logger.info({ chain: 'ethereum' }, 'no longer watching the chain');
+        },
+      };
+    },
+    (error) => logger.error({ err: error, chain: 'ethereum' }, 'starting or stopping the chain watch failed'),
+  );
+  return { leadership, follower };
+}
+
+/** The viem JSON-RPC backend: the one Ethereum implementation. */
+function ethereumBackendFor(options: EthereumWatchOptions): EthereumBackendFactory {
+  return (swapContractAddress) =>
+    new EthereumBackend({
+      rpcUrl: options.rpcUrl,
+      swapContractAddress,
+      ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
+    });
 }
 
 function urlOf({ address, family, port }: AddressInfo): string {

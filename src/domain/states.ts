@@ -39,9 +39,12 @@ const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> =
     'WaitingForAdditionalFundingTxConfirmation',
     'WaitingForRefundTx',
     'AddressBlacklistedWaitingForRefundTx',
+    // A reorg took its only confirmed funding out of the chain (docs/chain-watcher.md).
+    'WaitingForFundingTx',
   ],
   // The provider refuses to pay for funds from a blacklisted address: the operator refunds them.
-  Funded: ['Complete', 'WaitingForRefundTx', 'AddressBlacklistedWaitingForRefundTx'],
+  // Back to PartiallyFunded or WaitingForFundingTx: a reorg took confirmed funding out of the chain.
+  Funded: ['Complete', 'WaitingForRefundTx', 'AddressBlacklistedWaitingForRefundTx', 'PartiallyFunded', 'WaitingForFundingTx'],
   Complete: [],
   WaitingForRefundTx: ['WaitingForRefundTxConfirmation'],
   AddressBlacklistedWaitingForRefundTx: ['WaitingForRefundTxConfirmation'],

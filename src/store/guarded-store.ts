@@ -3,7 +3,17 @@ import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, State
 import type { OrderState } from '../domain/states.js';
 import type { StoreOutage } from './availability.js';
 import type { ChangeFeed } from './change-feed.js';
-import type { ImportSession, StateTransition, Store, StoreConfiguration, StoreImportOptions } from './store.js';
+import type { ChainObservation } from '../domain/chain-observations.js';
+import type { ChainKind } from '../domain/markets.js';
+import type {
+  ChainStep,
+  ChainWatchState,
+  ImportSession,
+  StateTransition,
+  Store,
+  StoreConfiguration,
+  StoreImportOptions,
+} from './store.js';
 
 /**
  * The store as the service uses it: a call that cannot reach the database fails with ServiceUnavailable
@@ -63,6 +73,22 @@ export class GuardedStore implements Store {
 
   countOrdersInStates(states: readonly OrderState[]): Promise<number> {
     return this.guard(() => this.inner.countOrdersInStates(states));
+  }
+
+  getChainWatch(chain: ChainKind): Promise<ChainWatchState | undefined> {
+    return this.guard(() => this.inner.getChainWatch(chain));
+  }
+
+  listChainObservations(chain: ChainKind, orderIds: readonly string[]): Promise<ChainObservation[]> {
+    return this.guard(() => this.inner.listChainObservations(chain, orderIds));
+  }
+
+  listOrdersOfTickersInStates(tickers: readonly string[], states: readonly OrderState[]): Promise<OrderRecord[]> {
+    return this.guard(() => this.inner.listOrdersOfTickersInStates(tickers, states));
+  }
+
+  applyChainStep(step: ChainStep): Promise<boolean> {
+    return this.guard(() => this.inner.applyChainStep(step));
   }
 
   setChainViews(chains: ChainViews): Promise<void> {

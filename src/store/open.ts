@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import { DEFAULT_LEADERSHIP_OPTIONS, SoleLeadership, type Leadership, type LeadershipOptions } from './leadership.js';
 import { openPostgresClusterBus, type PostgresClusterBus } from './postgres/cluster-bus.js';
+import { openPostgresLeadership } from './postgres/leadership.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
 import { parsePostgresUrl } from './postgres/connection-url.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
@@ -32,4 +34,20 @@ export async function openStore(url: string): Promise<Store> {
 export async function openClusterBus(url: string, logger: Logger): Promise<PostgresClusterBus | undefined> {
   if (url.startsWith('sqlite:')) return undefined;
   return openPostgresClusterBus(parsePostgresUrl(url), logger);
+}
+
+/**
+ * The lead named `name` among the instances on the database at `databaseUrl`: on PostgreSQL a
+ * session-level advisory lock, scoped to the URL's schema; on SQLite the one process that opens it leads.
+ */
+export function openLeadership(
+  databaseUrl: string,
+  name: string,
+  options: Partial<LeadershipOptions> = {},
+): Leadership {
+  const resolved = { ...DEFAULT_LEADERSHIP_OPTIONS, ...options };
+  if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
+    return openPostgresLeadership(parsePostgresUrl(databaseUrl), name, resolved);
+  }
+  return new SoleLeadership();
 }

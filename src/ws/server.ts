@@ -13,6 +13,7 @@ import { announceBlockHeight } from './block-heights.js';
 import { boundedParser } from './bounded-parser.js';
 import { busAdapter } from './bus-adapter.js';
 import type { ClusterBus } from './cluster-bus.js';
+import type { Broadcasters } from './broadcast-transaction.js';
 import { MakerQuoteRouter } from './maker-quote-router.js';
 import { ProviderPresence } from './provider-presence.js';
 import { serveProviderNamespace } from './provider-namespace.js';
@@ -31,6 +32,8 @@ export interface SocketServerDependencies {
   readonly engine?: Partial<EngineOptions>;
   readonly sockets?: Partial<SocketOptions>;
   readonly now?: () => number;
+  /** Chain backends that `broadcastTransaction` sends through; none by default. */
+  readonly broadcasters?: Broadcasters;
 }
 
 export interface SocketServer {
@@ -88,7 +91,8 @@ export async function attachSocketServer(
   const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
-  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger });
+  const broadcasters = dependencies.broadcasters ?? {};
+  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger, broadcasters });
   serveProviderNamespace(providers, { store, router, presence, transitions, options: socketOptions, now, logger });
 
   const tasks = startUpkeep({

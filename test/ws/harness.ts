@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
 import { issueProviderCredential } from '../../src/engine/credentials.js';
+import type { EthereumWatchOptions } from '../../src/engine/ethereum-watch.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { OrderRecord } from '../../src/domain/order.js';
@@ -36,6 +37,7 @@ export interface ServiceOverrides {
   sockets?: Partial<SocketOptions>;
   /** Silent unless given. */
   logger?: Logger;
+  ethereum?: EthereumWatchOptions;
 }
 
 /** A debug-level logger that keeps every line it writes, parsed. */
@@ -55,6 +57,7 @@ export async function startOnStore(store: Store, url: string, overrides: Service
     databaseUrl: url,
     engine: testEngineOptions(overrides.engine),
     ...(overrides.sockets === undefined ? {} : { sockets: overrides.sockets }),
+    ...(overrides.ethereum === undefined ? {} : { ethereum: overrides.ethereum }),
   });
 }
 

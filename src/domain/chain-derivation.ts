@@ -1,0 +1,304 @@
+import {
+  confirmationsAt,
+  type BlockRef,
+  type ChainObservation,
+  type FundingObservation,
+} from './chain-observations.js';
+import { preimageMatchesPaymentHash } from './invoice.js';
+import type { ChainKind } from './markets.js';
+import type { OrderRecord, OrderTransaction } from './order.js';
+import { canTransition, ORDER_STATES, type OrderState } from './states.js';
+import type { TransitionCause } from './transition-cause.js';
+
+/**
+ * What an order should look like given what the chain holds for it: derived afresh from all its stored
+ * observations each time, never accumulated, so a block seen twice or a reorg and its replay count nothing twice.
+ */
+export interface ChainTarget {
+  readonly state: OrderState;
+  readonly transactions: readonly OrderTransaction[];
+  readonly refundableAtBlockHeight: number;
+  readonly paymentPreimage?: string;
+}
+
+export interface ChainContext {
+  readonly chain: ChainKind;
+  /** The last block the watcher processed: heights and confirmations are counted against it. */
+  readonly head: BlockRef;
+  /** Confirmations a funding, claim or refund needs before it counts (1: in a block is enough). */
+  readonly confirmations: number;
+}
+
+/** Observations in chain order; claims whose preimage does not hash to the order's payment hash are ignored. */
+export function deriveChainTarget(
+  order: OrderRecord,
+  observations: readonly ChainObservation[],
+  context: ChainContext,
+): ChainTarget {
+  const confirmed = (observation: ChainObservation) =>
+    confirmationsAt(observation.block.height, context.head.height) >= context.confirmations;
+  const fundings = observations.filter((observation) => observation.kind === 'funding');
+  const claim = observations.find(
+    (observation) =>
+      observation.kind === 'claim' && preimageMatchesPaymentHash(observation.preimage, order.paymentHash),
+  );
+  const refund = lastWhere(observations, (observation) => observation.kind === 'refund');
+  const refundableAtBlockHeight = fundings[0]?.refundHeight ?? order.htlc.refundableAtBlockHeight;
+
+  const seen = sum(fundings);
+  const settled = sum(fundings.filter(confirmed));
+  const state = targetState(order.state, {
+    seen,
+    settled,
+    amount: order.amount,
+    claimed: claim === undefined ? 'no' : confirmed(claim) ? 'confirmed' : 'seen',
+    refunded: refund === undefined ? 'no' : confirmed(refund) ? 'confirmed' : 'seen',
+    refundHeightReached: context.head.height >= refundableAtBlockHeight,
+  });
+
+  const transactions: OrderTransaction[] = fundTransactions(fundings);
+  if (refund !== undefined) transactions.push({ type: 'REFUND', id: refund.txId, blockHeight: refund.block.height });
+  const completed = state === 'Complete' && claim?.kind === 'claim';
+  return {
+    state,
+    transactions,
+    refundableAtBlockHeight,
+    ...(completed ? { paymentPreimage: claim.preimage } : {}),
+  };
+}
+
+interface Balance {
+  readonly seen: bigint;
+  readonly settled: bigint;
+  readonly amount: bigint;
+  readonly claimed: 'no' | 'seen' | 'confirmed';
+  readonly refunded: 'no' | 'seen' | 'confirmed';
+  readonly refundHeightReached: boolean;
+}
+
+/**
+ * The state the chain calls for. A claim completes the order only once confirmed: Complete is final (answers
+ * about it are cached for good), so it must never have to move back. Funding, being reversible, is shown at once.
+ */
+function targetState(current: OrderState, balance: Balance): OrderState {
+  if (current === 'Complete' || current === 'Refunded') return current;
+  if (balance.refunded === 'confirmed') return 'Refunded';
+  if (balance.refunded === 'seen') return 'WaitingForRefundTxConfirmation';
+  if (balance.claimed === 'confirmed') return 'Complete';
+  switch (current) {
+    case 'AddressBlacklistedWaitingForRefundTx':
+    case 'WaitingForRefundTx':
+      return current;
+    case 'WaitingForRefundTxConfirmation':
+      return 'WaitingForRefundTx';
+    case 'FundWindowElapsed':
+      return balance.seen > 0n ? 'WaitingForRefundTx' : current;
+    default:
+      break;
+  }
+  const funding = fundingState(balance);
+  // A claim in the chain, even unconfirmed, means the provider was paid in time: no refund to wait for.
+  const refundable = funding !== 'WaitingForFundingTx' && funding !== 'WaitingForFundingTxConfirmation';
+  if (refundable && balance.refundHeightReached && balance.claimed === 'no') return 'WaitingForRefundTx';
+  return funding;
+}
+
+function fundingState({ seen, settled, amount }: Balance): OrderState {
+  if (settled >= amount) return 'Funded';
+  if (settled > 0n) return seen > settled ? 'WaitingForAdditionalFundingTxConfirmation' : 'PartiallyFunded';
+  return seen > 0n ? 'WaitingForFundingTxConfirmation' : 'WaitingForFundingTx';
+}
+
+function sum(fundings: readonly FundingObservation[]): bigint {
+  return fundings.reduce((total, funding) => total + funding.amount, 0n);
+}
+
+/** One FUND transaction per transaction id and output, amounts added up (one Ethereum transaction may fund twice). */
+function fundTransactions(fundings: readonly FundingObservation[]): OrderTransaction[] {
+  const byKey = new Map<string, OrderTransaction>();
+  for (const funding of fundings) {
+    const key = `${funding.txId}:${funding.outputIndex ?? ''}`;
+    const earlier = byKey.get(key);
+    byKey.set(key, {
+      type: 'FUND',
+      id: funding.txId,
+      amount: (earlier?.amount ?? 0n) + funding.amount,
+      ...(funding.outputIndex === undefined ? {} : { outputIndex: funding.outputIndex }),
+      blockHeight: funding.block.height,
+    });
+  }
+  return [...byKey.values()];
+}
+
+/** States a chain-driven path never passes through: each is entered only by its own rule, never on the way. */
+const NOT_ON_THE_WAY: ReadonlySet<OrderState> = new Set<OrderState>([
+  'AddressBlacklistedWaitingForRefundTx',
+  'FundWindowElapsed',
+  'Complete',
+  'Refunded',
+]);
+
+/**
+ * The shortest sequence of allowed moves from `from` to `to` (empty when equal), passing only through states
+ * the chain can explain; undefined when the state machine allows no such path.
+ */
+export function pathBetween(from: OrderState, to: OrderState): OrderState[] | undefined {
+  if (from === to) return [];
+  const previous = new Map<OrderState, OrderState>();
+  const queue: OrderState[] = [from];
+  while (queue.length > 0) {
+    const state = queue.shift() as OrderState;
+    for (const next of nextStates(state)) {
+      if (previous.has(next) || next === from) continue;
+      previous.set(next, state);
+      if (next === to) return unwind(previous, from, to);
+      if (!NOT_ON_THE_WAY.has(next)) queue.push(next);
+    }
+  }
+  return undefined;
+}
+
+function nextStates(state: OrderState): OrderState[] {
+  return ORDER_STATES.filter((candidate) => canTransition(state, candidate));
+}
+
+function unwind(previous: Map<OrderState, OrderState>, from: OrderState, to: OrderState): OrderState[] {
+  const path: OrderState[] = [to];
+  let state = to;
+  while (previous.get(state) !== from) {
+    state = previous.get(state) as OrderState;
+    path.unshift(state);
+  }
+  return path;
+}
+
+export interface ChainMove {
+  readonly from: OrderState;
+  readonly to: OrderState;
+  /** The transaction the move's `stateChanged` names (FUND on funding states, REFUND on Refunded). */
+  readonly transaction?: OrderTransaction;
+  readonly cause: TransitionCause;
+}
+
+/**
+ * The moves that take an order from its state to the target, each with the chain fact that explains it:
+ * the funding, claim or refund transaction and its block, or the block at which a rule applied.
+ */
+export function planChainMoves(
+  order: OrderRecord,
+  target: ChainTarget,
+  observations: readonly ChainObservation[],
+  context: ChainContext,
+): ChainMove[] | undefined {
+  const path = viaSeenFunding(order.state, target.state);
+  if (path === undefined) return undefined;
+  const moves: ChainMove[] = [];
+  let from = order.state;
+  for (const to of path) {
+    moves.push(explainMove(from, to, target, observations, context));
+    from = to;
+  }
+  return moves;
+}
+
+/**
+ * From WaitingForFundingTx every chain path starts with WaitingForFundingTxConfirmation, even where the table
+ * allows a shortcut: the history then reads the same whether a poll saw the funding before its confirmations
+ * or only after them.
+ */
+function viaSeenFunding(from: OrderState, to: OrderState): OrderState[] | undefined {
+  const seen: OrderState = 'WaitingForFundingTxConfirmation';
+  if (from !== 'WaitingForFundingTx' || to === from || to === seen) return pathBetween(from, to);
+  const rest = pathBetween(seen, to);
+  return rest === undefined ? pathBetween(from, to) : [seen, ...rest];
+}
+
+function explainMove(
+  from: OrderState,
+  to: OrderState,
+  target: ChainTarget,
+  observations: readonly ChainObservation[],
+  context: ChainContext,
+): ChainMove {
+  const byBlock = (reason: string, block: BlockRef = context.head): TransitionCause => ({
+    source: 'chain',
+    reason,
+    chain: context.chain,
+    blockHeight: block.height,
+    blockHash: block.hash,
+  });
+  const byObservation = (reason: string, observation: ChainObservation): TransitionCause => ({
+    ...byBlock(reason, observation.block),
+    txId: observation.txId,
+  });
+  const lastOf = (kind: ChainObservation['kind']) =>
+    lastWhere(observations, (observation) => observation.kind === kind);
+  const funding = lastOf('funding');
+  const refund = lastOf('refund');
+  const claim = lastOf('claim');
+  const fundTransaction = funding && lastWhere(target.transactions, (transaction) => transaction.id === funding.txId);
+  const refundTransaction = target.transactions.find((transaction) => transaction.type === 'REFUND');
+
+  const stillUnconfirmed =
+    funding !== undefined && confirmationsAt(funding.block.height, context.head.height) < context.confirmations;
+  const backwards =
+    isFundingRetreat(from, to) ||
+    (from === 'WaitingForAdditionalFundingTxConfirmation' && to === 'PartiallyFunded' && stillUnconfirmed);
+  if (backwards || (to === 'WaitingForRefundTx' && from === 'WaitingForRefundTxConfirmation')) {
+    return { from, to, cause: byBlock(to === 'WaitingForRefundTx' ? 'refundReorged' : 'fundingReorged') };
+  }
+  switch (to) {
+    case 'WaitingForFundingTxConfirmation':
+    case 'WaitingForAdditionalFundingTxConfirmation':
+      return { from, to, cause: funding ? byObservation('fundingSeen', funding) : byBlock('fundingSeen') };
+    case 'PartiallyFunded':
+    case 'Funded':
+      return {
+        from,
+        to,
+        ...(fundTransaction ? { transaction: fundTransaction } : {}),
+        cause: funding ? byObservation('fundingConfirmed', funding) : byBlock('fundingConfirmed'),
+      };
+    case 'WaitingForRefundTx':
+      return from === 'FundWindowElapsed' && funding
+        ? { from, to, cause: byObservation('fundingSeen', funding) }
+        : { from, to, cause: byBlock('refundHeightReached') };
+    case 'WaitingForRefundTxConfirmation':
+      return { from, to, cause: refund ? byObservation('refundSeen', refund) : byBlock('refundSeen') };
+    case 'Refunded':
+      return {
+        from,
+        to,
+        ...(refundTransaction ? { transaction: refundTransaction } : {}),
+        cause: refund ? byObservation('refundConfirmed', refund) : byBlock('refundConfirmed'),
+      };
+    case 'Complete':
+      return { from, to, cause: claim ? byObservation('claimSeen', claim) : byBlock('claimSeen') };
+    default:
+      return { from, to, cause: byBlock('fundingReorged') };
+  }
+}
+
+const FUNDING_ORDER: readonly OrderState[] = [
+  'WaitingForFundingTx',
+  'WaitingForFundingTxConfirmation',
+  'PartiallyFunded',
+  'WaitingForAdditionalFundingTxConfirmation',
+  'Funded',
+];
+
+/** A move to less funding than before: only a reorg takes funds out of the chain. */
+function isFundingRetreat(from: OrderState, to: OrderState): boolean {
+  const fromRank = FUNDING_ORDER.indexOf(from);
+  const toRank = FUNDING_ORDER.indexOf(to);
+  if (fromRank < 0 || toRank < 0) return false;
+  return toRank < fromRank && !(from === 'WaitingForAdditionalFundingTxConfirmation' && to === 'PartiallyFunded');
+}
+
+function lastWhere<T>(items: readonly T[], matches: (item: T) => boolean): T | undefined {
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = items[index] as T;
+    if (matches(item)) return item;
+  }
+  return undefined;
+}

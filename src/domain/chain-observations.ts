@@ -1,0 +1,53 @@
+/** What a chain says about an order, network-neutral: the watcher stores these and derives orders from them. */
+
+/** A block on the chain; `hash` is lowercase hex as the network spells it (0x-prefixed on Ethereum). */
+export interface BlockRef {
+  readonly height: number;
+  readonly hash: string;
+}
+
+export interface ObservationBase {
+  readonly orderId: string;
+  readonly txId: string;
+  /**
+   * Position of the observation in its block, unique within the block: the log index on Ethereum; on
+   * Bitcoin the transaction's index in the block times 2^16 plus the output (funding) or input (spend) index.
+   * Together with the block it identifies the observation, so a replayed range is never counted twice.
+   */
+  readonly position: number;
+  readonly block: BlockRef;
+}
+
+/** Money locked for an order: one `fund` call on Ethereum, one output paying the HTLC on Bitcoin. */
+export interface FundingObservation extends ObservationBase {
+  readonly kind: 'funding';
+  /** Base units added by this funding. */
+  readonly amount: bigint;
+  /** Bitcoin: the HTLC output of the funding transaction. */
+  readonly outputIndex?: number;
+  /** The height after which the funds can be refunded, as the chain says it (the contract's event). */
+  readonly refundHeight?: number;
+}
+
+/** The provider took the funds with the preimage (the contract's event, or the spend's witness on Bitcoin). */
+export interface ClaimObservation extends ObservationBase {
+  readonly kind: 'claim';
+  /** Lowercase hex, 64 digits. */
+  readonly preimage: string;
+  readonly amount?: bigint;
+}
+
+/** The funds went back to the funder: after the timelock, or by the contract owner (`byAdmin`). */
+export interface RefundObservation extends ObservationBase {
+  readonly kind: 'refund';
+  readonly amount?: bigint;
+  readonly byAdmin?: boolean;
+}
+
+export type ChainObservation = FundingObservation | ClaimObservation | RefundObservation;
+
+/** How many blocks confirm something in `height` when the tip is at `tipHeight`: 1 in the tip itself. */
+export function confirmationsAt(height: number, tipHeight: number): number {
+  return height > tipHeight ? 0 : tipHeight - height + 1;
+}
+
