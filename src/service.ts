@@ -2,10 +2,20 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
+import {
+  connectEthereum,
+  startEthereumWatch,
+  type EthereumConnection,
+  type EthereumWatchOptions,
+} from './engine/ethereum-watch.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
+import { whileLeading, type WhileLeading } from './engine/while-leading.js';
+import { marketFitsChain } from './chains/ethereum/networks.js';
+import { openLeadership, type Leadership, type LeadershipOptions } from './store/leadership.js';
 import type { Store } from './store/store.js';
 import { attachSocketServer } from './ws/server.js';
+import type { Broadcasters } from './ws/broadcast-transaction.js';
 import type { SocketOptions } from './ws/socket-options.js';
 
 export interface ServiceOptions {
@@ -22,6 +32,18 @@ export interface ServiceOptions {
   readonly sockets?: Partial<SocketOptions>;
   /** Memory for cached answers about orders; the API's default when absent, 0 for none. */
   readonly responseCacheBytes?: number;
+  /**
+   * Follow an Ethereum node: orders of the Ethereum markets then move from what the swap contract's events
+   * say (docs/chain-watcher.md). Without it, chain views come only from imports.
+   */
+  readonly ethereum?: EthereumWatchOptions;
+  /**
+   * Chain backends that `broadcastTransaction` sends through, besides the Ethereum node's (which is used when
+   * `ethereum` is given); none by default.
+   */
+  readonly broadcasters?: Broadcasters;
+  /** How instances sharing a PostgreSQL database agree on which one watches a chain; the defaults suit production. */
+  readonly leadership?: Partial<LeadershipOptions>;
 }
 
 export interface RunningService {
@@ -35,6 +57,10 @@ export interface RunningService {
 
 /** The composition root: every part the service runs, wired to one store and one logger. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const ethereum = options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum);
+  // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
+  const engine =
+    ethereum === undefined ? options.engine : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
   const api = await buildApiServer({
     store: options.store,
     loggerInstance: options.logger,
@@ -46,8 +72,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     store: options.store,
     logger: options.logger,
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
-    ...(options.engine === undefined ? {} : { engine: options.engine }),
+    ...(engine === undefined ? {} : { engine }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
+    broadcasters: {
+      ...(ethereum === undefined
+        ? {}
+        : {
+            ethereum: {
+              carries: (network) => marketFitsChain(network, ethereum.chainId),
+              broadcast: (hex) => ethereum.backend.broadcast(hex),
+            },
+          }),
+      ...options.broadcasters,
+    },
   }).catch(async (error: unknown) => {
     await api.close();
     throw error;
@@ -59,10 +96,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await api.close();
     throw error;
   }
+  const watch =
+    ethereum === undefined || options.ethereum === undefined
+      ? undefined
+      : watchWhileLeading(options, options.ethereum, ethereum, sockets.transitions);
   return {
     url: urlOf(api.server.address() as AddressInfo),
     transitions: sockets.transitions,
     async close() {
+      await watch?.follower.stop();
+      await watch?.leadership.close();
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.
@@ -74,6 +117,30 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await drained;
     },
   };
+}
+
+/**
+ * Instances sharing a database take turns watching the chain: only the leader reads the node and moves
+ * orders, and the socket.io cluster adapter carries its stateChanged events to every instance's clients.
+ */
+function watchWhileLeading(
+  options: ServiceOptions,
+  watchOptions: EthereumWatchOptions,
+  ethereum: EthereumConnection,
+  transitions: OrderTransitions,
+): { leadership: Leadership; follower: WhileLeading } {
+  const { logger, store } = options;
+  const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', 'ethereum', options.leadership);
+  leadership.onChange((leading) =>
+    logger.info({ chain: 'ethereum', leading }, leading ? 'watching the chain' : 'no longer watching the chain'),
+  );
+  const follower = whileLeading(
+    leadership,
+    async () =>
+      startEthereumWatch(ethereum, { store, publish: transitions.publish, logger, now: Date.now }, watchOptions),
+    (error) => logger.error({ err: error, chain: 'ethereum' }, 'starting or stopping the chain watch failed'),
+  );
+  return { leadership, follower };
 }
 
 function urlOf({ address, family, port }: AddressInfo): string {

@@ -42,6 +42,13 @@ export type ErrorToken =
   // a paymentResult for an order whose funds are not (or no longer) confirmed in the HTLC
   | 'OrderNotFunded'
   | 'InvalidNetworkOrSubnet'
+  // broadcastTransaction (REDSHIFT's tokens where it has one)
+  | 'InvalidOrMissingBroadcastTxRequestFields'
+  | 'InvalidSignedTxHex'
+  // no node of the ticker's chain and network is configured on this service
+  | 'NoBackendConfigured'
+  // the node refused the transaction (nonce too low, fee too small, ...); its reason goes to the log
+  | 'TransactionRejected'
   | 'RateLimitExceeded'
   | 'PayloadTooLarge';
 

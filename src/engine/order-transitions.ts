@@ -11,7 +11,8 @@ export type StateChangedPublisher = (event: StateChangedEvent) => void;
 export class OrderTransitions {
   constructor(
     private readonly store: Store,
-    private readonly publish: StateChangedPublisher,
+    /** Tells the users following an order; for moves stored by other means (the chain watcher's steps). */
+    readonly publish: StateChangedPublisher,
   ) {}
 
   /** Resolves false when the order was no longer in `transition.from`. */

@@ -1,3 +1,5 @@
+import type { BlockRef, ChainObservation } from '../domain/chain-observations.js';
+import type { ChainKind } from '../domain/markets.js';
 import type {
   ChainViews,
   OrderRecord,
@@ -29,6 +31,42 @@ export interface StateTransition {
   readonly paymentPreimage?: string;
   /** Why the order moved; recorded with the history row. */
   readonly cause?: TransitionCause;
+}
+
+/** Where a chain watcher stands: the last block it processed, and the ones before it it may need after a reorg. */
+export interface ChainWatchState {
+  /** The first block it watched: a reorg deeper than every kept block rescans from here. */
+  readonly startHeight: number;
+  readonly cursor: BlockRef;
+  /** Blocks processed lately, newest first (the cursor among them). */
+  readonly recentBlocks: readonly BlockRef[];
+}
+
+/** What one processed range of blocks does to one order, derived from all its observations. */
+export interface OrderChainUpdate {
+  readonly orderId: string;
+  /** The state the watcher derived from; the whole step is refused when the order has moved since. */
+  readonly expectedState: OrderState;
+  /** In order, the first from `expectedState`; empty when only transactions or the refund height change. */
+  readonly moves: readonly StateTransition[];
+  /** Replace the order's transactions. */
+  readonly transactions: readonly OrderTransaction[];
+  readonly refundableAtBlockHeight: number;
+  readonly paymentPreimage?: string;
+}
+
+/** Everything one watcher poll writes, committed together so a crash at any point leaves all or none of it. */
+export interface ChainStep {
+  readonly chain: ChainKind;
+  /** Recorded with the first cursor of the chain. */
+  readonly startHeight: number;
+  /** A reorg: observations and kept blocks above this height are dropped before anything else. */
+  readonly dropAbove?: number;
+  /** New observations; one already stored (same block hash and position) is not stored twice. */
+  readonly observations: readonly ChainObservation[];
+  /** The last block processed; it also becomes the chain view's block height. */
+  readonly cursor: BlockRef;
+  readonly orders: readonly OrderChainUpdate[];
 }
 
 /** Writes of one import, applied in a single database transaction: all or nothing. */
@@ -89,6 +127,17 @@ export interface Store {
   countOrdersInStates(states: readonly OrderState[]): Promise<number>;
 
   setChainViews(chains: ChainViews): Promise<void>;
+
+  getChainWatch(chain: ChainKind): Promise<ChainWatchState | undefined>;
+  /** The stored observations of these orders, in chain order (height, then position in the block). */
+  listChainObservations(chain: ChainKind, orderIds: readonly string[]): Promise<ChainObservation[]>;
+  /** Orders of these on-chain tickers in any of `states`, oldest first. */
+  listOrdersOfTickersInStates(tickers: readonly string[], states: readonly OrderState[]): Promise<OrderRecord[]>;
+  /**
+   * Applies a watcher step in one transaction. Resolves false, having written nothing, when an order is no
+   * longer in its `expectedState` (another writer moved it: the watcher derives again from what is stored).
+   */
+  applyChainStep(step: ChainStep): Promise<boolean>;
   /** Inserts or replaces a provider's configuration and active flag. */
   upsertProvider(provider: ProviderRecord): Promise<void>;
   setProviderActive(id: string, active: boolean): Promise<void>;

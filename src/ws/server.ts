@@ -9,6 +9,7 @@ import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js
 import { QuoteDesk } from '../engine/quote-desk.js';
 import type { Store } from '../store/store.js';
 import { announceBlockHeight } from './block-heights.js';
+import type { Broadcasters } from './broadcast-transaction.js';
 import { createClusterAdapter, type ClusterAdapter } from './cluster-adapter.js';
 import { MakerQuoteRouter } from './maker-quote-router.js';
 import { ProviderPresence } from './provider-presence.js';
@@ -28,6 +29,8 @@ export interface SocketServerDependencies {
   readonly engine?: Partial<EngineOptions>;
   readonly sockets?: Partial<SocketOptions>;
   readonly now?: () => number;
+  /** Chain backends that `broadcastTransaction` sends through; none by default. */
+  readonly broadcasters?: Broadcasters;
 }
 
 export interface SocketServer {
@@ -74,7 +77,8 @@ export async function attachSocketServer(
   const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
-  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger });
+  const broadcasters = dependencies.broadcasters ?? {};
+  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger, broadcasters });
   serveProviderNamespace(providers, { store, router, presence, transitions, options: socketOptions, now, logger });
 
   const tasks = startUpkeep({

@@ -12,6 +12,7 @@ import { isPlainObject } from '../engine/payload-shapes.js';
 import type { QuoteDesk } from '../engine/quote-desk.js';
 import type { Store } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
+import { broadcastTransaction, type Broadcasters } from './broadcast-transaction.js';
 import { clientAddress } from './client-address.js';
 import { KeyedRateLimiter, TokenBucket } from './rate-limiter.js';
 import { handleRequests, type RequestHandler } from './requests.js';
@@ -24,6 +25,7 @@ export interface UserNamespaceDependencies {
   readonly options: SocketOptions;
   readonly now: () => number;
   readonly logger: Logger;
+  readonly broadcasters: Broadcasters;
 }
 
 /** `/user/v1`: users request quotes, follow their orders and block heights, and read refund details. */
@@ -87,6 +89,8 @@ function userHandlers(
       const market = marketOf(order);
       return presentRefund(deriveRefundDetails(order, market, chains), market);
     },
+
+    broadcastTransaction: (payload) => broadcastTransaction(payload, dependencies.broadcasters, dependencies.logger),
 
     requestMarketRequirements: async () => {
       const { markets, providers } = await store.getConfiguration();

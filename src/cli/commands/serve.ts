@@ -10,11 +10,14 @@ import {
   portFrom,
   responseCacheBytesFrom,
 } from '../settings.js';
+import { readServeSettings, settingOptions, settingsHelp } from '../serve-settings.js';
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the HTTP API and the socket.io namespaces',
   help: `Usage: lnswap serve [--db URL] [--port N] [--host H] [--response-cache-mb N]
+                    [--ethereum-rpc URL [--swap-contract ADDRESS] [--ethereum-confirmations N]]
+                    [engine options]
 
 Serves the API until SIGTERM or SIGINT, then finishes in-flight requests and exits 0.
 
@@ -25,7 +28,10 @@ Options:
   --response-cache-mb N
                memory for cached answers about orders
                (env RESPONSE_CACHE_MB, default ${DEFAULT_RESPONSE_CACHE_MB}; 0 turns the cache off)
+${settingsHelp()}
   -h, --help   show this help
+
+Flags win over environment variables, which win over defaults.
 
 Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info; debug adds one line
 per HTTP request).
@@ -39,6 +45,7 @@ per HTTP request).
         port: { type: 'string' },
         host: { type: 'string' },
         'response-cache-mb': { type: 'string' },
+        ...settingOptions(),
         ...HELP_OPTION,
       },
     });
@@ -47,6 +54,7 @@ per HTTP request).
     const host = hostFrom(values.host, env);
     const databaseUrl = databaseUrlFrom(values.db, env);
     const responseCacheBytes = responseCacheBytesFrom(values['response-cache-mb'], env);
+    const settings = readServeSettings(values, env);
     const [{ openStore }, { serveUntilShutdown }] = await Promise.all([
       import('../../store/open.js'),
       import('../serve-until-shutdown.js'),
@@ -54,7 +62,19 @@ per HTTP request).
     const logger = createLogger(env);
     const store = await openStore(databaseUrl);
     const announce = (url: string) => logger.info({ url }, 'lnswap is serving');
-    await serveUntilShutdown({ store, host, port, logger, databaseUrl, responseCacheBytes }, announce);
+    await serveUntilShutdown(
+      {
+        store,
+        host,
+        port,
+        logger,
+        databaseUrl,
+        responseCacheBytes,
+        engine: settings.engine,
+        ...(settings.ethereum === undefined ? {} : { ethereum: settings.ethereum }),
+      },
+      announce,
+    );
     return 0;
   },
 };

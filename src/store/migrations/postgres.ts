@@ -92,4 +92,43 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'chain watcher: cursor, recent blocks and observations per chain',
+    // Observations are keyed by block hash and position in the block: a block seen twice adds nothing, and
+    // a reorg drops the observations above its fork point by height.
+    sql: `
+      CREATE TABLE chain_cursors (
+        chain TEXT PRIMARY KEY CHECK (chain IN ('bitcoin', 'ethereum')),
+        start_height BIGINT NOT NULL,
+        height BIGINT NOT NULL,
+        hash TEXT NOT NULL
+      );
+
+      CREATE TABLE chain_blocks (
+        chain TEXT NOT NULL,
+        height BIGINT NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (chain, height)
+      );
+
+      CREATE TABLE chain_observations (
+        chain TEXT NOT NULL,
+        block_hash TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        block_height BIGINT NOT NULL,
+        order_id TEXT COLLATE "C" NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('funding', 'claim', 'refund')),
+        tx_id TEXT NOT NULL,
+        amount NUMERIC(78, 0),
+        output_index INTEGER,
+        refund_height BIGINT,
+        preimage TEXT,
+        by_admin BOOLEAN,
+        PRIMARY KEY (chain, block_hash, position)
+      );
+      CREATE INDEX chain_observations_by_order ON chain_observations (order_id, block_height, position);
+      CREATE INDEX chain_observations_by_height ON chain_observations (chain, block_height);
+    `,
+  },
 ];

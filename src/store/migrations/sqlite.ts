@@ -160,4 +160,43 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       BEGIN SELECT RAISE(ABORT, 'order_state_history is append-only'); END;
     `,
   },
+  {
+    version: 3,
+    name: 'chain watcher: cursor, recent blocks and observations per chain',
+    // Observations are keyed by block hash and position in the block: a block seen twice adds nothing, and
+    // a reorg drops the observations above its fork point by height.
+    sql: `
+      CREATE TABLE chain_cursors (
+        chain TEXT PRIMARY KEY CHECK (chain IN ('bitcoin', 'ethereum')),
+        start_height INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        hash TEXT NOT NULL
+      );
+
+      CREATE TABLE chain_blocks (
+        chain TEXT NOT NULL,
+        height INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (chain, height)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE chain_observations (
+        chain TEXT NOT NULL,
+        block_hash TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        block_height INTEGER NOT NULL,
+        order_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('funding', 'claim', 'refund')),
+        tx_id TEXT NOT NULL,
+        amount TEXT,
+        output_index INTEGER,
+        refund_height INTEGER,
+        preimage TEXT,
+        by_admin INTEGER,
+        PRIMARY KEY (chain, block_hash, position)
+      ) WITHOUT ROWID;
+      CREATE INDEX chain_observations_by_order ON chain_observations (order_id, block_height, position);
+      CREATE INDEX chain_observations_by_height ON chain_observations (chain, block_height);
+    `,
+  },
 ];

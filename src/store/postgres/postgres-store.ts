@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { ChainObservation } from '../../domain/chain-observations.js';
+import type { ChainKind } from '../../domain/markets.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
 import {
@@ -19,8 +21,9 @@ import { ConfigurationCache } from '../configuration-cache.js';
 import { openImportSession } from '../import-session.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
-import type { ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
+import type { ChainStep, ChainWatchState, ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
+import * as chainWatch from './chain-watch.js';
 import { changeChannel, notifyChange, PostgresChangeFeed } from './change-feed.js';
 import type { PostgresTarget } from './connection-url.js';
 import { migratePostgres } from './migrate.js';
@@ -40,6 +43,7 @@ import {
   SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER,
   SELECT_ORDERS_BY_PAYMENT_HASH,
   SELECT_ORDERS_EXPIRED_IN,
+  SELECT_ORDERS_OF_TICKERS_IN_STATES,
   SELECT_PROVIDER_MARKETS,
   SELECT_PROVIDERS,
   SET_PROVIDER_ACTIVE,
@@ -162,6 +166,25 @@ class PostgresStore implements Store {
 
   async setChainViews(chains: ChainViews): Promise<void> {
     await this.writeAndNotify({ kind: 'configuration' }, (client) => writes.upsertChainViews(client, chains));
+  }
+
+  getChainWatch(chain: ChainKind): Promise<ChainWatchState | undefined> {
+    return chainWatch.getChainWatch(this.pool, chain);
+  }
+
+  listChainObservations(chain: ChainKind, orderIds: readonly string[]): Promise<ChainObservation[]> {
+    return chainWatch.listChainObservations(this.pool, chain, orderIds);
+  }
+
+  listOrdersOfTickersInStates(tickers: readonly string[], states: readonly OrderState[]): Promise<OrderRecord[]> {
+    return this.orders(SELECT_ORDERS_OF_TICKERS_IN_STATES, [[...states], [...tickers]]);
+  }
+
+  async applyChainStep(step: ChainStep): Promise<boolean> {
+    const changes = await chainWatch.applyChainStep(this.pool, this.changes.channel, step);
+    if (changes === false) return false;
+    for (const change of changes) this.changes.report(change);
+    return true;
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {

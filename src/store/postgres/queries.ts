@@ -164,3 +164,8 @@ export const REVOKE_CREDENTIAL = named(
   'revoke-credential',
   'UPDATE provider_credentials SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL',
 );
+export const SELECT_ORDERS_OF_TICKERS_IN_STATES = named(
+  'select-orders-of-tickers-in-states',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = ANY($1::text[]) AND o.onchain_ticker = ANY($2::text[])
+   ORDER BY o.created_at, o.id`,
+);

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { ChainObservation } from '../../domain/chain-observations.js';
+import type { ChainKind } from '../../domain/markets.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
 import {
@@ -20,10 +22,19 @@ import { ConfigurationCache } from '../configuration-cache.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
 import { openImportSession } from '../import-session.js';
-import type { ImportSession, StateTransition, Store, StoreConfiguration, StoreImportOptions } from '../store.js';
+import type {
+  ChainStep,
+  ChainWatchState,
+  ImportSession,
+  StateTransition,
+  Store,
+  StoreConfiguration,
+  StoreImportOptions,
+} from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
 import { BulkLoad, IMPORT_CACHE_KIB, leaveWalWhileAlone, SERVING_CACHE_KIB, setCacheSize } from './bulk-load.js';
 import { SqliteChangeFeed } from './change-feed.js';
+import { prepareChainWatch, type SqliteChainWatch } from './chain-watch.js';
 import { migrateSqlite } from './migrate.js';
 import { prepareStatements, type SqliteStatements } from './statements.js';
 import { prepareWrites, type SqliteWrites } from './writes.js';
@@ -51,12 +62,16 @@ class SqliteStore implements Store {
   private readonly configuration: ConfigurationCache;
   private readonly statements: SqliteStatements;
   private readonly writes: SqliteWrites;
+  private readonly chainWatch: SqliteChainWatch;
   /** Set while an import holds the connection's transaction open; settles (never rejects) when it ends. */
   private runningImport: Promise<void> | undefined;
 
   constructor(private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
     this.writes = prepareWrites(db, this.statements);
+    this.chainWatch = prepareChainWatch(db, this.statements, this.writes.transitionOrder, (rows) =>
+      this.readOrders(rows),
+    );
     this.changes = new SqliteChangeFeed(db);
     this.configuration = new ConfigurationCache(this.changes, async () => this.readConfiguration());
   }
@@ -170,6 +185,27 @@ class SqliteStore implements Store {
     await this.importSettled();
     this.writes.upsertChainViews(chains);
     this.changes.report({ kind: 'configuration' });
+  }
+
+  async getChainWatch(chain: ChainKind): Promise<ChainWatchState | undefined> {
+    return this.chainWatch.getChainWatch(chain);
+  }
+
+  async listChainObservations(chain: ChainKind, orderIds: readonly string[]): Promise<ChainObservation[]> {
+    return this.chainWatch.listChainObservations(chain, orderIds);
+  }
+
+  async listOrdersOfTickersInStates(tickers: readonly string[], states: readonly OrderState[]): Promise<OrderRecord[]> {
+    return this.chainWatch.listOrdersOfTickersInStates(tickers, states);
+  }
+
+  async applyChainStep(step: ChainStep): Promise<boolean> {
+    await this.importSettled();
+    const applied = this.chainWatch.applyChainStep(step);
+    if (!applied) return false;
+    this.changes.report({ kind: 'configuration' });
+    for (const update of step.orders) this.changes.report({ kind: 'orderMoved', orderId: update.orderId });
+    return true;
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {

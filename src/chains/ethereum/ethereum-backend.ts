@@ -1,0 +1,136 @@
+import {
+  BlockNotFoundError,
+  createPublicClient,
+  http,
+  parseTransaction,
+  type Hex,
+  type Log,
+  type PublicClient,
+} from 'viem';
+import { normalizeOrderId } from '../../domain/order-ids.js';
+import {
+  BroadcastRefused,
+  type BlockRange,
+  type BlockRef,
+  type ChainBackend,
+  type ChainIdentity,
+  type ChainObservation,
+  type WatchSet,
+} from '../chain-backend.js';
+import { networkOfChainId } from './networks.js';
+import { SWAP_CONTRACT_WATCH_ABI } from './swap-contract-events.js';
+
+export interface EthereumBackendOptions {
+  readonly rpcUrl: string;
+  readonly swapContractAddress: string;
+  /** Longest block range of one eth_getLogs call; public nodes commonly refuse more than a few thousand. */
+  readonly maxRangeBlocks?: number;
+  /** Milliseconds one JSON-RPC call may take. */
+  readonly timeoutMs?: number;
+}
+
+export const DEFAULT_MAX_RANGE_BLOCKS = 2_000;
+
+/** The swap contract on an Ethereum node, through JSON-RPC. */
+export class EthereumBackend implements ChainBackend {
+  readonly chain = 'ethereum';
+  readonly maxRangeBlocks: number;
+  private readonly client: PublicClient;
+  private readonly address: Hex;
+
+  constructor(options: EthereumBackendOptions) {
+    this.maxRangeBlocks = options.maxRangeBlocks ?? DEFAULT_MAX_RANGE_BLOCKS;
+    this.address = options.swapContractAddress.toLowerCase() as Hex;
+    this.client = createPublicClient({
+      transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 0 }),
+    });
+  }
+
+  async identity(): Promise<ChainIdentity> {
+    const chainId = await this.client.getChainId();
+    return { chain: 'ethereum', network: networkOfChainId(chainId), chainId };
+  }
+
+  async tip(): Promise<BlockRef> {
+    const block = await this.client.getBlock({ blockTag: 'latest' });
+    return { height: Number(block.number), hash: block.hash };
+  }
+
+  async blockAt(height: number): Promise<BlockRef | undefined> {
+    try {
+      const block = await this.client.getBlock({ blockNumber: BigInt(height) });
+      return { height, hash: block.hash };
+    } catch (error) {
+      if (error instanceof BlockNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  /** The contract's refund delay in blocks: the first funding's refund height is its block plus this. */
+  async refundDelay(): Promise<number> {
+    const delay = await this.client.readContract({
+      address: this.address,
+      abi: SWAP_CONTRACT_WATCH_ABI,
+      functionName: 'refundDelay',
+    });
+    return Number(delay);
+  }
+
+  async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
+    if (range.to - range.from + 1 > this.maxRangeBlocks) {
+      throw new RangeError(`block range ${range.from}..${range.to} is longer than ${this.maxRangeBlocks} blocks`);
+    }
+    const watched = new Set(watch.orders.map((order) => order.orderId));
+    const logs = await this.client.getLogs({
+      address: this.address,
+      events: SWAP_CONTRACT_WATCH_ABI.filter((item) => item.type === 'event'),
+      fromBlock: BigInt(range.from),
+      toBlock: BigInt(range.to),
+      strict: true,
+    });
+    return logs
+      .flatMap((log) => {
+        const observation = observationOf(log);
+        return observation !== undefined && watched.has(observation.orderId) ? [observation] : [];
+      })
+      .sort((a, b) => a.block.height - b.block.height || a.position - b.position);
+  }
+
+  async broadcast(signedTxHex: string): Promise<string> {
+    const serialized = (signedTxHex.startsWith('0x') ? signedTxHex : `0x${signedTxHex}`).toLowerCase() as Hex;
+    try {
+      parseTransaction(serialized);
+    } catch (error) {
+      throw new BroadcastRefused('InvalidTransaction', error instanceof Error ? error.message : String(error));
+    }
+    try {
+      return await this.client.sendRawTransaction({ serializedTransaction: serialized });
+    } catch (error) {
+      throw new BroadcastRefused('TransactionRejected', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+type SwapLog = Log<bigint, number, false, undefined, true, typeof SWAP_CONTRACT_WATCH_ABI>;
+
+function observationOf(log: SwapLog): ChainObservation | undefined {
+  if (log.removed || log.blockHash === null || log.blockNumber === null || log.transactionHash === null) return undefined;
+  const orderId = normalizeOrderId(log.args.orderUUID.slice(2));
+  if (orderId === undefined || log.logIndex === null) return undefined;
+  const base = {
+    orderId,
+    txId: log.transactionHash,
+    position: log.logIndex,
+    block: { height: Number(log.blockNumber), hash: log.blockHash },
+  };
+  switch (log.eventName) {
+    case 'OrderFunded':
+      return { ...base, kind: 'funding', amount: log.args.amount, refundHeight: Number(log.args.refundHeight) };
+    case 'OrderClaimed':
+      return { ...base, kind: 'claim', preimage: log.args.preimage.slice(2).toLowerCase(), amount: log.args.amount };
+    case 'OrderRefunded':
+      return { ...base, kind: 'refund', amount: log.args.amount, byAdmin: log.args.byAdmin };
+  }
+}

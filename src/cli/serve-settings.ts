@@ -1,0 +1,171 @@
+import { isEthereumAddress } from '../domain/ethereum.js';
+import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/options.js';
+import { UsageError } from './usage-error.js';
+
+/** Always passed to the service, so the CLI's default is the one in force. */
+export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** One setting of `lnswap serve`: a flag, the environment variable behind it, and how its text is read. */
+export interface Setting<T> {
+  readonly flag: string;
+  readonly env: string;
+  readonly valueName: string;
+  readonly help: string;
+  /** Shown in help and docs; absent when the setting is off by default. */
+  readonly defaultText?: string;
+  /** Returns the value or a message saying what the value must be. */
+  parse(text: string): T | { readonly invalid: string };
+}
+
+/** The engine knobs an operator may set; the contract's refund delay is read from the contract itself. */
+export type EngineSettingName = Exclude<keyof EngineOptions, 'ethereumRefundDelayBlocks'>;
+
+const ENGINE_SETTING_HELP: Readonly<Record<EngineSettingName, string>> = {
+  quoteDeadlineMs: 'how long providers have to answer a quote request, in ms',
+  maxSwapsInFlight: 'live swaps allowed at once, auctions in progress included',
+  minFundWindowMs: 'shortest fund window a maker quote may give, in ms',
+  maxFundWindowMs: 'longest fund window a maker quote may give, in ms',
+  minTimelockBlocks: "lowest Bitcoin HTLC refund height, in blocks above the chain's height",
+  maxTimelockBlocks: "highest Bitcoin HTLC refund height, in blocks above the chain's height",
+  sweepIntervalMs: 'how often orders whose fund window passed are moved to FundWindowElapsed, in ms',
+  chainViewPollIntervalMs: "how often the store's chain views are read for new block heights, in ms",
+  presenceIntervalMs: 'how often connected providers are reconciled with the store, in ms',
+};
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+
+const wholeNumber = (text: string) =>
+  /^\d{1,15}$/.test(text) ? Number(text) : { invalid: 'must be a whole number' };
+
+/** `quoteDeadlineMs` is `--quote-deadline-ms` and `QUOTE_DEADLINE_MS`, and so on for every knob. */
+export const ENGINE_SETTINGS: ReadonlyArray<readonly [EngineSettingName, Setting<number>]> = (
+  Object.keys(ENGINE_SETTING_HELP) as EngineSettingName[]
+).map((name) => [
+  name,
+  {
+    flag: kebab(name),
+    env: snake(name),
+    valueName: 'N',
+    help: ENGINE_SETTING_HELP[name],
+    defaultText: String(DEFAULT_ENGINE_OPTIONS[name]),
+    parse: wholeNumber,
+  },
+]);
+
+export const ETHEREUM_SETTINGS: {
+  readonly rpcUrl: Setting<string>;
+  readonly swapContractAddress: Setting<string>;
+  readonly confirmations: Setting<number>;
+} = {
+  rpcUrl: {
+    flag: 'ethereum-rpc',
+    env: 'ETHEREUM_RPC_URL',
+    valueName: 'URL',
+    help: 'Ethereum JSON-RPC node to watch (http, https, ws or wss)',
+    parse: (text: string) => {
+      try {
+        const url = new URL(text);
+        if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return text;
+      } catch {
+        // Reported below like any other bad value.
+      }
+      return { invalid: 'must be an http, https, ws or wss URL' };
+    },
+  },
+  swapContractAddress: {
+    flag: 'swap-contract',
+    env: 'SWAP_CONTRACT_ADDRESS',
+    valueName: 'ADDRESS',
+    help: "swap contract to watch, replacing the address of the store's Ethereum chain view",
+    parse: (text: string) => (isEthereumAddress(text) ? text : { invalid: 'must be an Ethereum address (0x and 40 hex digits)' }),
+  },
+  confirmations: {
+    flag: 'ethereum-confirmations',
+    env: 'ETHEREUM_CONFIRMATIONS',
+    valueName: 'N',
+    help: 'blocks a funding, claim or refund needs (its own included) before it counts',
+    defaultText: String(DEFAULT_ETHEREUM_CONFIRMATIONS),
+    parse: (text: string) =>
+      /^\d{1,4}$/.test(text) && Number(text) >= 1 ? Number(text) : { invalid: 'must be a whole number from 1 to 9999' },
+  },
+};
+
+/** Every setting above, for parseArgs, help and the documentation test. */
+export const SERVE_SETTINGS: readonly Setting<unknown>[] = [
+  ...Object.values(ETHEREUM_SETTINGS),
+  ...ENGINE_SETTINGS.map(([, setting]) => setting),
+];
+
+/** Flags win over environment variables, which win over defaults. */
+export function readSetting<T>(
+  setting: Setting<T>,
+  flags: Readonly<Record<string, unknown>>,
+  env: Environment,
+): T | undefined {
+  const flag = flags[setting.flag];
+  const fromFlag = typeof flag === 'string';
+  const text = fromFlag ? flag : env[setting.env];
+  if (text === undefined) return undefined;
+  const value = setting.parse(text);
+  if (typeof value === 'object' && value !== null && 'invalid' in value) {
+    throw new UsageError(`${fromFlag ? `--${setting.flag}` : setting.env} ${value.invalid}, not "${text}"`);
+  }
+  return value as T;
+}
+
+export interface EthereumSettings {
+  readonly rpcUrl: string;
+  readonly swapContractAddress?: string;
+  readonly confirmations: number;
+}
+
+export interface ServeSettings {
+  readonly engine: Partial<EngineOptions>;
+  /** Absent when no node is configured: the service then works from imported chain views. */
+  readonly ethereum?: EthereumSettings;
+}
+
+export function readServeSettings(flags: Readonly<Record<string, unknown>>, env: Environment): ServeSettings {
+  const engine: Partial<Record<EngineSettingName, number>> = {};
+  for (const [name, setting] of ENGINE_SETTINGS) {
+    const value = readSetting(setting, flags, env);
+    if (value !== undefined) engine[name] = value;
+  }
+  try {
+    resolveEngineOptions(engine);
+  } catch (error) {
+    const names = new Map(ENGINE_SETTINGS.map(([name, setting]) => [name as string, `--${setting.flag}`]));
+    const message = (error as Error).message.replace(/^engine option /, '');
+    throw new UsageError(message.replace(/\b[a-z]\w+\b/g, (word) => names.get(word) ?? word));
+  }
+  const rpcUrl = readSetting(ETHEREUM_SETTINGS.rpcUrl, flags, env);
+  const swapContractAddress = readSetting(ETHEREUM_SETTINGS.swapContractAddress, flags, env);
+  const confirmations =
+    readSetting(ETHEREUM_SETTINGS.confirmations, flags, env) ?? DEFAULT_ETHEREUM_CONFIRMATIONS;
+  if (rpcUrl === undefined) {
+    if (swapContractAddress !== undefined) {
+      throw new UsageError('--swap-contract (SWAP_CONTRACT_ADDRESS) needs an Ethereum node: give --ethereum-rpc too');
+    }
+    return { engine };
+  }
+  return {
+    engine,
+    ethereum: { rpcUrl, confirmations, ...(swapContractAddress === undefined ? {} : { swapContractAddress }) },
+  };
+}
+
+/** parseArgs' option table for the settings. */
+export function settingOptions(): Record<string, { type: 'string' }> {
+  return Object.fromEntries(SERVE_SETTINGS.map((setting) => [setting.flag, { type: 'string' as const }]));
+}
+
+/** The help lines of the settings, aligned like the rest of `lnswap serve --help`. */
+export function settingsHelp(): string {
+  return SERVE_SETTINGS.map((setting) => {
+    const where = `env ${setting.env}${setting.defaultText === undefined ? '' : `, default ${setting.defaultText}`}`;
+    return `  --${setting.flag} ${setting.valueName}\n               ${setting.help}\n               (${where})`;
+  }).join('\n');
+}

@@ -1,0 +1,266 @@
+import type { Logger } from 'pino';
+import type { BlockRef, ChainBackend, ChainObservation, WatchSet } from '../chains/chain-backend.js';
+import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget } from '../domain/chain-derivation.js';
+import type { OrderRecord, OrderTransaction } from '../domain/order.js';
+import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
+import type { ChainStep, OrderChainUpdate, StateTransition, Store } from '../store/store.js';
+import { stateChangedEvent } from './state-events.js';
+import type { StateChangedPublisher } from './order-transitions.js';
+
+export interface ChainWatcherOptions {
+  readonly backend: ChainBackend;
+  readonly store: Store;
+  /** On-chain tickers whose orders this chain settles (only those whose network fits the node). */
+  readonly tickers: readonly string[];
+  /** Blocks a funding, claim or refund needs before it counts; 1 counts it in the block that holds it. */
+  readonly confirmations: number;
+  /** Where the very first run starts, when the store has no cursor for the chain yet; the node's tip by default. */
+  readonly startHeight?: number;
+  readonly publish: StateChangedPublisher;
+  readonly now: () => number;
+  readonly logger: Logger;
+}
+
+/** Every state an order may still leave: the chain can move any of them. */
+const WATCHED_STATES: readonly OrderState[] = ORDER_STATES.filter((state) => !isFinalState(state));
+
+/** How often one poll derives again after another writer moved an order under it. */
+const CONFLICT_RETRIES = 5;
+
+/**
+ * Follows one chain and moves the orders it settles. Each poll reads the blocks after the stored cursor
+ * (at most the backend's range), stores what they say about watched orders, derives each order again from all
+ * its observations and writes moves, observations and cursor in one store transaction: a crash at any point
+ * leaves either all of it or none, and the next poll takes up from the stored cursor. docs/chain-watcher.md.
+ */
+export class ChainWatcher {
+  constructor(private readonly options: ChainWatcherOptions) {}
+
+  /** Processes blocks until caught up with the node's tip (or `signal` aborts). */
+  async catchUp(signal?: AbortSignal): Promise<void> {
+    while (!signal?.aborted) {
+      const progress = await this.pollOnce();
+      if (progress !== 'behind') return;
+    }
+  }
+
+  /** One range of blocks: 'behind' when the node has more blocks to read. */
+  async pollOnce(): Promise<'caught up' | 'behind' | 'retry'> {
+    for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt += 1) {
+      const outcome = await this.step();
+      if (outcome !== 'conflict') return outcome;
+    }
+    return 'retry';
+  }
+
+  private async step(): Promise<'caught up' | 'behind' | 'retry' | 'conflict'> {
+    const { backend, store } = this.options;
+    const tip = await backend.tip();
+    const stored = await store.getChainWatch(backend.chain);
+    const startHeight = stored?.startHeight ?? this.options.startHeight ?? tip.height;
+
+    let cursor = stored?.cursor ?? (await this.blockBefore(startHeight));
+    let dropAbove: number | undefined;
+    if (stored !== undefined) {
+      const onNode = await backend.blockAt(cursor.height);
+      if (onNode?.hash !== cursor.hash) {
+        cursor = (await this.forkPoint(stored.recentBlocks)) ?? (await this.blockBefore(startHeight));
+        dropAbove = cursor.height;
+        this.options.logger.warn({ chain: backend.chain, forkHeight: cursor.height }, 'chain reorganised');
+      }
+    }
+
+    const from = cursor.height + 1;
+    const to = Math.min(tip.height, cursor.height + backend.maxRangeBlocks);
+    if (from > to && dropAbove === undefined) return 'caught up';
+    const head = from > to ? cursor : await backend.blockAt(to);
+    if (head === undefined) return 'retry';
+
+    const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
+    const fresh = from > to ? [] : await backend.observations({ from, to }, watchSetOf(orders));
+    // The range must still end in the same block: otherwise the logs may come from a branch that just lost.
+    const headNow = from > to ? head : await backend.blockAt(to);
+    if (headNow?.hash !== head.hash) return 'retry';
+
+    const storedObservations = await store.listChainObservations(
+      backend.chain,
+      orders.map((order) => order.id),
+    );
+    const context: ChainContext = { chain: backend.chain, head, confirmations: this.options.confirmations };
+    const updates = this.updatesFor(orders, storedObservations, fresh, dropAbove, context);
+    const step: ChainStep = {
+      chain: backend.chain,
+      startHeight,
+      ...(dropAbove === undefined ? {} : { dropAbove }),
+      observations: fresh,
+      cursor: head,
+      orders: updates,
+    };
+    if (!(await store.applyChainStep(step))) return 'conflict';
+    for (const update of updates) {
+      for (const move of update.moves) this.options.publish(stateChangedEvent(move));
+    }
+    if (fresh.length > 0 || updates.length > 0) {
+      this.options.logger.info(
+        { chain: backend.chain, from, to, observations: fresh.length, ordersUpdated: updates.length },
+        'chain blocks processed',
+      );
+    }
+    return head.height < tip.height ? 'behind' : 'caught up';
+  }
+
+  private updatesFor(
+    orders: readonly OrderRecord[],
+    storedObservations: readonly ChainObservation[],
+    fresh: readonly ChainObservation[],
+    dropAbove: number | undefined,
+    context: ChainContext,
+  ): OrderChainUpdate[] {
+    const byOrder = new Map<string, ChainObservation[]>();
+    const touched = new Set<string>();
+    const seen = new Set<string>();
+    for (const observation of [...storedObservations, ...fresh]) {
+      touched.add(observation.orderId);
+      const key = `${observation.block.hash}:${observation.position}`;
+      if (seen.has(key) || (dropAbove !== undefined && observation.block.height > dropAbove)) continue;
+      seen.add(key);
+      const list = byOrder.get(observation.orderId) ?? [];
+      list.push(observation);
+      byOrder.set(observation.orderId, list);
+    }
+    return orders.flatMap((order) => {
+      const observations = (byOrder.get(order.id) ?? []).sort(
+        (a, b) => a.block.height - b.block.height || a.position - b.position,
+      );
+      const update = touched.has(order.id)
+        ? this.derivedUpdate(order, observations, context)
+        : this.refundHeightUpdate(order, context);
+      return update === undefined ? [] : [update];
+    });
+  }
+
+  private derivedUpdate(
+    order: OrderRecord,
+    observations: readonly ChainObservation[],
+    context: ChainContext,
+  ): OrderChainUpdate | undefined {
+    const target = deriveChainTarget(order, observations, context);
+    if (unchanged(order, target)) return undefined;
+    const moves = planChainMoves(order, target, observations, context);
+    if (moves === undefined) {
+      this.options.logger.warn({ orderId: order.id, from: order.state, to: target.state }, 'no allowed path');
+      return undefined;
+    }
+    const at = this.options.now();
+    return {
+      orderId: order.id,
+      expectedState: order.state,
+      moves: moves.map(
+        (move): StateTransition => ({
+          orderId: order.id,
+          from: move.from,
+          to: move.to,
+          at,
+          cause: move.cause,
+          ...(move.transaction === undefined ? {} : { transaction: move.transaction }),
+          ...(move.to === 'Complete' && target.paymentPreimage !== undefined
+            ? { paymentPreimage: target.paymentPreimage }
+            : {}),
+        }),
+      ),
+      transactions: target.transactions,
+      refundableAtBlockHeight: target.refundableAtBlockHeight,
+      ...(target.paymentPreimage === undefined ? {} : { paymentPreimage: target.paymentPreimage }),
+    };
+  }
+
+  /**
+   * An order the chain never said anything about (funded before the watcher's first block, as imported):
+   * only its refund height can move it, and it keeps the transactions it came with.
+   */
+  private refundHeightUpdate(order: OrderRecord, context: ChainContext): OrderChainUpdate | undefined {
+    if (order.state !== 'Funded' && order.state !== 'PartiallyFunded') return undefined;
+    if (context.head.height < order.htlc.refundableAtBlockHeight) return undefined;
+    return {
+      orderId: order.id,
+      expectedState: order.state,
+      moves: [
+        {
+          orderId: order.id,
+          from: order.state,
+          to: 'WaitingForRefundTx',
+          at: this.options.now(),
+          cause: {
+            source: 'chain',
+            reason: 'refundHeightReached',
+            chain: context.chain,
+            blockHeight: context.head.height,
+            blockHash: context.head.hash,
+          },
+        },
+      ],
+      transactions: order.transactions,
+      refundableAtBlockHeight: order.htlc.refundableAtBlockHeight,
+    };
+  }
+
+  /** The newest kept block the node still has: everything up to it is unchanged. */
+  private async forkPoint(recentBlocks: readonly BlockRef[]): Promise<BlockRef | undefined> {
+    for (const block of recentBlocks) {
+      const onNode = await this.options.backend.blockAt(block.height);
+      if (onNode?.hash === block.hash) return block;
+    }
+    return undefined;
+  }
+
+  private async blockBefore(height: number): Promise<BlockRef> {
+    if (height <= 0) return { height: -1, hash: '' };
+    const block = await this.options.backend.blockAt(height - 1);
+    if (block === undefined) throw new Error(`the node has no block ${height - 1} to start watching after`);
+    return block;
+  }
+}
+
+function watchSetOf(orders: readonly OrderRecord[]): WatchSet {
+  return {
+    orders: orders.map((order) => ({
+      orderId: order.id,
+      payToAddress: order.payToAddress,
+      paymentHash: order.paymentHash,
+      ...(order.htlc.redeemScript === undefined ? {} : { redeemScript: order.htlc.redeemScript }),
+    })),
+    fundingOutputs: orders.flatMap((order) =>
+      order.transactions.flatMap((transaction) =>
+        transaction.type === 'FUND' && transaction.outputIndex !== undefined
+          ? [{ orderId: order.id, txId: transaction.id, outputIndex: transaction.outputIndex }]
+          : [],
+      ),
+    ),
+  };
+}
+
+function unchanged(order: OrderRecord, target: ChainTarget): boolean {
+  return (
+    order.state === target.state &&
+    order.htlc.refundableAtBlockHeight === target.refundableAtBlockHeight &&
+    (target.paymentPreimage === undefined || target.paymentPreimage === order.paymentPreimage) &&
+    sameTransactions(order.transactions, target.transactions)
+  );
+}
+
+function sameTransactions(a: readonly OrderTransaction[], b: readonly OrderTransaction[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((transaction, index) => {
+      const other = b[index];
+      return (
+        other !== undefined &&
+        transaction.type === other.type &&
+        transaction.id === other.id &&
+        transaction.amount === other.amount &&
+        transaction.outputIndex === other.outputIndex &&
+        transaction.blockHeight === other.blockHeight
+      );
+    })
+  );
+}

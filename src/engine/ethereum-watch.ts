@@ -1,0 +1,92 @@
+import type { Logger } from 'pino';
+import { EthereumBackend } from '../chains/ethereum/ethereum-backend.js';
+import { marketFitsChain } from '../chains/ethereum/networks.js';
+import { ethereumChainMismatch } from '../domain/chain-networks.js';
+import { isEthereumAddress } from '../domain/ethereum.js';
+import { ONCHAIN_ASSETS } from '../domain/markets.js';
+import type { Store } from '../store/store.js';
+import { ChainWatcher } from './chain-watcher.js';
+import type { StateChangedPublisher } from './order-transitions.js';
+import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
+
+/** How the service follows an Ethereum node. Only `rpcUrl` is required. */
+export interface EthereumWatchOptions {
+  /** JSON-RPC (HTTP) URL of the node. */
+  readonly rpcUrl: string;
+  /** The swap contract to watch; replaces the store's `chains.ethereum.swapContractAddress` when given. */
+  readonly swapContractAddress?: string;
+  /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 12. */
+  readonly confirmations?: number;
+  /** Milliseconds between polls of the node. Default 1,000. */
+  readonly pollIntervalMs?: number;
+  /** Longest block range of one log query. Default 2,000. */
+  readonly maxRangeBlocks?: number;
+  /** First block to read when the store has no cursor yet; the node's tip at first start by default. */
+  readonly startHeight?: number;
+}
+
+export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
+const DEFAULT_POLL_INTERVAL_MS = 1_000;
+
+export interface EthereumConnection {
+  readonly backend: EthereumBackend;
+  readonly chainId: number;
+  /** The deployed contract's refund delay: new quotes' refund height estimate is the tip plus this. */
+  readonly refundDelayBlocks: number;
+  /** On-chain tickers whose network fits the node's chain. */
+  readonly tickers: readonly string[];
+}
+
+/**
+ * Connects to the node and the contract before the service starts serving: reads the chain id and the
+ * contract's refund delay, and points the store's Ethereum chain view at the contract being watched.
+ */
+export async function connectEthereum(store: Store, options: EthereumWatchOptions): Promise<EthereumConnection> {
+  const { chains, markets } = await store.getConfiguration();
+  const address = options.swapContractAddress ?? chains.ethereum?.swapContractAddress;
+  if (address === undefined || !isEthereumAddress(address)) {
+    throw new Error('watching Ethereum needs a swap contract address: in the store (chains.ethereum) or as an option');
+  }
+  const backend = new EthereumBackend({
+    rpcUrl: options.rpcUrl,
+    swapContractAddress: address,
+    ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
+  });
+  const identity = await backend.identity();
+  const chainId = identity.chainId ?? 0;
+  const mismatch = ethereumChainMismatch(chainId, markets);
+  if (mismatch !== undefined) throw new Error(`refusing to watch the Ethereum node: ${mismatch}`);
+  const refundDelayBlocks = await backend.refundDelay();
+  if (chains.ethereum?.swapContractAddress !== address) {
+    const tip = await backend.tip();
+    await store.setChainViews({
+      ethereum: { blockHeight: chains.ethereum?.blockHeight ?? tip.height, swapContractAddress: address },
+    });
+  }
+  const tickers = ONCHAIN_ASSETS.filter(
+    (asset) => asset.chain === 'ethereum' && marketFitsChain(asset.network, chainId),
+  ).map((asset) => asset.ticker);
+  return { backend, chainId, refundDelayBlocks, tickers };
+}
+
+/** Polls the node and moves orders until stopped. */
+export function startEthereumWatch(
+  connection: EthereumConnection,
+  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number },
+  options: EthereumWatchOptions,
+): PeriodicTask {
+  const watcher = new ChainWatcher({
+    backend: connection.backend,
+    store: dependencies.store,
+    tickers: connection.tickers,
+    confirmations: options.confirmations ?? DEFAULT_ETHEREUM_CONFIRMATIONS,
+    ...(options.startHeight === undefined ? {} : { startHeight: options.startHeight }),
+    publish: dependencies.publish,
+    now: dependencies.now,
+    logger: dependencies.logger,
+  });
+  return startPeriodicTask((signal) => watcher.catchUp(signal), {
+    intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    onError: (error) => dependencies.logger.error({ err: error }, 'ethereum watcher poll failed'),
+  });
+}

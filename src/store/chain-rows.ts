@@ -1,0 +1,90 @@
+import type { BlockRef, ChainObservation } from '../domain/chain-observations.js';
+
+/** Columns of `chain_observations`, in the order `observationValues` lists them. */
+export const OBSERVATION_COLUMNS = [
+  'chain',
+  'block_hash',
+  'position',
+  'block_height',
+  'order_id',
+  'kind',
+  'tx_id',
+  'amount',
+  'output_index',
+  'refund_height',
+  'preimage',
+  'by_admin',
+] as const;
+
+export interface ObservationRow {
+  block_hash: string;
+  position: number;
+  block_height: number;
+  order_id: string;
+  kind: ChainObservation['kind'];
+  tx_id: string;
+  amount: string | null;
+  output_index: number | null;
+  refund_height: number | null;
+  preimage: string | null;
+  by_admin: number | boolean | null;
+}
+
+export function observationValues(chain: string, observation: ChainObservation): unknown[] {
+  const amount = observation.kind === 'funding' ? observation.amount : observation.amount;
+  return [
+    chain,
+    observation.block.hash,
+    observation.position,
+    observation.block.height,
+    observation.orderId,
+    observation.kind,
+    observation.txId,
+    amount === undefined ? null : amount.toString(),
+    observation.kind === 'funding' ? (observation.outputIndex ?? null) : null,
+    observation.kind === 'funding' ? (observation.refundHeight ?? null) : null,
+    observation.kind === 'claim' ? observation.preimage : null,
+    observation.kind === 'refund' && observation.byAdmin !== undefined ? observation.byAdmin : null,
+  ];
+}
+
+export function observationFromRow(row: ObservationRow): ChainObservation {
+  const base = {
+    orderId: row.order_id,
+    txId: row.tx_id,
+    position: Number(row.position),
+    block: { height: Number(row.block_height), hash: row.block_hash },
+  };
+  const amount = row.amount === null ? undefined : BigInt(row.amount);
+  switch (row.kind) {
+    case 'funding':
+      return {
+        ...base,
+        kind: 'funding',
+        amount: amount ?? 0n,
+        ...(row.output_index === null ? {} : { outputIndex: Number(row.output_index) }),
+        ...(row.refund_height === null ? {} : { refundHeight: Number(row.refund_height) }),
+      };
+    case 'claim':
+      return { ...base, kind: 'claim', preimage: row.preimage ?? '', ...(amount === undefined ? {} : { amount }) };
+    case 'refund':
+      return {
+        ...base,
+        kind: 'refund',
+        ...(amount === undefined ? {} : { amount }),
+        ...(row.by_admin === null ? {} : { byAdmin: Boolean(row.by_admin) }),
+      };
+  }
+}
+
+export interface BlockRow {
+  height: number;
+  hash: string;
+}
+
+export function blockFromRow(row: BlockRow): BlockRef {
+  return { height: Number(row.height), hash: row.hash };
+}
+
+/** How many processed blocks the store remembers per chain to find a reorg's fork point. */
+export const RECENT_BLOCKS_KEPT = 256;

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { test } from 'node:test';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_ETHEREUM_CONFIRMATIONS,
+  readServeSettings,
+  SERVE_SETTINGS,
+  settingOptions,
+} from '../../src/cli/serve-settings.js';
+import { UsageError } from '../../src/cli/usage-error.js';
+import { runCli } from './cli-process.js';
+
+const CONTRACT = '0x5fbdb2315678afecb367f032d99f642f64180aa3';
+
+function settings(args: string[], env: Record<string, string> = {}) {
+  const { values } = parseArgs({ args, options: settingOptions() });
+  return readServeSettings(values, env);
+}
+
+test('engine knobs come from flags, then the environment, then the defaults', () => {
+  assert.deepEqual(settings([]).engine, {});
+  assert.deepEqual(settings([], { QUOTE_DEADLINE_MS: '1500' }).engine, { quoteDeadlineMs: 1500 });
+  assert.deepEqual(settings(['--quote-deadline-ms', '700'], { QUOTE_DEADLINE_MS: '1500' }).engine, {
+    quoteDeadlineMs: 700,
+  });
+  assert.deepEqual(
+    settings(['--max-swaps-in-flight', '5', '--sweep-interval-ms', '250'], { PRESENCE_INTERVAL_MS: '9000' }).engine,
+    { maxSwapsInFlight: 5, sweepIntervalMs: 250, presenceIntervalMs: 9000 },
+  );
+});
+
+test('without an Ethereum node the service works from chain views; with one, its settings are read', () => {
+  assert.equal(settings([]).ethereum, undefined);
+  assert.deepEqual(settings(['--ethereum-rpc', 'http://127.0.0.1:8545']).ethereum, {
+    rpcUrl: 'http://127.0.0.1:8545',
+    confirmations: DEFAULT_ETHEREUM_CONFIRMATIONS,
+  });
+  assert.deepEqual(
+    settings(['--ethereum-confirmations', '2'], {
+      ETHEREUM_RPC_URL: 'ws://node:8546',
+      SWAP_CONTRACT_ADDRESS: CONTRACT,
+      ETHEREUM_CONFIRMATIONS: '12',
+    }).ethereum,
+    { rpcUrl: 'ws://node:8546', swapContractAddress: CONTRACT, confirmations: 2 },
+  );
+});
+
+test('a bad value is a usage error naming where it came from', () => {
+  const refused = (args: string[], env: Record<string, string>, message: RegExp) =>
+    assert.throws(() => settings(args, env), (error: unknown) => error instanceof UsageError && message.test(error.message));
+  refused(['--quote-deadline-ms', '1.5'], {}, /^--quote-deadline-ms must be a whole number, not "1.5"$/);
+  refused([], { MAX_SWAPS_IN_FLIGHT: '-1' }, /^MAX_SWAPS_IN_FLIGHT must be a whole number/);
+  refused(['--ethereum-rpc', 'ftp://x'], {}, /^--ethereum-rpc must be an http, https, ws or wss URL/);
+  refused([], { ETHEREUM_RPC_URL: 'localhost:8545' }, /^ETHEREUM_RPC_URL must be/);
+  refused(['--ethereum-rpc', 'http://n', '--swap-contract', '0x1234'], {}, /^--swap-contract must be an Ethereum address/);
+  refused(['--ethereum-rpc', 'http://n', '--ethereum-confirmations', '0'], {}, /^--ethereum-confirmations must be/);
+  refused(['--swap-contract', CONTRACT], {}, /needs an Ethereum node/);
+  refused(
+    ['--min-fund-window-ms', '10', '--max-fund-window-ms', '5'],
+    {},
+    /^--min-fund-window-ms must not exceed --max-fund-window-ms$/,
+  );
+  // A flag's good value wins over the environment's bad one: the environment is not read.
+  assert.equal(settings(['--quote-deadline-ms', '10'], { QUOTE_DEADLINE_MS: 'soon' }).engine.quoteDeadlineMs, 10);
+});
+
+test('lnswap serve refuses a bad setting with exit code 2 before opening any database', async () => {
+  const result = await runCli(['serve', '--db', 'sqlite::memory:', '--ethereum-confirmations', 'many']);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--ethereum-confirmations must be a whole number from 1 to 9999, not "many"/);
+  const help = await runCli(['serve', '--help']);
+  for (const setting of SERVE_SETTINGS) {
+    assert.ok(help.stdout.includes(`--${setting.flag} ${setting.valueName}`), setting.flag);
+    assert.ok(help.stdout.includes(`env ${setting.env}`), setting.env);
+  }
+});
+
+test('the README and the command line decisions document every setting', async () => {
+  for (const file of ['README.md', 'docs/snapshot-and-cli.md']) {
+    const text = await readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
+    for (const setting of SERVE_SETTINGS) {
+      assert.ok(text.includes(`--${setting.flag}`), `${file} lacks --${setting.flag}`);
+      assert.ok(text.includes(setting.env), `${file} lacks ${setting.env}`);
+    }
+  }
+});

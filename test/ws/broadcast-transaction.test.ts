@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createPublicClient, http, parseEther, serializeTransaction, type PublicClient } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { EthereumBackend } from '../../src/chains/ethereum/ethereum-backend.js';
+import { startService, type RunningService } from '../../src/service.js';
+import { anvilBinary, startAnvil, type AnvilNode } from '../support/anvil-process.js';
+import { configuration, seedStore } from '../support/fixtures.js';
+import { openFreshStore, type FreshStore } from '../support/stores.js';
+import { connectClient, refusalOf, succeed, type Client } from './harness.js';
+
+// Anvil's first well-known development account.
+const PAYER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+
+let anvil: AnvilNode;
+let chain: PublicClient;
+let backend: EthereumBackend;
+let fresh: FreshStore;
+let service: RunningService;
+let user: Client;
+const logLines: string[] = [];
+
+before(async () => {
+  anvil = await startAnvil();
+  chain = createPublicClient({ transport: http(anvil.rpcUrl) });
+  // Broadcasting needs no contract; any address will do.
+  backend = new EthereumBackend({ rpcUrl: anvil.rpcUrl, swapContractAddress: RECIPIENT });
+  fresh = await openFreshStore('sqlite');
+  await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
+  const logs = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  service = await startService({
+    store: fresh.store,
+    host: '127.0.0.1',
+    port: 0,
+    logger: pino({ level: 'info' }, logs),
+    databaseUrl: fresh.url,
+    broadcasters: { ethereum: { carries: (network) => network === 'simnet', broadcast: (hex) => backend.broadcast(hex) } },
+  });
+  user = await connectClient(service.url, '/user/v1');
+});
+
+after(async () => {
+  user?.close();
+  await service?.close();
+  await fresh?.dispose();
+  await anvil?.stop();
+});
+
+async function signedTransfer(nonce: number): Promise<`0x${string}`> {
+  return PAYER.signTransaction({
+    chainId: await chain.getChainId(),
+    type: 'eip1559',
+    nonce,
+    to: RECIPIENT,
+    value: parseEther('0.25'),
+    gas: 21_000n,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+}
+
+test('a signed transaction is broadcast and mined; its id comes back as { txId }', { skip: anvilBinary() === undefined }, async () => {
+  const signed = await signedTransfer(0);
+  const answer = (await succeed(user, 'broadcastTransaction', { onchainTicker: 'seth', signedTxHex: signed })) as {
+    txId: string;
+  };
+  assert.match(answer.txId, /^0x[0-9a-f]{64}$/);
+  const receipt = await chain.waitForTransactionReceipt({ hash: answer.txId as `0x${string}`, timeout: 10_000 });
+  assert.equal(receipt.status, 'success');
+  assert.equal(await chain.getBalance({ address: RECIPIENT }), parseEther('10000.25'));
+
+  // The same nonce again: the node refuses it, the client hears only the token, the log keeps the node's reason.
+  const replay = await signedTransfer(0);
+  assert.equal(await refusalOf(user, 'broadcastTransaction', { onchainTicker: 'SETH', signedTxHex: replay }), 'TransactionRejected');
+  const refusal = logLines.map((line) => JSON.parse(line) as { msg: string; node?: string }).find((entry) => entry.msg === 'broadcast refused');
+  assert.match(refusal?.node ?? '', /nonce/i);
+});
+
+test('what is not a signed transaction, or has no node to go to, is refused with a token', { skip: anvilBinary() === undefined }, async () => {
+  const refused = (payload: unknown) => refusalOf(user, 'broadcastTransaction', payload);
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: '0xdeadbeef' }), 'InvalidSignedTxHex');
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: 'not hex' }), 'InvalidSignedTxHex');
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: '' }), 'InvalidSignedTxHex');
+  // A well-formed transaction that nobody signed: the node will not take it.
+  const unsigned = serializeTransaction({
+    chainId: 31337,
+    type: 'eip1559',
+    nonce: 1,
+    to: RECIPIENT,
+    value: 1n,
+    gas: 21_000n,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: unsigned }), 'TransactionRejected');
+  assert.equal(await refused({ onchainTicker: 'SETH' }), 'InvalidOrMissingBroadcastTxRequestFields');
+  assert.equal(await refused('0xdeadbeef'), 'InvalidOrMissingBroadcastTxRequestFields');
+  assert.equal(await refused(undefined), 'InvalidOrMissingBroadcastTxRequestFields');
+  assert.equal(await refused({ onchainTicker: 'DOGE', signedTxHex: '0x00' }), 'InvalidOnchainTicker');
+  const signed = await signedTransfer(1);
+  // Bitcoin has no backend here, and a mainnet ticker is never sent to a simnet node.
+  assert.equal(await refused({ onchainTicker: 'BTC', signedTxHex: '0200' }), 'NoBackendConfigured');
+  assert.equal(await refused({ onchainTicker: 'ETH', signedTxHex: signed }), 'NoBackendConfigured');
+  assert.equal(await chain.getTransactionCount({ address: PAYER.address }), 1, 'nothing refused reached the node');
+});
