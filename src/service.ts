@@ -2,16 +2,14 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
-import {
-  connectEthereum,
-  startEthereumWatch,
-  type EthereumConnection,
-  type EthereumWatchOptions,
-} from './engine/ethereum-watch.js';
+import { connectEthereum, startEthereumWatch, type EthereumWatchOptions } from './engine/ethereum-watch.js';
+import { connectBitcoin, startBitcoinWatch, type BitcoinWatchOptions } from './engine/bitcoin-watch.js';
+import type { PeriodicTask } from './engine/periodic-task.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { whileLeading, type WhileLeading } from './engine/while-leading.js';
 import { marketFitsChain } from './chains/ethereum/networks.js';
+import type { ChainKind } from './domain/markets.js';
 import { openLeadership, type Leadership, type LeadershipOptions } from './store/leadership.js';
 import type { Store } from './store/store.js';
 import { attachSocketServer } from './ws/server.js';
@@ -37,6 +35,8 @@ export interface ServiceOptions {
    * say (docs/chain-watcher.md). Without it, chain views come only from imports.
    */
   readonly ethereum?: EthereumWatchOptions;
+  /** Follow a Bitcoin node (Esplora or Bitcoin Core): orders of the Bitcoin markets then move from its blocks (docs/bitcoin.md). */
+  readonly bitcoin?: BitcoinWatchOptions;
   /**
    * Chain backends that `broadcastTransaction` sends through, besides the Ethereum node's (which is used when
    * `ethereum` is given); none by default.
@@ -58,6 +58,7 @@ export interface RunningService {
 /** The composition root: every part the service runs, wired to one store and one logger. */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const ethereum = options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum);
+  const bitcoin = options.bitcoin === undefined ? undefined : await connectBitcoin(options.store, options.bitcoin);
   // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
   const engine =
     ethereum === undefined ? options.engine : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
@@ -83,6 +84,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
               broadcast: (hex) => ethereum.backend.broadcast(hex),
             },
           }),
+      ...(bitcoin === undefined
+        ? {}
+        : {
+            bitcoin: {
+              carries: (network) => network === bitcoin.network,
+              broadcast: (hex) => bitcoin.backend.broadcast(hex),
+            },
+          }),
       ...options.broadcasters,
     },
   }).catch(async (error: unknown) => {
@@ -96,16 +105,26 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await api.close();
     throw error;
   }
-  const watch =
-    ethereum === undefined || options.ethereum === undefined
-      ? undefined
-      : watchWhileLeading(options, options.ethereum, ethereum, sockets.transitions);
+  const { publish } = sockets.transitions;
+  const dependencies = { store: options.store, publish, logger: options.logger, now: Date.now };
+  const ethereumWatch = options.ethereum;
+  const bitcoinWatch = options.bitcoin;
+  const watches = [
+    ...(ethereum === undefined || ethereumWatch === undefined
+      ? []
+      : [watchWhileLeading(options, 'ethereum', () => startEthereumWatch(ethereum, dependencies, ethereumWatch))]),
+    ...(bitcoin === undefined || bitcoinWatch === undefined
+      ? []
+      : [watchWhileLeading(options, 'bitcoin', () => startBitcoinWatch(bitcoin, dependencies, bitcoinWatch))]),
+  ];
   return {
     url: urlOf(api.server.address() as AddressInfo),
     transitions: sockets.transitions,
     async close() {
-      await watch?.follower.stop();
-      await watch?.leadership.close();
+      for (const watch of watches) {
+        await watch.follower.stop();
+        await watch.leadership.close();
+      }
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.
@@ -125,20 +144,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
  */
 function watchWhileLeading(
   options: ServiceOptions,
-  watchOptions: EthereumWatchOptions,
-  ethereum: EthereumConnection,
-  transitions: OrderTransitions,
+  chain: ChainKind,
+  startWatch: () => PeriodicTask,
 ): { leadership: Leadership; follower: WhileLeading } {
-  const { logger, store } = options;
-  const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', 'ethereum', options.leadership);
+  const { logger } = options;
+  const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', chain, options.leadership);
   leadership.onChange((leading) =>
-    logger.info({ chain: 'ethereum', leading }, leading ? 'watching the chain' : 'no longer watching the chain'),
+    logger.info({ chain, leading }, leading ? 'watching the chain' : 'no longer watching the chain'),
   );
   const follower = whileLeading(
     leadership,
-    async () =>
-      startEthereumWatch(ethereum, { store, publish: transitions.publish, logger, now: Date.now }, watchOptions),
-    (error) => logger.error({ err: error, chain: 'ethereum' }, 'starting or stopping the chain watch failed'),
+    async () => startWatch(),
+    (error) => logger.error({ err: error, chain }, 'starting or stopping the chain watch failed'),
   );
   return { leadership, follower };
 }
