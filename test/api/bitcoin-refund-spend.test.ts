@@ -93,7 +93,9 @@ describe('a Bitcoin refund a node would accept, from the refund JSON alone', () 
       assert.ok(refund.locktime <= json.details.currentBlockHeight);
       const paid = refund.outs[0]!.value;
       const fee = order.amount - paid;
-      assert.equal(fee, BigInt(Math.ceil(refund.virtualSize() * FEE_RATE)));
+      // The fee is priced on a first signing; a DER signature's length may differ by a byte or two in the second.
+      const rate = Number(fee) / refund.virtualSize();
+      assert.ok(Math.abs(rate - FEE_RATE) * refund.virtualSize() <= 2 * FEE_RATE, `fee ${fee} for ${refund.virtualSize()} vbytes`);
 
       const early = buildRefundFromJson(json, refundKey, form, refundableAt - 1);
       assert.match(scriptError(early.toHex(), 0, fundingOutput), /LOCKTIME/i);

@@ -12,7 +12,16 @@ import { startService, type RunningService } from '../../src/service.js';
 import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
-import { buildClaim, buildPayment, formOfAddress, p2wpkhAddress, walletKey, type Outpoint } from '../support/bitcoin-wallet.js';
+import {
+  buildClaim,
+  buildPayment,
+  buildRefundFromJson,
+  formOfAddress,
+  p2wpkhAddress,
+  walletKey,
+  type Outpoint,
+  type RefundJson,
+} from '../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
@@ -53,7 +62,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
         port: 0,
         logger: silentLogger,
         databaseUrl: fresh.url,
-        engine: testEngineOptions(),
+        engine: testEngineOptions({ minFundWindowMs: 300 }),
         bitcoin: { ...optionsFor(node), confirmations: CONFIRMATIONS, pollIntervalMs: 20 },
       });
       const keys = await addProvider(fresh.store, 'bitcoin-maker');
@@ -172,6 +181,42 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       chain.mine();
       const again = await reaches(orderId, 'Funded');
       assert.deepEqual(again.transactions.map((transaction) => [transaction.id, transaction.amount]), [[funding.txId, amount]]);
+    });
+
+    test('funds after the fund window are shown and refundable; the refund from the refund JSON, broadcast through lnswap, confirms', async () => {
+      const terms = bot.terms;
+      Object.assign(terms, { fundWindowMs: 500, timelockBlocks: 24, bitcoinBlockHeight: chain.tipHeight });
+      const { orderId } = await quote();
+      Object.assign(terms, { fundWindowMs: 600_000 });
+      await reaches(orderId, 'FundWindowElapsed');
+      const { payToAddress, amount, htlc } = await order(orderId);
+      const late = pay(payToAddress, amount);
+      chain.mine();
+      chain.mine();
+      const shown = await reaches(orderId, 'WaitingForRefundTx');
+      assert.deepEqual(shown.transactions.map(({ type, id }) => [type, id]), [['FUND', late.txId]]);
+
+      while (chain.tipHeight < htlc.refundableAtBlockHeight) chain.mine();
+      const url = `${service.url}/api/orders/${orderId}/refund`;
+      let json: RefundJson & { blocksRemaining?: number } = { market: '', details: { redeemScript: '', currentBlockHeight: 0, feeTokensPerVirtualByte: 0, utxos: [] } };
+      await eventually(async () => {
+        json = (await (await fetch(url)).json()) as typeof json;
+        return json.blocksRemaining === 0;
+      }, 'the refund height to be reached');
+      assert.deepEqual(json.details.utxos, [{ txId: late.txId, index: 0, tokens: Number(amount) }]);
+      const refund = buildRefundFromJson(json, refundKey, formOfAddress(htlc.redeemScript!, payToAddress, 'mainnet'));
+      assert.deepEqual(await succeed(user, 'broadcastTransaction', { onchainTicker: 'BTC', signedTxHex: refund.toHex() }), {
+        txId: refund.getId(),
+      });
+      assert.ok(chain.mempool.some((tx) => tx.getId() === refund.getId()), 'the node has the refund');
+      chain.mine();
+      await reaches(orderId, 'WaitingForRefundTxConfirmation');
+      chain.mine();
+      const refunded = await reaches(orderId, 'Refunded');
+      assert.deepEqual(refunded.transactions.map(({ type, id }) => [type, id]), [
+        ['FUND', late.txId],
+        ['REFUND', refund.getId()],
+      ]);
     });
   });
 }
