@@ -183,7 +183,7 @@ export function planChainMoves(
   observations: readonly ChainObservation[],
   context: ChainContext,
 ): ChainMove[] | undefined {
-  const path = pathBetween(order.state, target.state);
+  const path = viaSeenFunding(order.state, target.state);
   if (path === undefined) return undefined;
   const moves: ChainMove[] = [];
   let from = order.state;
@@ -192,6 +192,18 @@ export function planChainMoves(
     from = to;
   }
   return moves;
+}
+
+/**
+ * From WaitingForFundingTx every chain path starts with WaitingForFundingTxConfirmation, even where the table
+ * allows a shortcut: the history then reads the same whether a poll saw the funding before its confirmations
+ * or only after them.
+ */
+function viaSeenFunding(from: OrderState, to: OrderState): OrderState[] | undefined {
+  const seen: OrderState = 'WaitingForFundingTxConfirmation';
+  if (from !== 'WaitingForFundingTx' || to === from || to === seen) return pathBetween(from, to);
+  const rest = pathBetween(seen, to);
+  return rest === undefined ? pathBetween(from, to) : [seen, ...rest];
 }
 
 function explainMove(

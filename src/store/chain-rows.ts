@@ -31,7 +31,7 @@ export interface ObservationRow {
 }
 
 export function observationValues(chain: string, observation: ChainObservation): unknown[] {
-  const amount = observation.kind === 'funding' ? observation.amount : observation.amount;
+  const { amount } = observation;
   return [
     chain,
     observation.block.hash,
@@ -44,7 +44,8 @@ export function observationValues(chain: string, observation: ChainObservation):
     observation.kind === 'funding' ? (observation.outputIndex ?? null) : null,
     observation.kind === 'funding' ? (observation.refundHeight ?? null) : null,
     observation.kind === 'claim' ? observation.preimage : null,
-    observation.kind === 'refund' && observation.byAdmin !== undefined ? observation.byAdmin : null,
+    // 1 or 0: SQLite binds no booleans, and PostgreSQL reads '1' and '0' as booleans.
+    observation.kind === 'refund' && observation.byAdmin !== undefined ? Number(observation.byAdmin) : null,
   ];
 }
 

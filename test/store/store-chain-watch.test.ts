@@ -81,10 +81,12 @@ for (const kind of STORE_KINDS) {
       const order = await setUp();
       const low = funding(order.id, 10, 1n);
       const high = funding(order.id, 14, 2n, 3);
+      const refund: ChainObservation = { kind: 'refund', orderId: order.id, txId: '0xr', position: 4, block: block(14), amount: 3n, byAdmin: true };
+      const claim: ChainObservation = { kind: 'claim', orderId: order.id, txId: '0xc', position: 5, block: block(14), preimage: 'ab'.repeat(32) };
       const base = { chain: 'ethereum', startHeight: 5, orders: [] } as const;
       await fresh.store().applyChainStep({ ...base, observations: [low], cursor: block(12) });
-      await fresh.store().applyChainStep({ ...base, observations: [low, high], cursor: block(15) });
-      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [low, high]);
+      await fresh.store().applyChainStep({ ...base, observations: [low, high, refund, claim], cursor: block(15) });
+      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [low, high, refund, claim]);
       await fresh.store().applyChainStep({ ...base, dropAbove: 12, observations: [], cursor: block(12) });
       assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [low]);
       assert.deepStrictEqual((await fresh.store().getChainWatch('ethereum'))?.recentBlocks, [block(12)]);

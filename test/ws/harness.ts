@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
 import { issueProviderCredential } from '../../src/engine/credentials.js';
+import type { EthereumWatchOptions } from '../../src/engine/ethereum-watch.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { OrderRecord } from '../../src/domain/order.js';
@@ -34,6 +35,7 @@ const WAIT_MS = 5_000;
 export interface ServiceOverrides {
   engine?: Partial<EngineOptions>;
   sockets?: Partial<SocketOptions>;
+  ethereum?: EthereumWatchOptions;
 }
 
 /** Starts the real service (HTTP API and socket.io) on a free port. */
@@ -46,6 +48,7 @@ export async function startOnStore(store: Store, url: string, overrides: Service
     databaseUrl: url,
     engine: testEngineOptions(overrides.engine),
     ...(overrides.sockets === undefined ? {} : { sockets: overrides.sockets }),
+    ...(overrides.ethereum === undefined ? {} : { ethereum: overrides.ethereum }),
   });
 }
 

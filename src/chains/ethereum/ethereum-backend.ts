@@ -18,7 +18,7 @@ import {
   type WatchSet,
 } from '../chain-backend.js';
 import { networkOfChainId } from './networks.js';
-import { SWAP_CONTRACT_WATCH_ABI } from './swap-contract-events.js';
+import { SWAP_CONTRACT_ARTIFACT_ABI as SWAP_CONTRACT_WATCH_ABI } from './swap-contract-artifact.js';
 
 export interface EthereumBackendOptions {
   readonly rpcUrl: string;
