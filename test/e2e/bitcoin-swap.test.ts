@@ -139,6 +139,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
         { txId: first.txId, index: 0, tokens: Number(amount - 1_000n) },
         { txId: topUp.txId, index: 0, tokens: 1_000 },
       ]);
+      assert.deepEqual(await succeed(user, 'requestRefundDetails', { orderId }), refund, 'socket.io and HTTP agree');
 
       const preimage = preimages.get(orderId)!;
       const form = formOfAddress(htlc.redeemScript!, payToAddress, 'mainnet');
