@@ -61,7 +61,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const bitcoin = options.bitcoin === undefined ? undefined : await connectBitcoin(options.store, options.bitcoin);
   // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
   const engine =
-    ethereum === undefined ? options.engine : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
+    ethereum === undefined
+      ? options.engine
+      : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
   const api = await buildApiServer({
     store: options.store,
     loggerInstance: options.logger,
@@ -125,6 +127,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await watch.follower.stop();
         await watch.leadership.close();
       }
+      await ethereum?.backend.close();
+      await bitcoin?.backend.close();
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.

@@ -25,7 +25,7 @@ export interface ChainBackend {
   identity(): Promise<ChainIdentity>;
   /** The node's best block now. The watcher polls it: a new height or hash is a height change. */
   tip(): Promise<BlockRef>;
-  /** The node's block at `height` on its best chain; undefined above its tip. Compared with stored hashes to find reorgs. */
+  /** The node's block at `height` on its best chain; undefined above its tip. Compared with stored hashes: reorgs. */
   blockAt(height: number): Promise<BlockRef | undefined>;
   /**
    * Everything in blocks `range.from`..`range.to` (inclusive, both on the node's best chain) that concerns

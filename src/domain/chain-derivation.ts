@@ -1,4 +1,9 @@
-import { confirmationsAt, type BlockRef, type ChainObservation, type FundingObservation } from './chain-observations.js';
+import {
+  confirmationsAt,
+  type BlockRef,
+  type ChainObservation,
+  type FundingObservation,
+} from './chain-observations.js';
 import { preimageMatchesPaymentHash } from './invoice.js';
 import type { ChainKind } from './markets.js';
 import type { OrderRecord, OrderTransaction } from './order.js';
@@ -34,7 +39,8 @@ export function deriveChainTarget(
     confirmationsAt(observation.block.height, context.head.height) >= context.confirmations;
   const fundings = observations.filter((observation) => observation.kind === 'funding');
   const claim = observations.find(
-    (observation) => observation.kind === 'claim' && preimageMatchesPaymentHash(observation.preimage, order.paymentHash),
+    (observation) =>
+      observation.kind === 'claim' && preimageMatchesPaymentHash(observation.preimage, order.paymentHash),
   );
   const refund = lastWhere(observations, (observation) => observation.kind === 'refund');
   const refundableAtBlockHeight = fundings[0]?.refundHeight ?? order.htlc.refundableAtBlockHeight;
@@ -76,7 +82,8 @@ interface Balance {
  */
 function targetState(current: OrderState, balance: Balance): OrderState {
   if (current === 'Complete' || current === 'Refunded') return current;
-  if (balance.refunded !== 'no') return balance.refunded === 'confirmed' ? 'Refunded' : 'WaitingForRefundTxConfirmation';
+  if (balance.refunded === 'confirmed') return 'Refunded';
+  if (balance.refunded === 'seen') return 'WaitingForRefundTxConfirmation';
   if (balance.claimed === 'confirmed') return 'Complete';
   switch (current) {
     case 'AddressBlacklistedWaitingForRefundTx':
@@ -224,7 +231,8 @@ function explainMove(
     ...byBlock(reason, observation.block),
     txId: observation.txId,
   });
-  const lastOf = (kind: ChainObservation['kind']) => lastWhere(observations, (observation) => observation.kind === kind);
+  const lastOf = (kind: ChainObservation['kind']) =>
+    lastWhere(observations, (observation) => observation.kind === kind);
   const funding = lastOf('funding');
   const refund = lastOf('refund');
   const claim = lastOf('claim');

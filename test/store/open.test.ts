@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openStore } from '../../src/store/open.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/migrations/postgres.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { POSTGRES_URL, skipReason } from '../support/stores.js';
@@ -116,7 +117,10 @@ describe('openStore with PostgreSQL', { skip: skipReason('postgres') }, () => {
       await Promise.all(stores.map((store) => store.close()));
     }
     const applied = await admin.query(`SELECT version FROM "${schema}".schema_migrations`);
-    assert.deepStrictEqual(applied.rows, [{ version: 1 }]);
+    assert.deepStrictEqual(
+      applied.rows,
+      POSTGRES_MIGRATIONS.map(({ version }) => ({ version })),
+    );
     const publicTables = await admin.query(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'orders'",
     );

@@ -116,7 +116,8 @@ export class EthereumBackend implements ChainBackend {
 type SwapLog = Log<bigint, number, false, undefined, true, typeof SWAP_CONTRACT_WATCH_ABI>;
 
 function observationOf(log: SwapLog): ChainObservation | undefined {
-  if (log.removed || log.blockHash === null || log.blockNumber === null || log.transactionHash === null) return undefined;
+  if (log.removed || log.blockHash === null || log.blockNumber === null) return undefined;
+  if (log.transactionHash === null) return undefined;
   const orderId = normalizeOrderId(log.args.orderUUID.slice(2));
   if (orderId === undefined || log.logIndex === null) return undefined;
   const base = {

@@ -79,8 +79,9 @@ export async function applyChainStep(pool: pg.Pool, channel: string, step: Chain
 async function writeStep(client: Queryable, step: ChainStep): Promise<void> {
   const { chain } = step;
   if (step.dropAbove !== undefined) {
-    await client.query('DELETE FROM chain_observations WHERE chain = $1 AND block_height > $2', [chain, step.dropAbove]);
-    await client.query('DELETE FROM chain_blocks WHERE chain = $1 AND height > $2', [chain, step.dropAbove]);
+    const dropped = [chain, step.dropAbove];
+    await client.query('DELETE FROM chain_observations WHERE chain = $1 AND block_height > $2', dropped);
+    await client.query('DELETE FROM chain_blocks WHERE chain = $1 AND height > $2', dropped);
   }
   for (const observation of step.observations) {
     await client.query(INSERT_OBSERVATION, observationValues(chain, observation));

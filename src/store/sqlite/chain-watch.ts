@@ -35,8 +35,8 @@ export function prepareChainWatch(
   );
   const insertBlock = db.prepare('INSERT OR REPLACE INTO chain_blocks (chain, height, hash) VALUES (?, ?, ?)');
   const pruneBlocks = db.prepare(
-    `DELETE FROM chain_blocks WHERE chain = @chain AND height <
-       (SELECT min(height) FROM (SELECT height FROM chain_blocks WHERE chain = @chain ORDER BY height DESC LIMIT @kept))`,
+    `DELETE FROM chain_blocks WHERE chain = @chain AND height < (SELECT min(height) FROM
+       (SELECT height FROM chain_blocks WHERE chain = @chain ORDER BY height DESC LIMIT @kept))`,
   );
   const dropBlocks = db.prepare('DELETE FROM chain_blocks WHERE chain = ? AND height > ?');
   const dropObservations = db.prepare('DELETE FROM chain_observations WHERE chain = ? AND block_height > ?');
