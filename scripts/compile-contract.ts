@@ -4,4 +4,5 @@ import { ARTIFACT_PATH, compileSwapContract, renderArtifactModule } from './swap
 
 const compiled = compileSwapContract();
 writeFileSync(ARTIFACT_PATH, renderArtifactModule(compiled));
-process.stdout.write(`wrote ${ARTIFACT_PATH} (solc ${compiled.compilerVersion}, ${(compiled.bytecode.length - 2) / 2} bytes of init code)\n`);
+const initCodeBytes = (compiled.bytecode.length - 2) / 2;
+process.stdout.write(`wrote ${ARTIFACT_PATH} (solc ${compiled.compilerVersion}, ${initCodeBytes} bytes of init code)\n`);

@@ -153,12 +153,18 @@ function watchWhileLeading(
 ): { leadership: Leadership; follower: WhileLeading } {
   const { logger } = options;
   const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', chain, options.leadership);
-  leadership.onChange((leading) =>
-    logger.info({ chain, leading }, leading ? 'watching the chain' : 'no longer watching the chain'),
-  );
   const follower = whileLeading(
     leadership,
-    async () => startWatch(),
+    async () => {
+      logger.info({ chain }, 'watching the chain');
+      const task = startWatch();
+      return {
+        async stop() {
+          await task.stop();
+          logger.info({ chain }, 'no longer watching the chain');
+        },
+      };
+    },
     (error) => logger.error({ err: error, chain }, 'starting or stopping the chain watch failed'),
   );
   return { leadership, follower };

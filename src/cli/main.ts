@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import type { Command, CliContext } from './command.js';
+import { contractCommand } from './commands/contract.js';
 import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
@@ -7,7 +8,14 @@ import { serveCommand } from './commands/serve.js';
 import { providersCommand } from './providers.js';
 import { UsageError } from './usage-error.js';
 
-const COMMANDS: readonly Command[] = [serveCommand, importCommand, exportCommand, demoCommand, providersCommand];
+const COMMANDS: readonly Command[] = [
+  serveCommand,
+  importCommand,
+  exportCommand,
+  demoCommand,
+  providersCommand,
+  contractCommand,
+];
 
 const USAGE = `Usage: lnswap <command> [options]
 

@@ -69,15 +69,15 @@ export const ETHEREUM_SETTINGS: {
     flag: 'ethereum-rpc',
     env: 'ETHEREUM_RPC_URL',
     valueName: 'URL',
-    help: 'Ethereum JSON-RPC node to watch (http, https, ws or wss)',
+    help: 'Ethereum JSON-RPC node to watch (http:// or https://)',
     parse: (text: string) => {
       try {
-        const url = new URL(text);
-        if (['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return text;
+        const { protocol } = new URL(text);
+        if (protocol === 'http:' || protocol === 'https:') return text;
       } catch {
         // Reported below like any other bad value.
       }
-      return { invalid: 'must be an http, https, ws or wss URL' };
+      return { invalid: 'must be an http:// or https:// URL of an Ethereum JSON-RPC node' };
     },
   },
   swapContractAddress: {

@@ -18,9 +18,13 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Chain settings a developer's shell may carry; a test names the ones it wants. */
+const CHAIN_CONFIGURATION = ['ETHEREUM_RPC_URL', 'DEPLOYER_PRIVATE_KEY'] as const;
+
 /** The environment minus what the CLI would read as configuration, plus `env`. */
 function environment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { DATABASE_URL: _database, PORT: _port, HOST: _host, LOG_LEVEL: _level, ...rest } = process.env;
+  for (const name of CHAIN_CONFIGURATION) delete rest[name];
   return { ...rest, ...env };
 }
 

@@ -38,11 +38,11 @@ test('without an Ethereum node the service works from chain views; with one, its
   });
   assert.deepEqual(
     settings(['--ethereum-confirmations', '2'], {
-      ETHEREUM_RPC_URL: 'ws://node:8546',
+      ETHEREUM_RPC_URL: 'https://node:8545',
       SWAP_CONTRACT_ADDRESS: CONTRACT,
       ETHEREUM_CONFIRMATIONS: '12',
     }).ethereum,
-    { rpcUrl: 'ws://node:8546', swapContractAddress: CONTRACT, confirmations: 2 },
+    { rpcUrl: 'https://node:8545', swapContractAddress: CONTRACT, confirmations: 2 },
   );
 });
 
@@ -51,8 +51,9 @@ test('a bad value is a usage error naming where it came from', () => {
     assert.throws(() => settings(args, env), (error: unknown) => error instanceof UsageError && message.test(error.message));
   refused(['--quote-deadline-ms', '1.5'], {}, /^--quote-deadline-ms must be a whole number, not "1.5"$/);
   refused([], { MAX_SWAPS_IN_FLIGHT: '-1' }, /^MAX_SWAPS_IN_FLIGHT must be a whole number/);
-  refused(['--ethereum-rpc', 'ftp://x'], {}, /^--ethereum-rpc must be an http, https, ws or wss URL/);
+  refused(['--ethereum-rpc', 'ftp://x'], {}, /^--ethereum-rpc must be an http:\/\/ or https:\/\/ URL/);
   refused([], { ETHEREUM_RPC_URL: 'localhost:8545' }, /^ETHEREUM_RPC_URL must be/);
+  refused([], { ETHEREUM_RPC_URL: 'ws://node:8546' }, /^ETHEREUM_RPC_URL must be/);
   refused(['--ethereum-rpc', 'http://n', '--swap-contract', '0x1234'], {}, /^--swap-contract must be an Ethereum address/);
   refused(['--ethereum-rpc', 'http://n', '--ethereum-confirmations', '0'], {}, /^--ethereum-confirmations must be/);
   refused(['--swap-contract', CONTRACT], {}, /needs an Ethereum node/);

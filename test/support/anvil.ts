@@ -57,8 +57,10 @@ export interface AnvilNode {
   readonly accounts: readonly HDAccount[];
   /** A wallet client that signs as `account` (default accounts[0]). */
   wallet(account?: Account): AnvilWalletClient;
-  /** Mines `blocks` empty (or pending-transaction) blocks at once. */
+  /** Mines `blocks` blocks at once; the first takes every pending transaction. */
   mine(blocks?: number): Promise<void>;
+  /** Off: transactions wait in the pool until `mine()`, so several can share one block. */
+  setAutomine(enabled: boolean): Promise<void>;
   blockNumber(): Promise<bigint>;
   /** evm_snapshot: the id to revert to. */
   snapshot(): Promise<Hex>;
@@ -87,6 +89,10 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
   ];
   if (options.automine === false) args.push('--no-mining');
   const child = spawn(anvilBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A test process that dies without stop() must not leave its node running.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const port = await listeningPort(child);
   const rpcUrl = `http://127.0.0.1:${port}`;
   const chain = defineChain({
@@ -119,6 +125,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     accounts,
     wallet,
     mine: (blocks = 1) => testClient.mine({ blocks }),
+    setAutomine: (enabled) => testClient.setAutomine(enabled),
     blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
     snapshot: () => testClient.snapshot(),
     revert: (id) => testClient.revert({ id }),

@@ -6,13 +6,14 @@ import { createPublicClient, http, parseEther, serializeTransaction, type Public
 import { privateKeyToAccount } from 'viem/accounts';
 import { EthereumBackend } from '../../src/chains/ethereum/ethereum-backend.js';
 import { startService, type RunningService } from '../../src/service.js';
-import { anvilBinary, startAnvil, type AnvilNode } from '../support/anvil-process.js';
+import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { configuration, seedStore } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { connectClient, refusalOf, succeed, type Client } from './harness.js';
 
 // Anvil's first well-known development account.
 const PAYER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+// The second, funded with 10,000 ether like the first.
 const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
 let anvil: AnvilNode;
@@ -24,6 +25,7 @@ let user: Client;
 const logLines: string[] = [];
 
 before(async () => {
+  if (anvilSkipReason) return;
   anvil = await startAnvil();
   chain = createPublicClient({ transport: http(anvil.rpcUrl) });
   // Broadcasting needs no contract; any address will do.
@@ -67,7 +69,7 @@ async function signedTransfer(nonce: number): Promise<`0x${string}`> {
   });
 }
 
-test('a signed transaction is broadcast and mined; its id comes back as { txId }', { skip: anvilBinary() === undefined }, async () => {
+test('a signed transaction is broadcast and mined; its id comes back as { txId }', { skip: anvilSkipReason }, async () => {
   const signed = await signedTransfer(0);
   const answer = (await succeed(user, 'broadcastTransaction', { onchainTicker: 'seth', signedTxHex: signed })) as {
     txId: string;
@@ -84,7 +86,7 @@ test('a signed transaction is broadcast and mined; its id comes back as { txId }
   assert.match(refusal?.node ?? '', /nonce/i);
 });
 
-test('what is not a signed transaction, or has no node to go to, is refused with a token', { skip: anvilBinary() === undefined }, async () => {
+test('what is not a signed transaction, or has no node to go to, is refused with a token', { skip: anvilSkipReason }, async () => {
   const refused = (payload: unknown) => refusalOf(user, 'broadcastTransaction', payload);
   assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: '0xdeadbeef' }), 'InvalidSignedTxHex');
   assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: 'not hex' }), 'InvalidSignedTxHex');

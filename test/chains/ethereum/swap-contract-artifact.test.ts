@@ -28,6 +28,7 @@ describe('the committed swap contract artifact', () => {
     assert.equal(selectors.get('fund(bytes16,bytes32)'), '0x3fdcdd1e');
     assert.equal(selectors.get('claim(bytes16,bytes32)'), '0xaadd21c6');
     assert.equal(selectors.get('refund(bytes16)'), '0xdfdecfaf');
+    assert.equal(selectors.get('adminRefund(bytes16)'), '0xc27bf490', 'as docs/swap-contract.md says');
   });
 
   test("agrees with the domain's SWAP_CONTRACT_ABI, function by function", () => {

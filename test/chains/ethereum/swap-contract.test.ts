@@ -49,8 +49,10 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
   });
   after(() => node?.stop());
 
+  const submit = (from: Account, data: Hex, value = 0n) => node.wallet(from).sendTransaction({ to: contract, data, value });
+
   async function send(from: Account, data: Hex, value = 0n): Promise<TransactionReceipt> {
-    const hash = await node.wallet(from).sendTransaction({ to: contract, data, value });
+    const hash = await submit(from, data, value);
     const receipt = await node.publicClient.waitForTransactionReceipt({ hash });
     assert.equal(receipt.status, 'success');
     return receipt;
@@ -226,5 +228,35 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
     assert.equal(await node.publicClient.getBalance({ address: contract }), before_ + 12345n);
     await claim(stranger, swap);
     assert.equal(await node.publicClient.getBalance({ address: contract }), before_);
+  });
+  test('a revert to a snapshot (a reorg) drops a funding, and the same funding can land again', async () => {
+    const swap = newSwap();
+    const snapshot = await node.snapshot();
+    const heightBefore = await node.blockNumber();
+    await fund(user, swap, 777n);
+    await node.mine(2);
+    await node.revert(snapshot);
+    assert.equal(await node.blockNumber(), heightBefore);
+    assert.equal((await record(swap)).state, STATE.Empty);
+    await fund(user, swap, 777n);
+    assert.equal((await record(swap)).amount, 777n);
+  });
+  test('with automine off, fundings of several orders share one block', async () => {
+    const [first, second] = [newSwap(), newSwap()];
+    await node.setAutomine(false);
+    try {
+      const hashes = [
+        await submit(user, encodeFundCalldata(first.orderId, first.paymentHash), 5n),
+        await submit(stranger, encodeFundCalldata(second.orderId, second.paymentHash), 6n),
+      ];
+      await node.mine(1);
+      const receipts = await Promise.all(hashes.map((hash) => node.publicClient.waitForTransactionReceipt({ hash })));
+      assert.equal(receipts[0]!.blockNumber, receipts[1]!.blockNumber);
+      assert.equal(receipts[0]!.blockNumber, await node.blockNumber());
+    } finally {
+      await node.setAutomine(true);
+    }
+    assert.equal((await record(first)).amount, 5n);
+    assert.equal((await record(second)).amount, 6n);
   });
 });

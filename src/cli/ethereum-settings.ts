@@ -1,0 +1,49 @@
+import { DEFAULT_ENGINE_OPTIONS } from '../engine/options.js';
+import { UsageError } from './usage-error.js';
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The contract's refund delay the engine's quotes assume: 5,760 blocks, about 19 hours at 12 s a block. */
+export const DEFAULT_REFUND_DELAY_BLOCKS = DEFAULT_ENGINE_OPTIONS.ethereumRefundDelayBlocks;
+
+/** A JSON-RPC endpoint over HTTP(S); undefined when neither the flag nor ETHEREUM_RPC_URL names one. */
+export function ethereumRpcUrlFrom(flag: string | undefined, env: Environment): string | undefined {
+  const text = flag ?? env.ETHEREUM_RPC_URL;
+  if (text === undefined) return undefined;
+  const source = flag === undefined ? 'ETHEREUM_RPC_URL' : '--ethereum-rpc';
+  if (text.trim() === '') throw new UsageError(`${source} is empty`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${source} must be an http:// or https:// URL of an Ethereum JSON-RPC node`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${source} must be an http:// or https:// URL of an Ethereum JSON-RPC node`);
+  }
+  return text;
+}
+
+export function refundDelayFrom(flag: string | undefined): bigint {
+  if (flag === undefined) return BigInt(DEFAULT_REFUND_DELAY_BLOCKS);
+  if (!/^[1-9]\d{0,8}$/.test(flag)) {
+    throw new UsageError(`--refund-delay must be a whole number of blocks from 1 to 999999999, not "${flag}"`);
+  }
+  return BigInt(flag);
+}
+
+/**
+ * The deployer's secp256k1 key from DEPLOYER_PRIVATE_KEY, 64 hex digits with or without 0x.
+ * Errors describe the value's shape, never the value.
+ */
+export function deployerPrivateKeyFrom(env: Environment): `0x${string}` {
+  const raw = env.DEPLOYER_PRIVATE_KEY;
+  if (raw === undefined || raw.trim() === '') {
+    throw new UsageError('the deployer key is missing: set DEPLOYER_PRIVATE_KEY to its 64 hex digits');
+  }
+  const hex = raw.trim().replace(/^0x/i, '');
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
+    throw new UsageError('DEPLOYER_PRIVATE_KEY must be 64 hex digits, with or without 0x');
+  }
+  return `0x${hex.toLowerCase()}`;
+}
