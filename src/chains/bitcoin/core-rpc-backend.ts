@@ -9,7 +9,7 @@ import {
   type WatchSet,
 } from '../chain-backend.js';
 import { checkedTransactionId, FEE_TARGET_BLOCKS, networkOfGenesis, wholeFeeRate, type BitcoinBackend } from './bitcoin-backend.js';
-import { observeBlock } from './htlc-observations.js';
+import { observeBlock, type KnownOutputs } from './htlc-observations.js';
 import { NODE_TIMEOUT_MS, NodeHttpError, splitCredentials } from './http.js';
 
 /** An error Bitcoin Core answered a call with. */
@@ -120,7 +120,7 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
-    const knownOutputs = new Map();
+    const knownOutputs: KnownOutputs = new Map();
     const observations: ChainObservation[] = [];
     for (let height = range.from; height <= range.to; height++) {
       const hash = await this.call<string>('getblockhash', [height]);

@@ -9,7 +9,7 @@ import {
   type WatchSet,
 } from '../chain-backend.js';
 import { checkedTransactionId, FEE_TARGET_BLOCKS, networkOfGenesis, wholeFeeRate, type BitcoinBackend } from './bitcoin-backend.js';
-import { observeBlock, type PlacedTransaction } from './htlc-observations.js';
+import { observeBlock, type KnownOutputs, type PlacedTransaction } from './htlc-observations.js';
 import { NODE_TIMEOUT_MS, NodeHttpError } from './http.js';
 
 /** The part of Esplora's transaction JSON read here. */
@@ -94,7 +94,7 @@ export class EsploraBackend implements BitcoinBackend {
       byBlock.set(block.hash, entry);
     }
     const blocks = [...byBlock.values()].sort((a, b) => a.block.height - b.block.height);
-    const knownOutputs = new Map();
+    const knownOutputs: KnownOutputs = new Map();
     const observations: ChainObservation[] = [];
     for (const { block, txIds } of blocks) {
       const order = await this.json<string[]>(`/block/${block.hash}/txids`);

@@ -13,6 +13,9 @@ export interface PlacedTransaction {
 /** Observation positions on Bitcoin: the transaction's index in the block times 2^16 plus the output or input index. */
 const POSITION_STRIDE = 65_536;
 
+/** HTLC outputs known so far, by `txid:index`: a spend of one is a claim or a refund. */
+export type KnownOutputs = Map<string, WatchedOutput>;
+
 interface WatchedOutput {
   readonly orderId: string;
   readonly paymentHash: string;
@@ -47,7 +50,7 @@ export function observeBlock(
   txs: readonly PlacedTransaction[],
   watch: WatchSet,
   network: Network,
-  knownOutputs: Map<string, WatchedOutput> = new Map(),
+  knownOutputs: KnownOutputs = new Map(),
 ): ChainObservation[] {
   const bitcoinNetwork = bitcoinJsNetwork(network);
   const ordersByScript = new Map<string, { orderId: string; paymentHash: string }>();
