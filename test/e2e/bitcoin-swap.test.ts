@@ -221,3 +221,22 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
     });
   });
 }
+
+test('a Bitcoin node of another network than the offered markets is refused before serving', async () => {
+  const regtest = new BitcoinTestChain('simnet', 1);
+  regtest.mine();
+  const node = await startTestBitcoinNode(regtest);
+  const fresh = await openFreshStore('sqlite');
+  try {
+    await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
+    for (const bitcoin of [{ esploraUrl: node.esploraUrl }, { rpcUrl: node.rpcUrl }]) {
+      await assert.rejects(
+        startService({ store: fresh.store, host: '127.0.0.1', port: 0, logger: silentLogger, databaseUrl: fresh.url, engine: testEngineOptions(), bitcoin }),
+        /refusing to watch the Bitcoin node: it follows simnet, which does not fit BTC_LBTC \(mainnet\)/,
+      );
+    }
+  } finally {
+    await node.close();
+    await fresh.dispose();
+  }
+});
