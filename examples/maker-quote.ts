@@ -40,6 +40,8 @@ export interface MakerTerms {
   swapContractAddress: string;
   /** Base units of the on-chain asset asked for `satoshis` of Lightning payment. */
   price(market: string, satoshis: bigint): bigint;
+  /** Which address of the Bitcoin HTLC the user pays; native P2WSH unless told. */
+  htlcAddress?: 'p2sh' | 'p2wsh' | 'p2shP2wsh';
 }
 
 export function claimPublicKeyOf(privateKeyHex: string): string {
@@ -89,7 +91,7 @@ export function buildMakerQuote(request: QuoteRequestEvent, terms: MakerTerms): 
     ...common,
     details: {
       redeemScript,
-      payToAddress: htlcPayToAddresses(redeemScript, market.network).p2wsh,
+      payToAddress: htlcPayToAddresses(redeemScript, market.network)[terms.htlcAddress ?? 'p2wsh'],
       refundableAtBlockHeight,
     },
   };

@@ -6,9 +6,12 @@ import {
   connectEthereum,
   startEthereumWatch,
   type EthereumBackendFactory,
-  type EthereumConnection,
   type EthereumWatchOptions,
 } from './engine/ethereum-watch.js';
+import { connectBitcoin, startBitcoinWatch, type BitcoinWatchOptions } from './engine/bitcoin-watch.js';
+import type { PeriodicTask } from './engine/periodic-task.js';
+import { openBitcoinBackend } from './chains/bitcoin/open-bitcoin-backend.js';
+import type { ChainKind } from './domain/markets.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
@@ -43,6 +46,8 @@ export interface ServiceOptions {
    * say (docs/chain-watcher.md). Without it, chain views come only from imports.
    */
   readonly ethereum?: EthereumWatchOptions;
+  /** Follow a Bitcoin node (Esplora or Bitcoin Core): orders of the Bitcoin markets then move from its blocks (docs/bitcoin.md). */
+  readonly bitcoin?: BitcoinWatchOptions;
   /**
    * Chain backends that `broadcastTransaction` sends through, besides the Ethereum node's (which is used when
    * `ethereum` is given); none by default.
@@ -92,6 +97,11 @@ async function startParts(
 ): Promise<RunningService> {
   const ethereum =
     options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
+  const bitcoinOptions = options.bitcoin;
+  const bitcoin =
+    bitcoinOptions === undefined
+      ? undefined
+      : await connectBitcoin(options.store, bitcoinOptions, (network) => openBitcoinBackend(bitcoinOptions, network));
   // With a node, new quotes' refund heights come from the deployed contract, never from a setting that may differ.
   const engine =
     ethereum === undefined
@@ -119,6 +129,14 @@ async function startParts(
               broadcast: (hex) => ethereum.backend.broadcast(hex),
             },
           }),
+      ...(bitcoin === undefined
+        ? {}
+        : {
+            bitcoin: {
+              carries: (network) => network === bitcoin.network,
+              broadcast: (hex) => bitcoin.backend.broadcast(hex),
+            },
+          }),
       ...options.broadcasters,
     },
   }).catch(async (error: unknown) => {
@@ -132,17 +150,27 @@ async function startParts(
     await api.close();
     throw error;
   }
-  const watch =
-    ethereum === undefined || options.ethereum === undefined
-      ? undefined
-      : watchWhileLeading(options, options.ethereum, ethereum, sockets.transitions);
+  const { publish } = sockets.transitions;
+  const dependencies = { store: options.store, publish, logger: options.logger, now: Date.now };
+  const ethereumWatch = options.ethereum;
+  const watches = [
+    ...(ethereum === undefined || ethereumWatch === undefined
+      ? []
+      : [watchWhileLeading(options, 'ethereum', () => startEthereumWatch(ethereum, dependencies, ethereumWatch))]),
+    ...(bitcoin === undefined || bitcoinOptions === undefined
+      ? []
+      : [watchWhileLeading(options, 'bitcoin', () => startBitcoinWatch(bitcoin, dependencies, bitcoinOptions))]),
+  ];
   return {
     url: urlOf(api.server.address() as AddressInfo),
     transitions: sockets.transitions,
     async close() {
-      await watch?.follower.stop();
-      await watch?.leadership.close();
+      for (const watch of watches) {
+        await watch.follower.stop();
+        await watch.leadership.close();
+      }
       await ethereum?.backend.close();
+      await bitcoin?.backend.close();
       // New connections are refused at once: winding the socket namespaces down can take a while.
       // The server's own 'close' comes only once every in-flight response has been sent; Fastify's
       // close alone does not wait for it once the server has stopped listening.
@@ -164,25 +192,24 @@ async function startParts(
  */
 function watchWhileLeading(
   options: ServiceOptions,
-  watchOptions: EthereumWatchOptions,
-  ethereum: EthereumConnection,
-  transitions: OrderTransitions,
+  chain: ChainKind,
+  startWatch: () => PeriodicTask,
 ): { leadership: Leadership; follower: WhileLeading } {
-  const { logger, store } = options;
-  const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', 'ethereum', options.leadership);
+  const { logger } = options;
+  const leadership = openLeadership(options.databaseUrl ?? 'sqlite::memory:', chain, options.leadership);
   const follower = whileLeading(
     leadership,
     async () => {
-      logger.info({ chain: 'ethereum' }, 'watching the chain');
-      const task = startEthereumWatch(ethereum, { store, publish: transitions.publish, logger, now: Date.now }, watchOptions);
+      logger.info({ chain }, 'watching the chain');
+      const task = startWatch();
       return {
         async stop() {
           await task.stop();
-          logger.info({ chain: 'ethereum' }, 'no longer watching the chain');
+          logger.info({ chain }, 'no longer watching the chain');
         },
       };
     },
-    (error) => logger.error({ err: error, chain: 'ethereum' }, 'starting or stopping the chain watch failed'),
+    (error) => logger.error({ err: error, chain }, 'starting or stopping the chain watch failed'),
   );
   return { leadership, follower };
 }

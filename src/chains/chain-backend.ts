@@ -96,3 +96,9 @@ export class BroadcastRefused extends Error {
     this.name = 'BroadcastRefused';
   }
 }
+
+/** A node that also prices transactions (Bitcoin): refunds are priced at its rate. */
+export interface FeeRateSource {
+  /** Satoshis per virtual byte for a confirmation within a few blocks; undefined when the node has no estimate. */
+  feeRate(): Promise<number | undefined>;
+}

@@ -1,5 +1,10 @@
 import { isEthereumAddress } from '../domain/ethereum.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/options.js';
+import {
+  DEFAULT_BITCOIN_CONFIRMATIONS,
+  DEFAULT_BITCOIN_POLL_INTERVAL_MS,
+  type BitcoinWatchOptions,
+} from '../engine/bitcoin-watch.js';
 import { UsageError } from './usage-error.js';
 
 /** Always passed to the service, so the CLI's default is the one in force. */
@@ -93,9 +98,59 @@ export const ETHEREUM_SETTINGS: {
   },
 };
 
+const httpUrl = (text: string) => {
+  try {
+    if (['http:', 'https:'].includes(new URL(text).protocol)) return text;
+  } catch {
+    // Reported below like any other bad value.
+  }
+  return { invalid: 'must be an http or https URL' };
+};
+
+export const BITCOIN_SETTINGS: {
+  readonly esploraUrl: Setting<string>;
+  readonly rpcUrl: Setting<string>;
+  readonly confirmations: Setting<number>;
+  readonly pollIntervalMs: Setting<number>;
+} = {
+  esploraUrl: {
+    flag: 'bitcoin-esplora',
+    env: 'BITCOIN_ESPLORA_URL',
+    valueName: 'URL',
+    help: 'Esplora REST API to watch Bitcoin with (e.g. https://mempool.space/api); not with --bitcoin-rpc',
+    parse: httpUrl,
+  },
+  rpcUrl: {
+    flag: 'bitcoin-rpc',
+    env: 'BITCOIN_RPC_URL',
+    valueName: 'URL',
+    help: 'Bitcoin Core JSON-RPC to watch Bitcoin with; user and password in the URL or in BITCOIN_RPC_USER and BITCOIN_RPC_PASSWORD',
+    parse: httpUrl,
+  },
+  confirmations: {
+    flag: 'bitcoin-confirmations',
+    env: 'BITCOIN_CONFIRMATIONS',
+    valueName: 'N',
+    help: 'blocks a Bitcoin funding, claim or refund needs (its own included) before it counts',
+    defaultText: String(DEFAULT_BITCOIN_CONFIRMATIONS),
+    parse: (text: string) =>
+      /^\d{1,4}$/.test(text) && Number(text) >= 1 ? Number(text) : { invalid: 'must be a whole number from 1 to 9999' },
+  },
+  pollIntervalMs: {
+    flag: 'bitcoin-poll-interval-ms',
+    env: 'BITCOIN_POLL_INTERVAL_MS',
+    valueName: 'N',
+    help: 'how often the Bitcoin node is asked for new blocks and the fee rate, in ms',
+    defaultText: String(DEFAULT_BITCOIN_POLL_INTERVAL_MS),
+    parse: (text: string) =>
+      /^\d{1,9}$/.test(text) && Number(text) >= 1 ? Number(text) : { invalid: 'must be a whole number of ms, 1 or more' },
+  },
+};
+
 /** Every setting above, for parseArgs, help and the documentation test. */
 export const SERVE_SETTINGS: readonly Setting<unknown>[] = [
   ...Object.values(ETHEREUM_SETTINGS),
+  ...Object.values(BITCOIN_SETTINGS),
   ...ENGINE_SETTINGS.map(([, setting]) => setting),
 ];
 
@@ -126,6 +181,31 @@ export interface ServeSettings {
   readonly engine: Partial<EngineOptions>;
   /** Absent when no node is configured: the service then works from imported chain views. */
   readonly ethereum?: EthereumSettings;
+  /** Absent when no Bitcoin node is configured. */
+  readonly bitcoin?: BitcoinWatchOptions;
+}
+
+/** The Bitcoin node settings: one backend or none; RPC credentials from the environment only, never a flag. */
+function readBitcoinSettings(flags: Readonly<Record<string, unknown>>, env: Environment): BitcoinWatchOptions | undefined {
+  const esploraUrl = readSetting(BITCOIN_SETTINGS.esploraUrl, flags, env);
+  const rpcUrl = readSetting(BITCOIN_SETTINGS.rpcUrl, flags, env);
+  if (esploraUrl !== undefined && rpcUrl !== undefined) {
+    throw new UsageError(
+      'give one Bitcoin backend: --bitcoin-esplora (BITCOIN_ESPLORA_URL) or --bitcoin-rpc (BITCOIN_RPC_URL), not both',
+    );
+  }
+  const confirmations = readSetting(BITCOIN_SETTINGS.confirmations, flags, env) ?? DEFAULT_BITCOIN_CONFIRMATIONS;
+  const pollIntervalMs = readSetting(BITCOIN_SETTINGS.pollIntervalMs, flags, env) ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS;
+  if (esploraUrl !== undefined) return { esploraUrl, confirmations, pollIntervalMs };
+  if (rpcUrl === undefined) return undefined;
+  const { BITCOIN_RPC_USER: rpcUser, BITCOIN_RPC_PASSWORD: rpcPassword } = env;
+  return {
+    rpcUrl,
+    confirmations,
+    pollIntervalMs,
+    ...(rpcUser === undefined ? {} : { rpcUser }),
+    ...(rpcPassword === undefined ? {} : { rpcPassword }),
+  };
 }
 
 export function readServeSettings(flags: Readonly<Record<string, unknown>>, env: Environment): ServeSettings {
@@ -149,12 +229,18 @@ export function readServeSettings(flags: Readonly<Record<string, unknown>>, env:
     if (swapContractAddress !== undefined) {
       throw new UsageError('--swap-contract (SWAP_CONTRACT_ADDRESS) needs an Ethereum node: give --ethereum-rpc too');
     }
-    return { engine };
+    return withBitcoin({ engine }, flags, env);
   }
-  return {
-    engine,
-    ethereum: { rpcUrl, confirmations, ...(swapContractAddress === undefined ? {} : { swapContractAddress }) },
-  };
+  return withBitcoin(
+    { engine, ethereum: { rpcUrl, confirmations, ...(swapContractAddress === undefined ? {} : { swapContractAddress }) } },
+    flags,
+    env,
+  );
+}
+
+function withBitcoin(settings: ServeSettings, flags: Readonly<Record<string, unknown>>, env: Environment): ServeSettings {
+  const bitcoin = readBitcoinSettings(flags, env);
+  return bitcoin === undefined ? settings : { ...settings, bitcoin };
 }
 
 /** parseArgs' option table for the settings. */

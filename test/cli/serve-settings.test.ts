@@ -86,3 +86,27 @@ test('the README and the command line decisions document every setting', async (
     }
   }
 });
+
+test('Bitcoin: one backend or none, credentials from the environment, both at once refused', () => {
+  assert.equal(settings([]).bitcoin, undefined);
+  assert.deepEqual(settings(['--bitcoin-esplora', 'https://mempool.space/api']).bitcoin, {
+    esploraUrl: 'https://mempool.space/api',
+    confirmations: 2,
+    pollIntervalMs: 10_000,
+  });
+  assert.deepEqual(
+    settings(['--bitcoin-confirmations', '3'], {
+      BITCOIN_RPC_URL: 'http://127.0.0.1:8332',
+      BITCOIN_RPC_USER: 'lnswap',
+      BITCOIN_RPC_PASSWORD: 'secret',
+      BITCOIN_POLL_INTERVAL_MS: '500',
+    }).bitcoin,
+    { rpcUrl: 'http://127.0.0.1:8332', confirmations: 3, pollIntervalMs: 500, rpcUser: 'lnswap', rpcPassword: 'secret' },
+  );
+  assert.throws(
+    () => settings(['--bitcoin-esplora', 'https://mempool.space/api'], { BITCOIN_RPC_URL: 'http://127.0.0.1:8332' }),
+    (error: unknown) => error instanceof UsageError && /not both/.test(error.message),
+  );
+  assert.throws(() => settings(['--bitcoin-rpc', 'ftp://node']), /--bitcoin-rpc must be an http or https URL/);
+  assert.throws(() => settings([], { BITCOIN_CONFIRMATIONS: '0' }), /BITCOIN_CONFIRMATIONS must be a whole number/);
+});

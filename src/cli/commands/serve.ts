@@ -17,6 +17,7 @@ export const serveCommand: Command = {
   summary: 'serve the HTTP API and the socket.io namespaces',
   help: `Usage: lnswap serve [--db URL] [--port N] [--host H] [--response-cache-mb N]
                     [--ethereum-rpc URL [--swap-contract ADDRESS] [--ethereum-confirmations N]]
+                    [--bitcoin-esplora URL | --bitcoin-rpc URL] [--bitcoin-confirmations N]
                     [engine options]
 
 Serves the API until SIGTERM or SIGINT, then finishes in-flight requests and exits 0.
@@ -72,6 +73,7 @@ per HTTP request).
         responseCacheBytes,
         engine: settings.engine,
         ...(settings.ethereum === undefined ? {} : { ethereum: settings.ethereum }),
+        ...(settings.bitcoin === undefined ? {} : { bitcoin: settings.bitcoin }),
       },
       announce,
     );

@@ -154,14 +154,14 @@ describe('kill -9 of the watching service and a restart', { skip: anvilSkipReaso
           ]),
         kill: 'before commit',
       },
-      { send: async () => {}, kill: 'after commit' },
+      // This block confirms the first fundings and holds the top-up and the claim.
       {
         send: () =>
           Promise.all([
             chain.fund(partial.record.id, partial.record.paymentHash, 600n, 'provider'),
             chain.claim(claimed.record.id, claimed.preimage, 'user'),
           ]),
-        kill: 'before commit',
+        kill: 'after commit',
       },
       { send: async () => {}, kill: 'before commit' },
     ];

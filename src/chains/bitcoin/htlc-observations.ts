@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { address as bitcoinAddress, script, type Transaction } from 'bitcoinjs-lib';
+import { bitcoinJsNetwork } from '../../domain/bitcoin.js';
+import type { Network } from '../../domain/markets.js';
+import type { BlockRef, ChainObservation, WatchSet } from '../chain-backend.js';
+
+/** A transaction of a block with its place in the block (the coinbase is 0). */
+export interface PlacedTransaction {
+  readonly tx: Transaction;
+  readonly index: number;
+}
+
+/** Observation positions on Bitcoin: the transaction's index in the block times 2^16 plus the output or input index. */
+const POSITION_STRIDE = 65_536;
+
+/** HTLC outputs known so far, by `txid:index`: a spend of one is a claim or a refund. */
+export type KnownOutputs = Map<string, WatchedOutput>;
+
+interface WatchedOutput {
+  readonly orderId: string;
+  readonly paymentHash: string;
+  readonly amount?: bigint;
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The elements an input pushes: its witness, or the data pushes of a (P2SH) scriptSig. */
+function pushedElements(input: Transaction['ins'][number]): Uint8Array[] {
+  if (input.witness.length > 0) return input.witness;
+  const chunks = script.decompile(input.script) ?? [];
+  return chunks.filter((chunk): chunk is Uint8Array => chunk instanceof Uint8Array);
+}
+
+/** The claim path reveals the preimage: a pushed element whose SHA-256 is the payment hash. */
+function revealedPreimage(input: Transaction['ins'][number], paymentHash: string): string | undefined {
+  const preimage = pushedElements(input).find((element) => element.length === 32 && sha256Hex(element) === paymentHash);
+  return preimage === undefined ? undefined : Buffer.from(preimage).toString('hex');
+}
+
+/**
+ * What the transactions of one block say about the watched orders, in chain order: outputs paying an order's
+ * HTLC address (fundings), and spends of its HTLC outputs, a claim when the spend reveals the preimage and a
+ * refund otherwise (the script leaves no third way). Outputs funded earlier in the same block count too.
+ * Addresses of another network's prefixes never match: they are compared as output scripts of `network`.
+ */
+export function observeBlock(
+  block: BlockRef,
+  txs: readonly PlacedTransaction[],
+  watch: WatchSet,
+  network: Network,
+  knownOutputs: KnownOutputs = new Map(),
+): ChainObservation[] {
+  const bitcoinNetwork = bitcoinJsNetwork(network);
+  const ordersByScript = new Map<string, { orderId: string; paymentHash: string }>();
+  for (const order of watch.orders) {
+    try {
+      const outputScript = Buffer.from(bitcoinAddress.toOutputScript(order.payToAddress, bitcoinNetwork)).toString('hex');
+      ordersByScript.set(outputScript, { orderId: order.orderId, paymentHash: order.paymentHash });
+    } catch {
+      // An address of another network can receive nothing on this one.
+    }
+  }
+  const paymentHashes = new Map(watch.orders.map((order) => [order.orderId, order.paymentHash]));
+  for (const output of watch.fundingOutputs) {
+    const paymentHash = paymentHashes.get(output.orderId);
+    const key = `${output.txId}:${output.outputIndex}`;
+    if (paymentHash !== undefined && !knownOutputs.has(key)) knownOutputs.set(key, { orderId: output.orderId, paymentHash });
+  }
+
+  const observations: ChainObservation[] = [];
+  for (const { tx, index } of [...txs].sort((a, b) => a.index - b.index)) {
+    const txId = tx.getId();
+    tx.ins.forEach((input, inputIndex) => {
+      const key = `${Buffer.from(input.hash).reverse().toString('hex')}:${input.index}`;
+      const spent = knownOutputs.get(key);
+      if (spent === undefined) return;
+      const preimage = revealedPreimage(input, spent.paymentHash);
+      const base = {
+        orderId: spent.orderId,
+        txId,
+        position: index * POSITION_STRIDE + inputIndex,
+        block,
+        ...(spent.amount === undefined ? {} : { amount: spent.amount }),
+      };
+      observations.push(preimage === undefined ? { kind: 'refund', ...base } : { kind: 'claim', ...base, preimage });
+    });
+    tx.outs.forEach((output, outputIndex) => {
+      const order = ordersByScript.get(Buffer.from(output.script).toString('hex'));
+      if (order === undefined) return;
+      knownOutputs.set(`${txId}:${outputIndex}`, { ...order, amount: output.value });
+      observations.push({
+        kind: 'funding',
+        orderId: order.orderId,
+        txId,
+        position: index * POSITION_STRIDE + outputIndex,
+        block,
+        amount: output.value,
+        outputIndex,
+      });
+    });
+  }
+  return observations;
+}

@@ -1,0 +1,107 @@
+import type { Logger } from 'pino';
+import type { ChainBackend, FeeRateSource } from '../chains/chain-backend.js';
+import { findMarket, ONCHAIN_ASSETS, type Network } from '../domain/markets.js';
+import type { Store } from '../store/store.js';
+import { ChainWatcher } from './chain-watcher.js';
+import type { StateChangedPublisher } from './order-transitions.js';
+import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
+
+/** How the service follows Bitcoin: exactly one of `esploraUrl` and `rpcUrl`. */
+export interface BitcoinWatchOptions {
+  /** Esplora REST base URL, e.g. https://mempool.space/api. */
+  readonly esploraUrl?: string;
+  /** Bitcoin Core JSON-RPC URL; may carry the user and password. */
+  readonly rpcUrl?: string;
+  /** Used when `rpcUrl` carries no credentials. */
+  readonly rpcUser?: string;
+  readonly rpcPassword?: string;
+  /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 2. */
+  readonly confirmations?: number;
+  /** Milliseconds between polls of the node. Default 10,000. */
+  readonly pollIntervalMs?: number;
+  /** First block to read when the store has no cursor yet; the node's tip at first start by default. */
+  readonly startHeight?: number;
+}
+
+export const DEFAULT_BITCOIN_CONFIRMATIONS = 2;
+export const DEFAULT_BITCOIN_POLL_INTERVAL_MS = 10_000;
+
+export interface BitcoinConnection {
+  readonly backend: BitcoinChainBackend;
+  readonly network: Network;
+  /** On-chain tickers of the node's network. */
+  readonly tickers: readonly string[];
+}
+
+/** A Bitcoin node's backend: the chain interface, and the fee rate refunds are priced at. */
+export type BitcoinChainBackend = ChainBackend & FeeRateSource;
+
+/** Opens the backend that reads addresses with `network`'s prefixes; the composition root picks the implementation. */
+export type BitcoinBackendFactory = (network: Network) => BitcoinChainBackend;
+
+/**
+ * Connects before the service serves: asks the node which network it follows (refusing one that does not fit
+ * an offered Bitcoin market: a mainnet order followed on a test chain would be paid with worthless coins),
+ * and gives the store a Bitcoin chain view when it has none, so refund details have a height and a fee rate.
+ */
+export async function connectBitcoin(
+  store: Store,
+  options: BitcoinWatchOptions,
+  openBackend: BitcoinBackendFactory,
+): Promise<BitcoinConnection> {
+  // The network is what the node says; the backend then reads addresses with that network's prefixes.
+  const { network } = await openBackend('mainnet').identity();
+  const { chains, markets } = await store.getConfiguration();
+  const misfits = markets
+    .map((name) => findMarket(name))
+    .filter((market) => market?.onchain.chain === 'bitcoin' && (market.network === 'mainnet') !== (network === 'mainnet'));
+  if (misfits.length > 0) {
+    const names = misfits.map((market) => `${market?.name} (${market?.network})`).join(', ');
+    throw new Error(`refusing to watch the Bitcoin node: it follows ${network}, which does not fit ${names}`);
+  }
+  const backend = openBackend(network);
+  if (chains.bitcoin === undefined) {
+    const [tip, feeRate] = await Promise.all([backend.tip(), backend.feeRate()]);
+    await store.setChainViews({ bitcoin: { blockHeight: tip.height, feeTokensPerVirtualByte: feeRate ?? 1 } });
+  }
+  const tickers = ONCHAIN_ASSETS.filter((asset) => asset.chain === 'bitcoin' && asset.network === network).map(
+    (asset) => asset.ticker,
+  );
+  return { backend, network, tickers };
+}
+
+/**
+ * Polls the node: moves orders (the chain watcher), then brings the chain view's fee rate up to date. One task
+ * does both in turn, so the fee write never races the watcher's height write.
+ */
+export function startBitcoinWatch(
+  connection: BitcoinConnection,
+  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number },
+  options: BitcoinWatchOptions,
+): PeriodicTask {
+  const { store, logger } = dependencies;
+  const watcher = new ChainWatcher({
+    backend: connection.backend,
+    store,
+    tickers: connection.tickers,
+    confirmations: options.confirmations ?? DEFAULT_BITCOIN_CONFIRMATIONS,
+    ...(options.startHeight === undefined ? {} : { startHeight: options.startHeight }),
+    publish: dependencies.publish,
+    now: dependencies.now,
+    logger,
+  });
+  return startPeriodicTask(
+    async (signal) => {
+      await watcher.catchUp(signal);
+      const feeRate = await connection.backend.feeRate();
+      const view = (await store.getConfiguration()).chains.bitcoin;
+      if (feeRate !== undefined && view !== undefined && view.feeTokensPerVirtualByte !== feeRate) {
+        await store.setChainViews({ bitcoin: { ...view, feeTokensPerVirtualByte: feeRate } });
+      }
+    },
+    {
+      intervalMs: options.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS,
+      onError: (error) => logger.error({ err: error }, 'bitcoin watcher poll failed'),
+    },
+  );
+}

@@ -1,0 +1,242 @@
+/**
+ * Bitcoin orders follow the chain, end to end, through each backend: the real service watches a test node
+ * (Esplora or Bitcoin Core over HTTP) holding real transactions. A quote from the provider bot, the exact
+ * payToAddress funded in two parts, confirmations, the provider's claim revealing the preimage: the order
+ * completes. A funding whose block is replaced moves its order back, and counts once when it returns.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { requestQuote, type Quote } from '../../examples/user-client.js';
+import type { OrderRecord } from '../../src/domain/order.js';
+import { startService, type RunningService } from '../../src/service.js';
+import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
+import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
+import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
+import {
+  buildClaim,
+  buildPayment,
+  buildRefundFromJson,
+  formOfAddress,
+  p2wpkhAddress,
+  walletKey,
+  type Outpoint,
+  type RefundJson,
+} from '../support/bitcoin-wallet.js';
+import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../support/fixtures.js';
+import { makeInvoice } from '../support/invoices.js';
+import { openFreshStore, type FreshStore } from '../support/stores.js';
+import { testEngineOptions } from '../engine/helpers.js';
+import { addProvider, connectClient, eventually, recordEvents, silentLogger, succeed, type Client } from '../ws/harness.js';
+import { makerTerms, runBot, type RunningBot } from './bots.js';
+
+const CONFIRMATIONS = 2;
+const userKey = walletKey(hex32('bitcoin e2e user'));
+const refundKey = walletKey(hex32('bitcoin e2e refund'));
+const claimPrivateKey = hex32('bitcoin e2e maker claim key');
+
+const backends: Record<string, (node: TestBitcoinNode) => BitcoinWatchOptions> = {
+  esplora: (node) => ({ esploraUrl: node.esploraUrl }),
+  'bitcoin core rpc': (node) => ({ rpcUrl: node.rpcUrl }),
+};
+
+for (const [kind, optionsFor] of Object.entries(backends)) {
+  describe(`Bitcoin orders follow the chain through ${kind}`, () => {
+    let chain: BitcoinTestChain;
+    let node: TestBitcoinNode;
+    let fresh: FreshStore;
+    let service: RunningService;
+    let bot: RunningBot;
+    let user: Client;
+    let coin: Outpoint;
+
+    before(async () => {
+      chain = new BitcoinTestChain('mainnet', BITCOIN_VIEW.blockHeight);
+      const coinbase = chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'mainnet') }).txs[0]!;
+      coin = { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value };
+      node = await startTestBitcoinNode(chain, { feeRate: 12.4 });
+      fresh = await openFreshStore('sqlite');
+      await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
+      service = await startService({
+        store: fresh.store,
+        host: '127.0.0.1',
+        port: 0,
+        logger: silentLogger,
+        databaseUrl: fresh.url,
+        engine: testEngineOptions({ minFundWindowMs: 300 }),
+        bitcoin: { ...optionsFor(node), confirmations: CONFIRMATIONS, pollIntervalMs: 20 },
+      });
+      const keys = await addProvider(fresh.store, 'bitcoin-maker');
+      bot = await runBot(service.url, keys, { ...makerTerms('bitcoin-maker', 100n, 600_000), claimPrivateKey });
+      user = await connectClient(service.url, '/user/v1');
+    });
+    after(async () => {
+      user?.close();
+      bot?.bot.close();
+      await service?.close();
+      await node?.close();
+      await fresh?.dispose();
+    });
+
+    async function order(id: string): Promise<OrderRecord> {
+      const found = await fresh.store.getOrder(id);
+      assert.ok(found !== undefined);
+      return found;
+    }
+
+    async function reaches(id: string, state: string): Promise<OrderRecord> {
+      await eventually(async () => (await order(id)).state === state, `order ${id} to be ${state}`);
+      return order(id);
+    }
+
+    /** Pays `amount` to `address` from the user's coin; the change is the next coin. */
+    function pay(address: string, amount: bigint): { txId: string } {
+      const tx = buildPayment(userKey, coin, [{ address, amount }], 'mainnet');
+      chain.submit(tx.toHex());
+      coin = { txId: tx.getId(), index: 1, amount: tx.outs[1]!.value };
+      return { txId: tx.getId() };
+    }
+
+    async function quote(): Promise<Quote> {
+      const { invoice, preimage } = makeInvoice({ network: 'mainnet', amountSatoshis: 40_000n, expirySeconds: 7200, preimage: hex32(`${kind} ${Date.now()}`) });
+      const answer = await requestQuote(user as never, { market: 'BTC_LBTC', invoice, refundAddress: p2wpkhAddress(refundKey, 'mainnet') });
+      preimages.set(answer.orderId, preimage);
+      return answer;
+    }
+    const preimages = new Map<string, string>();
+
+    test('quote, partial funding, top-up, confirmations, the claim reveals the preimage: Complete', async () => {
+      const events = recordEvents<{ orderId: string; state: string; preimage?: string }>(user, 'stateChanged');
+      const { orderId } = await quote();
+      await succeed(user, 'subscribeToOrderState', { orderId });
+      const { payToAddress, amount, htlc } = await order(orderId);
+
+      const first = pay(payToAddress, amount - 1_000n);
+      chain.mine();
+      await reaches(orderId, 'WaitingForFundingTxConfirmation');
+      chain.mine();
+      await reaches(orderId, 'PartiallyFunded');
+      const topUp = pay(payToAddress, 1_000n);
+      chain.mine();
+      await reaches(orderId, 'WaitingForAdditionalFundingTxConfirmation');
+      chain.mine();
+      const funded = await reaches(orderId, 'Funded');
+      assert.deepEqual(
+        funded.transactions.map(({ type, id, amount: paid, outputIndex }) => ({ type, id, amount: paid, outputIndex })),
+        [
+          { type: 'FUND', id: first.txId, amount: amount - 1_000n, outputIndex: 0 },
+          { type: 'FUND', id: topUp.txId, amount: 1_000n, outputIndex: 0 },
+        ],
+      );
+
+      // The refund details are the chain's: both HTLC outputs, the node's height and fee rate.
+      await eventually(async () => (await fresh.store.getConfiguration()).chains.bitcoin?.feeTokensPerVirtualByte === 13, 'the fee rate');
+      const refund = (await (await fetch(`${service.url}/api/orders/${orderId}/refund`)).json()) as {
+        details: { currentBlockHeight: number; feeTokensPerVirtualByte: number; utxos: unknown[] };
+      };
+      assert.equal(refund.details.currentBlockHeight, chain.tipHeight);
+      assert.equal(refund.details.feeTokensPerVirtualByte, 13);
+      assert.deepEqual(refund.details.utxos, [
+        { txId: first.txId, index: 0, tokens: Number(amount - 1_000n) },
+        { txId: topUp.txId, index: 0, tokens: 1_000 },
+      ]);
+      assert.deepEqual(await succeed(user, 'requestRefundDetails', { orderId }), refund, 'socket.io and HTTP agree');
+
+      const preimage = preimages.get(orderId)!;
+      const form = formOfAddress(htlc.redeemScript!, payToAddress, 'mainnet');
+      const claim = buildClaim(
+        htlc.redeemScript!,
+        form,
+        [
+          { txId: first.txId, index: 0, amount: amount - 1_000n },
+          { txId: topUp.txId, index: 0, amount: 1_000n },
+        ],
+        preimage,
+        walletKey(claimPrivateKey),
+        'mainnet',
+      );
+      chain.submit(claim.toHex());
+      chain.mine();
+      chain.mine();
+      const complete = await reaches(orderId, 'Complete');
+      assert.equal(complete.paymentPreimage, preimage);
+      const view = (await (await fetch(`${service.url}/api/orders/${orderId}`)).json()) as { paymentPreimage?: string; amountPaid: string };
+      assert.equal(view.paymentPreimage, preimage);
+      assert.equal(view.amountPaid, '0.000401');
+      await eventually(() => events.some((event) => event.orderId === orderId && event.state === 'Complete' && event.preimage === preimage), 'stateChanged Complete with the preimage');
+    });
+
+    test('a funding whose block is replaced moves the order back; mined again, it counts once', async () => {
+      const { orderId } = await quote();
+      const { payToAddress, amount } = await order(orderId);
+      const funding = pay(payToAddress, amount);
+      chain.mine();
+      chain.mine();
+      await reaches(orderId, 'Funded');
+      chain.disconnect(2);
+      chain.mine({ txs: [] });
+      chain.mine({ txs: [] });
+      chain.mine({ txs: [] });
+      const back = await reaches(orderId, 'WaitingForFundingTx');
+      assert.deepEqual(back.transactions, []);
+      chain.mine();
+      chain.mine();
+      const again = await reaches(orderId, 'Funded');
+      assert.deepEqual(again.transactions.map((transaction) => [transaction.id, transaction.amount]), [[funding.txId, amount]]);
+    });
+
+    test('funds after the fund window are shown and refundable; the refund from the refund JSON, broadcast through lnswap, confirms', async () => {
+      const terms = bot.terms;
+      Object.assign(terms, { fundWindowMs: 500, timelockBlocks: 24, bitcoinBlockHeight: chain.tipHeight });
+      const { orderId } = await quote();
+      Object.assign(terms, { fundWindowMs: 600_000 });
+      await reaches(orderId, 'FundWindowElapsed');
+      const { payToAddress, amount, htlc } = await order(orderId);
+      const late = pay(payToAddress, amount);
+      chain.mine();
+      chain.mine();
+      const shown = await reaches(orderId, 'WaitingForRefundTx');
+      assert.deepEqual(shown.transactions.map(({ type, id }) => [type, id]), [['FUND', late.txId]]);
+
+      while (chain.tipHeight < htlc.refundableAtBlockHeight) chain.mine();
+      const url = `${service.url}/api/orders/${orderId}/refund`;
+      let json: RefundJson & { blocksRemaining?: number } = { market: '', details: { redeemScript: '', currentBlockHeight: 0, feeTokensPerVirtualByte: 0, utxos: [] } };
+      await eventually(async () => {
+        json = (await (await fetch(url)).json()) as typeof json;
+        return json.blocksRemaining === 0;
+      }, 'the refund height to be reached');
+      assert.deepEqual(json.details.utxos, [{ txId: late.txId, index: 0, tokens: Number(amount) }]);
+      const refund = buildRefundFromJson(json, refundKey, formOfAddress(htlc.redeemScript!, payToAddress, 'mainnet'));
+      assert.deepEqual(await succeed(user, 'broadcastTransaction', { onchainTicker: 'BTC', signedTxHex: refund.toHex() }), {
+        txId: refund.getId(),
+      });
+      assert.ok(chain.mempool.some((tx) => tx.getId() === refund.getId()), 'the node has the refund');
+      chain.mine();
+      await reaches(orderId, 'WaitingForRefundTxConfirmation');
+      chain.mine();
+      const refunded = await reaches(orderId, 'Refunded');
+      assert.deepEqual(refunded.transactions.map(({ type, id }) => [type, id]), [
+        ['FUND', late.txId],
+        ['REFUND', refund.getId()],
+      ]);
+    });
+  });
+}
+
+test('a Bitcoin node of another network than the offered markets is refused before serving', async () => {
+  const regtest = new BitcoinTestChain('simnet', 1);
+  regtest.mine();
+  const node = await startTestBitcoinNode(regtest);
+  const fresh = await openFreshStore('sqlite');
+  try {
+    await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
+    for (const bitcoin of [{ esploraUrl: node.esploraUrl }, { rpcUrl: node.rpcUrl }]) {
+      await assert.rejects(
+        startService({ store: fresh.store, host: '127.0.0.1', port: 0, logger: silentLogger, databaseUrl: fresh.url, engine: testEngineOptions(), bitcoin }),
+        /refusing to watch the Bitcoin node: it follows simnet, which does not fit BTC_LBTC \(mainnet\)/,
+      );
+    }
+  } finally {
+    await node.close();
+    await fresh.dispose();
+  }
+});
