@@ -109,9 +109,9 @@ for (const kind of STORE_KINDS) {
       assert.equal(await client.unsubscribeFromOrderState(id), undefined);
       assert.deepEqual(await client.requestRefundDetails(id), await http.getOrderRefundDetails(id));
       assert.equal(await rejection(client.requestRefundDetails('00000000000040008000000000000000'), 'refund details'), 'OrderNotFound');
-      // The library's promise has no timeout: an event the service does not serve must still be answered.
+      // The library's promise has no timeout: a broadcast the service cannot carry (no node here) must still be answered.
       const broadcast = client.broadcastTransaction({ onchainTicker: 'ETH', signedTxHex: '0xf86c' });
-      assert.equal(await rejection(broadcast, 'broadcastTransaction'), 'UnknownEvent');
+      assert.equal(await rejection(broadcast, 'broadcastTransaction'), 'NoBackendConfigured');
       assert.ok(client.connected);
     });
 

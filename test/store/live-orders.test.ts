@@ -15,6 +15,7 @@ import { ORDER_COLUMNS, orderValues } from '../../src/store/order-rows.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { POSTGRES_URL, STORE_KINDS, skipReason } from '../support/stores.js';
 import { hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import type { Migration } from '../../src/store/migrations/migration.js';
 
 const paymentHash = hex64(0x11fe);
 const swapAlreadyInProgress = (error: unknown) =>
@@ -59,6 +60,13 @@ const refusal = new RegExp(
     `\\(payment hash ${paymentHash} has orders ${first.id} \\(WaitingForFundingTx\\), ${second.id} \\(Funded\\)\\)`,
 );
 
+/** The migrations a database had before the one that adds the unique index of live orders. */
+function migrationsBeforeTheIndex(migrations: readonly Migration[]): readonly Migration[] {
+  const index = migrations.findIndex((migration) => migration.name === 'one live order per payment hash');
+  assert.ok(index > 0, 'the migration that adds the index');
+  return migrations.slice(0, index);
+}
+
 describe('migrating a database that already holds two live orders for one payment hash', () => {
   let dir: string;
   before(async () => {
@@ -71,7 +79,7 @@ describe('migrating a database that already holds two live orders for one paymen
   function writeDatabaseBeforeTheIndex(path: string, orders: readonly OrderRecord[]): void {
     const db = new Database(path);
     db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    for (const migration of SQLITE_MIGRATIONS.slice(0, -1)) {
+    for (const migration of migrationsBeforeTheIndex(SQLITE_MIGRATIONS)) {
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
     }
@@ -87,7 +95,7 @@ describe('migrating a database that already holds two live orders for one paymen
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
     db.close();
-    assert.deepStrictEqual(versions, SQLITE_MIGRATIONS.slice(0, -1).map(({ version }) => version));
+    assert.deepStrictEqual(versions, migrationsBeforeTheIndex(SQLITE_MIGRATIONS).map(({ version }) => version));
   });
 
   test('SQLite migrates a database whose live orders have payment hashes of their own', async () => {
@@ -108,7 +116,7 @@ describe('migrating a database that already holds two live orders for one paymen
     try {
       await admin.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
       await admin.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-      for (const migration of POSTGRES_MIGRATIONS.slice(0, -1)) {
+      for (const migration of migrationsBeforeTheIndex(POSTGRES_MIGRATIONS)) {
         await admin.query(migration.sql);
         await admin.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [migration.version, migration.name]);
       }
@@ -118,7 +126,7 @@ describe('migrating a database that already holds two live orders for one paymen
       const versions = await admin.query('SELECT version FROM schema_migrations ORDER BY version');
       assert.deepStrictEqual(
         versions.rows.map((row: { version: number }) => row.version),
-        POSTGRES_MIGRATIONS.slice(0, -1).map(({ version }) => version),
+        migrationsBeforeTheIndex(POSTGRES_MIGRATIONS).map(({ version }) => version),
       );
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
