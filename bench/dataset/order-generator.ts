@@ -5,7 +5,8 @@ import { buildHtlcRedeemScript, htlcPayToAddresses } from '../../src/domain/bitc
 import { hashInvoice } from '../../src/domain/invoice.js';
 import type { OrderRecord, OrderTransaction } from '../../src/domain/order.js';
 import type { OrderState } from '../../src/domain/states.js';
-import { assertInvoiceDecodes, signInvoice, type InvoiceTerms } from './bolt11-signer.js';
+import { signInvoice, type InvoiceTerms } from '../../src/domain/bolt11-writer.js';
+import { assertInvoiceDecodes } from './bolt11-check.js';
 import {
   DATASET_EPOCH_MS,
   DATASET_SPAN_MS,
@@ -190,6 +191,7 @@ class ChunkBuilder {
     const satoshis = Math.round(1000 * Math.pow(4000, this.random.fraction()));
     const description = DESCRIPTIONS[this.random.integer(0, DESCRIPTIONS.length - 1)]!;
     const terms: InvoiceTerms = {
+      network: 'mainnet',
       payeePrivateKey: this.keys.payeeKeys[this.random.integer(0, this.keys.payeeKeys.length - 1)]!,
       satoshis,
       timestampSeconds: Math.floor(startMs / 1000),

@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import {
   createPublicClient,
   createTestClient,
@@ -17,6 +15,7 @@ import {
 } from 'viem';
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
 import { locateAnvilBinary } from '../../src/chains/ethereum/anvil-binary.js';
+import { startAnvilProcess } from '../../src/chains/ethereum/anvil-process.js';
 import { deploySwapContract } from '../../src/chains/ethereum/deploy-swap-contract.js';
 
 /** Anvil's own default mnemonic: the accounts (and their keys) are the same on every run. */
@@ -79,22 +78,16 @@ const POLLING_INTERVAL_MS = 20;
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode> {
   if (anvilBinary === undefined) throw new Error('Anvil is not installed');
   const chainId = options.chainId ?? ANVIL_DEFAULT_CHAIN_ID;
-  const args = [
-    '--host', '127.0.0.1',
-    '--port', '0',
-    '--chain-id', String(chainId),
-    '--mnemonic', ANVIL_MNEMONIC,
-    '--accounts', String(ANVIL_ACCOUNT_COUNT),
-    '--balance', String(ANVIL_ACCOUNT_BALANCE_ETHER),
-  ];
-  if (options.automine === false) args.push('--no-mining');
-  const child = spawn(anvilBinary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  // A test process that dies without stop() must not leave its node running.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  child.once('exit', () => process.off('exit', killOnExit));
-  const port = await listeningPort(child);
-  const rpcUrl = `http://127.0.0.1:${port}`;
+  const anvil = await startAnvilProcess({
+    binary: anvilBinary,
+    chainId,
+    mnemonic: ANVIL_MNEMONIC,
+    accounts: ANVIL_ACCOUNT_COUNT,
+    balanceEther: ANVIL_ACCOUNT_BALANCE_ETHER,
+    noMining: options.automine === false,
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  });
+  const { rpcUrl } = anvil;
   const chain = defineChain({
     id: chainId,
     name: `Anvil ${chainId}`,
@@ -114,7 +107,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     const answeredChainId = await publicClient.getChainId();
     if (answeredChainId !== chainId) throw new Error(`Anvil answered chain id ${answeredChainId}, not ${chainId}`);
   } catch (error) {
-    child.kill('SIGKILL');
+    await anvil.stop();
     throw error;
   }
   return {
@@ -131,44 +124,6 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     revert: (id) => testClient.revert({ id }),
     deploySwapContract: (refundDelay, account = owner) =>
       deploySwapContract({ publicClient, walletClient: wallet(account), refundDelay }),
-    stop: () => stopProcess(child),
+    stop: () => anvil.stop(),
   };
-}
-
-/** Anvil prints `Listening on 127.0.0.1:PORT` once its server is bound; port 0 lets it pick a free one. */
-async function listeningPort(child: ChildProcess): Promise<number> {
-  let output = '';
-  return new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`Anvil did not start within ${STARTUP_TIMEOUT_MS} ms`)), STARTUP_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /Listening on 127\.0\.0\.1:(\d+)/.exec(output);
-      if (match === null) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      // Anvil goes on logging every request: keep draining so a full pipe never blocks it.
-      child.stdout!.off('data', onData).resume();
-      child.stderr!.resume();
-      resolve(Number(match[1]));
-    };
-    const onExit = (code: number | null) => fail(new Error(`Anvil exited (${code}) before listening: ${output.slice(-500)}`));
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('exit', onExit);
-    child.once('error', fail);
-  });
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -1,23 +1,30 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ANVIL_PACKAGE } from '../../chains/ethereum/anvil-binary.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { Store } from '../../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
 import { demoBanner, pickDemoExamples } from '../demo-examples.js';
+import type { PreparedLiveDemo } from '../demo/live-demo.js';
 import { createLogger } from '../logger.js';
 import { packageRoot } from '../package-root.js';
 import { DEFAULT_HOST, DEFAULT_PORT, hostFrom, portFrom } from '../settings.js';
+import { shutdownRequested } from '../shutdown.js';
 
 const DEMO_DATABASE_PATH = './data/demo.sqlite';
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'serve a fresh database loaded with the demo snapshot',
+  summary: 'serve the demo snapshot and run live swaps on a local Anvil',
   help: `Usage: lnswap demo [--port N] [--host H]
 
 Recreates ${DEMO_DATABASE_PATH} (relative to the current directory), imports the demo snapshot
-shipped with lnswap, serves the API and prints curl lines to try. Stops on Ctrl+C.
+shipped with lnswap, serves the API and prints curl lines to try. Then, on a local Anvil (the
+optional npm dependency ${ANVIL_PACKAGE}, or the executable named by env ANVIL_BINARY) with the
+swap contract deployed, it runs real swaps on the SETH_LSBTC market in the background and prints
+each order's steps as they happen. Without Anvil it serves the snapshot alone and says why.
+Stops on Ctrl+C.
 
 Options:
   --port N     TCP port, 0 for any free one (env PORT, default ${DEFAULT_PORT})
@@ -34,11 +41,14 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
     if (values.help) return printHelp(demoCommand, context);
     const port = portFrom(values.port, context.env);
     const host = hostFrom(values.host, context.env);
-    const [{ openStore }, { importSnapshot }, { serveUntilShutdown }] = await Promise.all([
-      import('../../store/open.js'),
-      import('../../snapshot/import-snapshot.js'),
-      import('../serve-until-shutdown.js'),
-    ]);
+    const [{ openStore }, { importSnapshot }, { startService }, { prepareLiveDemo, startLiveSwaps }, { LocalChainUnavailable }] =
+      await Promise.all([
+        import('../../store/open.js'),
+        import('../../snapshot/import-snapshot.js'),
+        import('../../service.js'),
+        import('../demo/live-demo.js'),
+        import('../demo/local-chain.js'),
+      ]);
     const logger = createLogger(context.env, 'warn');
 
     // WAL mode keeps two companion files; a fresh database means none of them survive.
@@ -53,7 +63,39 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
       throw error;
     }
     const examples = pickDemoExamples(orders);
-    await serveUntilShutdown({ store, host, port, logger }, (url) => context.stdout.write(demoBanner(url, examples)));
+    const shutdown = shutdownRequested(logger);
+
+    let live: PreparedLiveDemo | undefined;
+    try {
+      live = await prepareLiveDemo(store, context.env);
+    } catch (error) {
+      if (!(error instanceof LocalChainUnavailable)) {
+        await store.close();
+        throw error;
+      }
+      context.stdout.write(`\n*** LIVE SWAPS OFF: ${error.message}. Serving the static demo only. ***\n\n`);
+    }
+    let service;
+    try {
+      service = await startService({ store, host, port, logger, ...live?.service });
+    } catch (error) {
+      await live?.chain.stop();
+      await store.close();
+      throw error;
+    }
+    context.stdout.write(demoBanner(service.url, examples));
+    const swaps =
+      live === undefined
+        ? undefined
+        : await startLiveSwaps(service.url, live, (text) => context.stdout.write(text)).catch((error: unknown) => {
+            context.stdout.write(`\n*** LIVE SWAPS OFF: the demo bots could not start: ${String(error)} ***\n\n`);
+            return undefined;
+          });
+    await shutdown;
+    await swaps?.stop();
+    await service.close();
+    await live?.chain.stop();
+    await store.close();
     return 0;
   },
 };

@@ -1,21 +1,25 @@
 import { createHash } from 'node:crypto';
-import bolt11 from 'bolt11';
 import secp256k1 from 'secp256k1';
-import { bytesToWords, joinBech32, wordsToBytes } from '../../src/domain/bech32.js';
+import { bytesToWords, joinBech32, wordsToBytes } from './bech32.js';
+import type { Network } from './markets.js';
 
 /**
- * Signs mainnet BOLT11 invoices about four times faster than bolt11's own encode + sign, which matters at a million
- * orders: only the fields the service reads are written (payment hash, payment secret, description, expiry).
+ * Writes signed BOLT11 invoices with only the fields the service reads (payment hash, payment secret,
+ * description, expiry): the demo's Lightning payee and the bench's million orders, about four times faster
+ * than the bolt11 package's own encode + sign.
  */
 export interface InvoiceTerms {
-  readonly payeePrivateKey: Buffer;
+  readonly network: Network;
+  readonly payeePrivateKey: Uint8Array;
   readonly satoshis: number;
   readonly timestampSeconds: number;
-  readonly paymentHash: Buffer;
-  readonly paymentSecret: Buffer;
+  readonly paymentHash: Uint8Array;
+  readonly paymentSecret: Uint8Array;
   readonly description: string;
   readonly expirySeconds: number;
 }
+
+const PREFIX_BY_NETWORK: Readonly<Record<Network, string>> = { mainnet: 'lnbc', testnet: 'lntb', simnet: 'lnbcrt' };
 
 const TAG_PAYMENT_HASH = 1;
 const TAG_PAYMENT_SECRET = 16;
@@ -45,7 +49,7 @@ function amountPrefix(satoshis: number): string {
 }
 
 export function signInvoice(terms: InvoiceTerms): string {
-  const prefix = `lnbc${amountPrefix(terms.satoshis)}`;
+  const prefix = `${PREFIX_BY_NETWORK[terms.network]}${amountPrefix(terms.satoshis)}`;
   const words = [
     ...integerToWords(terms.timestampSeconds, 7),
     ...taggedField(TAG_PAYMENT_HASH, bytesToWords(terms.paymentHash)),
@@ -56,24 +60,4 @@ export function signInvoice(terms: InvoiceTerms): string {
   const signedDigest = createHash('sha256').update(prefix, 'utf8').update(wordsToBytes(words)).digest();
   const { signature, recid } = secp256k1.ecdsaSign(signedDigest, terms.payeePrivateKey);
   return joinBech32(prefix, [...words, ...bytesToWords([...signature, recid])]);
-}
-
-/**
- * Decodes with bolt11 (signature recovered and checked) and compares with the terms, so a bug in the fast signer
- * stops the bench instead of producing a dataset the service would reject.
- */
-export function assertInvoiceDecodes(invoice: string, terms: InvoiceTerms): void {
-  const decoded = bolt11.decode(invoice);
-  const expectedPayee = Buffer.from(secp256k1.publicKeyCreate(terms.payeePrivateKey, true)).toString('hex');
-  const tag = (name: string) => decoded.tags.find((entry) => entry.tagName === name)?.data;
-  const mismatches = [
-    decoded.payeeNodeKey !== expectedPayee && 'payee',
-    decoded.satoshis !== terms.satoshis && 'amount',
-    decoded.timestamp !== terms.timestampSeconds && 'timestamp',
-    tag('payment_hash') !== terms.paymentHash.toString('hex') && 'payment_hash',
-    tag('payment_secret') !== terms.paymentSecret.toString('hex') && 'payment_secret',
-    tag('description') !== terms.description && 'description',
-    tag('expire_time') !== terms.expirySeconds && 'expire_time',
-  ].filter(Boolean);
-  if (mismatches.length > 0) throw new Error(`bench invoice signer is broken: ${mismatches.join(', ')} differ`);
 }
