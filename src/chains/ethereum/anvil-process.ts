@@ -34,12 +34,18 @@ const STOP_GRACE_MS = 5_000;
  */
 export async function startAnvilProcess(options: AnvilProcessOptions): Promise<AnvilProcess> {
   const args = [
-    '--host', '127.0.0.1',
-    '--port', '0',
-    '--chain-id', String(options.chainId),
-    '--mnemonic', options.mnemonic,
-    '--accounts', String(options.accounts),
-    '--balance', String(options.balanceEther),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--chain-id',
+    String(options.chainId),
+    '--mnemonic',
+    options.mnemonic,
+    '--accounts',
+    String(options.accounts),
+    '--balance',
+    String(options.balanceEther),
   ];
   if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
   if (options.noMining) args.push('--no-mining');

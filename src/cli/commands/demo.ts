@@ -41,14 +41,19 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
     if (values.help) return printHelp(demoCommand, context);
     const port = portFrom(values.port, context.env);
     const host = hostFrom(values.host, context.env);
-    const [{ openStore }, { importSnapshot }, { startService }, { prepareLiveDemo, startLiveSwaps }, { LocalChainUnavailable }] =
-      await Promise.all([
-        import('../../store/open.js'),
-        import('../../snapshot/import-snapshot.js'),
-        import('../../service.js'),
-        import('../demo/live-demo.js'),
-        import('../demo/local-chain.js'),
-      ]);
+    const [
+      { openStore },
+      { importSnapshot },
+      { startService },
+      { prepareLiveDemo, startLiveSwaps },
+      { LocalChainUnavailable },
+    ] = await Promise.all([
+      import('../../store/open.js'),
+      import('../../snapshot/import-snapshot.js'),
+      import('../../service.js'),
+      import('../demo/live-demo.js'),
+      import('../demo/local-chain.js'),
+    ]);
     const logger = createLogger(context.env, 'warn');
 
     // WAL mode keeps two companion files; a fresh database means none of them survive.
