@@ -81,6 +81,11 @@ async function assertCurlLinesWork(urls: readonly string[]): Promise<void> {
   assert.equal(details.details.utxos.length, 1);
 }
 
+async function offeredMarkets(demoUrl: string): Promise<string[]> {
+  const response = await fetch(new URL('/api/markets', demoUrl));
+  return ((await response.json()) as { market: string }[]).map((item) => item.market);
+}
+
 async function withDemoDirectory(work: (directory: string) => Promise<void>): Promise<void> {
   const directory = await mkdtemp(join(tmpdir(), 'lnswap-demo-'));
   try {
@@ -99,31 +104,48 @@ function isRunning(pid: number): boolean {
   }
 }
 
-test('without Anvil, lnswap demo says why in one loud line and serves the static snapshot with three working curl lines', async () => {
-  await withDemoDirectory(async (directory) => {
-    // Whatever was there before is replaced: this is not even a database.
-    await mkdir(join(directory, 'data'));
-    await writeFile(join(directory, 'data', 'demo.sqlite'), 'left over from an earlier run');
-    const child = startCli(['demo', '--port', '0'], { cwd: directory, env: { ANVIL_BINARY: '/nonexistent/anvil' } });
-    try {
-      const { lines, waitFor } = collectLines(child);
-      await waitFor((seen) => curlUrls(seen).length === 3, 20_000);
-      assert.ok((await stat(join(directory, 'data', 'demo.sqlite'))).size > 0);
-      const loud = lines.filter((line) => line.includes('LIVE SWAPS OFF'));
-      assert.deepEqual(loud, [
-        '*** LIVE SWAPS OFF: ANVIL_BINARY=/nonexistent/anvil is not an executable file. Serving the static demo only. ***',
-      ]);
-      await assertCurlLinesWork(curlUrls(lines));
-      assert.equal(lines.filter((line) => line.startsWith('live ')).length, 0);
+for (const { why, anvilBinary, loudLine } of [
+  {
+    why: 'without Anvil',
+    anvilBinary: '/nonexistent/anvil',
+    loudLine:
+      '*** LIVE SWAPS OFF: ANVIL_BINARY=/nonexistent/anvil is not an executable file. Serving the static demo only. ***',
+  },
+  {
+    why: 'when Anvil cannot start',
+    anvilBinary: '/bin/false',
+    loudLine:
+      '*** LIVE SWAPS OFF: Anvil did not start: Anvil exited (1) before listening. Serving the static demo only. ***',
+  },
+]) {
+  test(`${why}, lnswap demo says why in one loud line and serves the static snapshot with three working curl lines`, async () => {
+    await withDemoDirectory(async (directory) => {
+      // Whatever was there before is replaced: this is not even a database.
+      await mkdir(join(directory, 'data'));
+      await writeFile(join(directory, 'data', 'demo.sqlite'), 'left over from an earlier run');
+      const child = startCli(['demo', '--port', '0'], { cwd: directory, env: { ANVIL_BINARY: anvilBinary } });
+      try {
+        const { lines, waitFor } = collectLines(child);
+        await waitFor((seen) => curlUrls(seen).length === 3, 20_000);
+        assert.ok((await stat(join(directory, 'data', 'demo.sqlite'))).size > 0);
+        assert.deepEqual(
+          lines.filter((line) => line.includes('LIVE SWAPS OFF')),
+          [loudLine],
+        );
+        await assertCurlLinesWork(curlUrls(lines));
+        assert.equal(lines.filter((line) => line.startsWith('live ')).length, 0);
+        const markets = await offeredMarkets(curlUrls(lines)[0]!);
+        assert.deepEqual(markets, ['BTC_LBTC', 'ETH_LBTC'], "the snapshot's own markets are offered");
 
-      child.kill('SIGTERM');
-      const [code] = await once(child, 'close');
-      assert.equal(code, 0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+        child.kill('SIGTERM');
+        const [code] = await once(child, 'close');
+        assert.equal(code, 0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    });
   });
-});
+}
 
 test(
   'lnswap demo runs live swaps on Anvil: one completes, one is refunded; the curl lines still work; SIGTERM stops Anvil too',
@@ -150,6 +172,12 @@ test(
         anvilPid = Number(/\(pid (\d+)\)/.exec(header ?? '')?.[1]);
         assert.ok(isRunning(anvilPid), `Anvil runs while the demo does: ${header}`);
         await assertCurlLinesWork(curlUrls(lines));
+        const markets = await offeredMarkets(curlUrls(lines)[0]!);
+        assert.deepEqual(
+          markets,
+          ['BTC_LBTC', 'SETH_LSBTC'],
+          'the test chain carries SETH_LSBTC, never the mainnet ETH_LBTC',
+        );
 
         await waitFor((seen) => {
           const histories = statesOf(seen);

@@ -74,7 +74,11 @@ function listeningPort(child: ChildProcess, timeoutMs: number): Promise<number> 
       resolve(Number(match[1]));
     };
     const onExit = (code: number | null) =>
-      fail(new Error(`Anvil exited (${code}) before listening: ${output.trim().slice(-500)}`));
+      fail(
+        new Error(
+          `Anvil exited (${code}) before listening${output.trim() === '' ? '' : `: ${output.trim().slice(-500)}`}`,
+        ),
+      );
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');

@@ -6,7 +6,6 @@ import type { OrderRecord } from '../../domain/order.js';
 import type { Store } from '../../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
 import { demoBanner, pickDemoExamples } from '../demo-examples.js';
-import type { PreparedLiveDemo } from '../demo/live-demo.js';
 import { createLogger } from '../logger.js';
 import { packageRoot } from '../package-root.js';
 import { DEFAULT_HOST, DEFAULT_PORT, hostFrom, portFrom } from '../settings.js';
@@ -70,16 +69,14 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
     const examples = pickDemoExamples(orders);
     const shutdown = shutdownRequested(logger);
 
-    let live: PreparedLiveDemo | undefined;
-    try {
-      live = await prepareLiveDemo(store, context.env);
-    } catch (error) {
+    const live = await prepareLiveDemo(store, context.env).catch(async (error: unknown) => {
       if (!(error instanceof LocalChainUnavailable)) {
         await store.close();
         throw error;
       }
-      context.stdout.write(`\n*** LIVE SWAPS OFF: ${error.message}. Serving the static demo only. ***\n\n`);
-    }
+      context.stdout.write(liveSwapsOff(error.message));
+      return undefined;
+    });
     let service;
     try {
       service = await startService({ store, host, port, logger, ...live?.service });
@@ -93,7 +90,7 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
       live === undefined
         ? undefined
         : await startLiveSwaps(service.url, live, (text) => context.stdout.write(text)).catch((error: unknown) => {
-            context.stdout.write(`\n*** LIVE SWAPS OFF: the demo bots could not start: ${String(error)} ***\n\n`);
+            context.stdout.write(liveSwapsOff(`the demo bots could not start: ${String(error)}`));
             return undefined;
           });
     await shutdown;
@@ -104,6 +101,11 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
     return 0;
   },
 };
+
+/** One loud line, whatever the reason's own line breaks (Anvil's output may have some). */
+function liveSwapsOff(reason: string): string {
+  return `\n*** LIVE SWAPS OFF: ${reason.replace(/\s+/g, ' ').trim()}. Serving the static demo only. ***\n\n`;
+}
 
 async function allOrders(store: Store): Promise<OrderRecord[]> {
   const orders: OrderRecord[] = [];
