@@ -17,6 +17,8 @@ const FUND_WINDOW_MS = 60_000;
 const SWAP_INTERVAL_MS = 15_000;
 /** Swaps number 2, 5, 8, ... have a payee that never answers, so they refund. */
 const REFUND_EVERY = 3;
+/** Invoice amounts cycle through this many steps of 1,000 satoshis, inside the bot's payment requirements. */
+const AMOUNT_STEPS = 50;
 
 /** The local chain and what the service needs to follow it. */
 export interface PreparedLiveDemo {
@@ -92,7 +94,7 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
   const launch = (payable: boolean) => {
     count += 1;
     const user = users[payable ? 0 : 1]!;
-    const { invoice } = lightning.createInvoice(20_000 + 1_000 * count, payable);
+    const { invoice } = lightning.createInvoice(20_000 + 1_000 * (count % AMOUNT_STEPS), payable);
     const swap = runUserSwap(
       {
         url,

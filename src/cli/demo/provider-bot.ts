@@ -94,9 +94,9 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
         await new Promise((resolve) => setTimeout(resolve, FOLLOW_AFTER_DEADLINE_MS));
       }
     }
-    const response = await fetch(`${settings.url}/api/orders/${orderId}`);
-    const { state } = (await response.json()) as { state: string };
-    if (state === 'Funded') onFunded(orderId);
+    const response = await fetch(`${settings.url}/api/orders/${orderId}/state`);
+    if (!response.ok) throw new Error(`GET /api/orders/${orderId}/state answered ${response.status}`);
+    if ((await response.json()) === 'Funded') onFunded(orderId);
   };
 
   watching.on('stateChanged', (change: { orderId: string; state: string }) => {

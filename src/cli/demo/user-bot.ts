@@ -38,6 +38,7 @@ const FINAL_STATES = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
  */
 export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<string> {
   const socket = await connectBotSocket(swap.url, '/user/v1');
+  let onAbort = () => {};
   try {
     const quote = (await call(socket, 'requestQuote', { market: DEMO_MARKET, invoice: swap.invoice })) as Quote;
     swap.onQuote(quote.orderId, quote.amount);
@@ -51,25 +52,41 @@ export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<
         }
         if (FINAL_STATES.has(change.state)) resolve(change.state);
       });
-      signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+      onAbort = () => reject(new Error('stopped'));
+      signal.addEventListener('abort', onAbort, { once: true });
     });
+    // Settled before it is awaited (stopped while funding), it must not count as unhandled.
+    final.catch(() => undefined);
     await call(socket, 'subscribeToOrderState', { orderId: quote.orderId });
     const hash = await swap.transact(() => swap.wallet.sendTransaction({ to, data, value: BigInt(value) }));
     swap.report(quote.orderId, `user: funds ${quote.amount} SETH through the swap contract, tx ${hash}`);
     return await final;
   } finally {
+    signal.removeEventListener('abort', onAbort);
     socket.close();
   }
 }
 
+/** The node may still see the refund height's block as the latest when estimating: a block later it cannot. */
+const REFUND_ATTEMPTS = 3;
+const REFUND_RETRY_MS = 1_000;
+
 async function refund(swap: UserSwap, contractAddress: `0x${string}`, orderId: string): Promise<void> {
-  const hash = await swap.transact(() =>
-    swap.wallet.writeContract({
-      address: contractAddress,
-      abi: SWAP_CONTRACT_ARTIFACT_ABI,
-      functionName: 'refund',
-      args: [orderIdToBytes16(orderId)],
-    }),
-  );
-  swap.report(orderId, `user: the refund height has passed, takes the coins back, tx ${hash}`);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const hash = await swap.transact(() =>
+        swap.wallet.writeContract({
+          address: contractAddress,
+          abi: SWAP_CONTRACT_ARTIFACT_ABI,
+          functionName: 'refund',
+          args: [orderIdToBytes16(orderId)],
+        }),
+      );
+      swap.report(orderId, `user: the refund height has passed, takes the coins back, tx ${hash}`);
+      return;
+    } catch (error) {
+      if (attempt === REFUND_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, REFUND_RETRY_MS));
+    }
+  }
 }
