@@ -23,7 +23,7 @@ export interface ProviderBotSettings {
   readonly url: string;
   readonly apiKey: string;
   readonly secretKey: string;
-  readonly contractAddress: string;
+  readonly contractAddress: `0x${string}`;
   /** How long users get to fund, counted from the quote request's deadline. */
   readonly fundWindowMs: number;
   readonly wallet: DemoWallet;
@@ -114,7 +114,7 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
     }
     transact(() =>
       settings.wallet.writeContract({
-        address: settings.contractAddress as `0x${string}`,
+        address: settings.contractAddress,
         abi: SWAP_CONTRACT_ARTIFACT_ABI,
         functionName: 'claim',
         args: [orderIdToBytes16(orderId), `0x${preimage}`],
