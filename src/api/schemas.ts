@@ -123,3 +123,18 @@ export function refuseWithTokens(tokensByField: ReadonlyMap<string, ErrorToken>)
     return new LnswapError(token ?? 'BadRequest');
   };
 }
+
+export const healthzSchema = {
+  summary: 'Liveness: the process answers',
+  tags: ['operations'],
+  response: { 200: tokenBody('OK') },
+} as const;
+
+export const readyzSchema = {
+  summary: 'Readiness: the store answers and every followed chain is within its allowed lag',
+  tags: ['operations'],
+  response: {
+    200: tokenBody('Ready'),
+    503: tokenBody('StoreUnavailable, ChainUnreachable, ChainNotWatchedYet or ChainBehind'),
+  },
+} as const;

@@ -13,6 +13,8 @@ import { deferredChildLogger } from './deferred-logger.js';
 import { marketRoutes } from './markets.js';
 import { acceptEveryHttpMethod, isReadMethod } from './methods.js';
 import { orderRoutes } from './orders.js';
+import { healthRoutes } from './health.js';
+import type { ReadinessVerdict } from '../engine/readiness.js';
 
 export interface ApiServerOptions {
   readonly store: Store;
@@ -23,6 +25,8 @@ export interface ApiServerOptions {
   readonly accessLog?: boolean;
   /** Memory for serialized answers about orders (default 16 MiB); 0 turns the cache off. */
   readonly responseCacheBytes?: number;
+  /** What `/readyz` answers; without it the instance is ready whenever it answers. */
+  readonly readiness?: () => Promise<ReadinessVerdict>;
 }
 
 export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -79,6 +83,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     done();
   });
 
+  await app.register(healthRoutes, options.readiness === undefined ? {} : { readiness: options.readiness });
   await app.register(marketRoutes, { store: options.store });
   await app.register(orderRoutes, {
     store: options.store,
