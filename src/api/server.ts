@@ -14,6 +14,7 @@ import { marketRoutes } from './markets.js';
 import { acceptEveryHttpMethod, isReadMethod } from './methods.js';
 import { orderRoutes } from './orders.js';
 import { healthRoutes } from './health.js';
+import { registerOpenApi, serveOpenApiDocument } from './openapi.js';
 import type { ReadinessVerdict } from '../engine/readiness.js';
 
 export interface ApiServerOptions {
@@ -83,6 +84,8 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     done();
   });
 
+  await registerOpenApi(app);
+  serveOpenApiDocument(app);
   await app.register(healthRoutes, options.readiness === undefined ? {} : { readiness: options.readiness });
   await app.register(marketRoutes, { store: options.store });
   await app.register(orderRoutes, {
