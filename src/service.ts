@@ -15,6 +15,7 @@ import type { ChainKind } from './domain/markets.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
+import { ServiceMetrics } from './engine/metrics.js';
 import { DEFAULT_ALLOWED_LAG_BLOCKS, Readiness, type FollowedChain } from './engine/readiness.js';
 import { GuardedStore } from './store/guarded-store.js';
 import { openClusterBus, openLeadership } from './store/open.js';
@@ -114,8 +115,10 @@ async function startParts(
   if (ethereum !== undefined) followed.push(followedChain(options, 'ethereum', ethereum.backend));
   if (bitcoin !== undefined) followed.push(followedChain(options, 'bitcoin', bitcoin.backend));
   const readiness = new Readiness(store, followed);
+  const metrics = new ServiceMetrics({ store, chainProgress: () => readiness.progress() });
   const api = await buildApiServer({
     store,
+    metrics,
     readiness: () => readiness.check(),
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
@@ -127,6 +130,7 @@ async function startParts(
     logger: options.logger,
     ...(bus === undefined ? {} : { bus }),
     ...(engine === undefined ? {} : { engine }),
+    events: metrics,
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
     broadcasters: {
       ...(ethereum === undefined
@@ -149,6 +153,7 @@ async function startParts(
     },
   }).catch(async (error: unknown) => {
     await api.close();
+    metrics.stop();
     throw error;
   });
   try {
@@ -156,6 +161,7 @@ async function startParts(
   } catch (error) {
     await sockets.close();
     await api.close();
+    metrics.stop();
     throw error;
   }
   const { publish } = sockets.transitions;
@@ -190,6 +196,7 @@ async function startParts(
       await drained;
       await bus?.close();
       outage.stop();
+      metrics.stop();
     },
   };
 }

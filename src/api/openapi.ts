@@ -12,7 +12,9 @@ export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/docs';
 
 /** Paths that answer without the store, so never ServiceUnavailable. */
-const STORELESS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', OPENAPI_PATH]);
+const STORELESS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', OPENAPI_PATH]);
+/** Answers in text, not JSON. */
+const TEXT_ANSWERS: ReadonlySet<string> = new Set(['/metrics']);
 
 const DESCRIPTION = [
   'The read API of lnswap: markets, their requirements, and the orders wallets follow.',
@@ -25,7 +27,11 @@ const DESCRIPTION = [
 
 type ResponseSchema = { readonly type?: unknown; readonly enum?: readonly string[]; readonly description?: unknown };
 
-function tokenResponse(status: string, tokens: readonly string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+function tokenResponse(
+  status: string,
+  tokens: readonly string[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     description: `${Number(status) >= 400 ? 'Refused' : 'Answered'}: ${tokens.join(', ')}`,
     ...extra,
@@ -47,6 +53,10 @@ function documentedSchema(schema: FastifySchema, url: string): FastifySchema {
   const response = { ...((schema.response ?? {}) as Record<string, unknown>) };
   for (const [status, body] of Object.entries(response)) {
     if (isTokenBody(body)) response[status] = tokenResponse(status, body.enum);
+  }
+  if (TEXT_ANSWERS.has(url)) {
+    const ok = response['200'] as { description: string };
+    response['200'] = { description: ok.description, content: { 'text/plain': { schema: { type: 'string' } } } };
   }
   const badRequest = response['400'] as { content?: { 'text/plain': { schema: { enum: string[] } } } } | undefined;
   response['400'] = tokenResponse('400', [...(badRequest?.content?.['text/plain'].schema.enum ?? []), 'BadRequest']);
@@ -79,7 +89,9 @@ const swaggerOptions: FastifyDynamicSwaggerOptions = {
   },
   transform: ({ schema, url }) => ({ schema: documentedSchema(schema, url), url }),
   transformObject: (documentObject) =>
-    onlyGetOperations('openapiObject' in documentObject ? (documentObject.openapiObject as Record<string, unknown>) : {}),
+    onlyGetOperations(
+      'openapiObject' in documentObject ? (documentObject.openapiObject as Record<string, unknown>) : {},
+    ),
 };
 
 /** Content Security Policy of the reference pages: everything from this service, nothing from another host. */

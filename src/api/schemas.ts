@@ -152,3 +152,10 @@ export const readyzSchema = {
     503: tokenBody('StoreUnavailable', 'ChainUnreachable', 'ChainNotWatchedYet', 'ChainBehind'),
   },
 } as const;
+
+export const metricsSchema = {
+  operationId: 'metrics',
+  summary: "Prometheus metrics in the text exposition format (version 0.0.4); docs/operations.md lists them",
+  tags: ['operations'],
+  response: { 200: { type: 'string', description: 'Prometheus text exposition format' } },
+} as const;

@@ -83,7 +83,10 @@ export class Readiness {
   }
 
   private async read({ chain, node, allowedLagBlocks }: FollowedChain): Promise<ChainProgress> {
-    const [tip, watch] = await withinTimeout(Promise.all([node.tip(), this.store.getChainWatch(chain)]), this.timeoutMs);
+    const [tip, watch] = await withinTimeout(
+      Promise.all([node.tip(), this.store.getChainWatch(chain)]),
+      this.timeoutMs,
+    );
     return { chain, tipHeight: tip.height, processedHeight: watch?.cursor.height, allowedLagBlocks };
   }
 }

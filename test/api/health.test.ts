@@ -17,7 +17,10 @@ test('/healthz answers OK and /readyz Ready when there is nothing to follow', as
   const store = fresh.store;
   const app = await buildApiServer({ store, readiness: () => new Readiness(store, []).check() });
   try {
-    for (const [url, body] of [['/healthz', 'OK'], ['/readyz', 'Ready']] as const) {
+    for (const [url, body] of [
+      ['/healthz', 'OK'],
+      ['/readyz', 'Ready'],
+    ] as const) {
       const response = await app.inject({ url });
       assert.equal(response.statusCode, 200, url);
       assert.equal(response.headers['content-type'], TEXT_TYPE);
@@ -31,41 +34,49 @@ test('/healthz answers OK and /readyz Ready when there is nothing to follow', as
   }
 });
 
-test('/readyz answers 503 StoreUnavailable while PostgreSQL is unreachable, and Ready once it returns', { skip: skipReason('postgres') }, async () => {
-  const fresh = await openFreshStore('postgres');
-  const target = new URL(fresh.url);
-  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-  await proxy.start();
-  const proxied = new URL(fresh.url);
-  proxied.host = `127.0.0.1:${proxy.listeningPort}`;
-  const inner = await openStore(proxied.toString());
-  const outage = new StoreOutage(() => inner.getOrder('00000000-0000-0000-0000-000000000000'), pino({ enabled: false }), 50);
-  const store = new GuardedStore(inner, outage);
-  const readiness = new Readiness(store, [], 1_000);
-  const app = await buildApiServer({ store, readiness: () => readiness.check() });
-  try {
-    assert.equal((await app.inject({ url: '/readyz' })).body, 'Ready');
-    await proxy.cut();
-    const down = await app.inject({ url: '/readyz' });
-    assert.equal(down.statusCode, 503);
-    assert.equal(down.headers['content-type'], TEXT_TYPE);
-    assert.equal(down.body, 'StoreUnavailable');
-    // The process itself still answers.
-    assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
-    await proxy.restore();
-    await eventually(async () => {
-      const up = await app.inject({ url: '/readyz' });
-      assert.equal(up.statusCode, 200);
-      assert.equal(up.body, 'Ready');
-    }, 'the store to answer again');
-  } finally {
-    await app.close();
-    outage.stop();
-    await inner.close().catch(() => undefined);
-    await proxy.stop();
-    await fresh.dispose();
-  }
-});
+test(
+  '/readyz answers 503 StoreUnavailable while PostgreSQL is unreachable, and Ready once it returns',
+  { skip: skipReason('postgres') },
+  async () => {
+    const fresh = await openFreshStore('postgres');
+    const target = new URL(fresh.url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    const proxied = new URL(fresh.url);
+    proxied.host = `127.0.0.1:${proxy.listeningPort}`;
+    const inner = await openStore(proxied.toString());
+    const outage = new StoreOutage(
+      () => inner.getOrder('00000000-0000-0000-0000-000000000000'),
+      pino({ enabled: false }),
+      50,
+    );
+    const store = new GuardedStore(inner, outage);
+    const readiness = new Readiness(store, [], 1_000);
+    const app = await buildApiServer({ store, readiness: () => readiness.check() });
+    try {
+      assert.equal((await app.inject({ url: '/readyz' })).body, 'Ready');
+      await proxy.cut();
+      const down = await app.inject({ url: '/readyz' });
+      assert.equal(down.statusCode, 503);
+      assert.equal(down.headers['content-type'], TEXT_TYPE);
+      assert.equal(down.body, 'StoreUnavailable');
+      // The process itself still answers.
+      assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
+      await proxy.restore();
+      await eventually(async () => {
+        const up = await app.inject({ url: '/readyz' });
+        assert.equal(up.statusCode, 200);
+        assert.equal(up.body, 'Ready');
+      }, 'the store to answer again');
+    } finally {
+      await app.close();
+      outage.stop();
+      await inner.close().catch(() => undefined);
+      await proxy.stop();
+      await fresh.dispose();
+    }
+  },
+);
 
 test('/readyz follows the watcher: not watched yet, behind, within its lag, and a node that does not answer', async () => {
   const fresh = await openFreshStore('sqlite');
@@ -88,7 +99,9 @@ test('/readyz follows the watcher: not watched yet, behind, within its lag, and 
     assert.equal(await ready(), 'ChainBehind');
     tipHeight = 99;
     assert.equal(await ready(), 'Ready');
-    assert.deepEqual(await readiness.progress(), [{ chain: 'ethereum', tipHeight: 99, processedHeight: 94, allowedLagBlocks: 5 }]);
+    assert.deepEqual(await readiness.progress(), [
+      { chain: 'ethereum', tipHeight: 99, processedHeight: 94, allowedLagBlocks: 5 },
+    ]);
     nodeUp = false;
     assert.equal(await ready(), 'ChainUnreachable');
   } finally {

@@ -3,20 +3,24 @@ import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server.js';
+import { ServiceMetrics } from '../../src/engine/metrics.js';
 import type { Store } from '../../src/store/store.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 
 let fresh: FreshStore;
 let app: FastifyInstance;
+let metrics: ServiceMetrics;
 
 before(async () => {
   fresh = await openFreshStore('sqlite');
   const store: Store = fresh.store;
-  app = await buildApiServer({ store });
+  metrics = new ServiceMetrics({ store });
+  app = await buildApiServer({ store, metrics, readiness: async () => ({ ready: true }) });
 });
 
 after(async () => {
   await app.close();
+  metrics.stop();
   await fresh.dispose();
 });
 
@@ -63,12 +67,14 @@ test('the OpenAPI document is a valid OpenAPI 3.1 document', async () => {
 test('the document lists every GET route the server registers, apart from the reference pages themselves', async () => {
   const document = await fetchDocument();
   const documented = Object.entries(document.paths)
-    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`))
+    .flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    )
     .sort();
   const served = [...registeredRoutes()]
     .filter((route) => route.startsWith('GET ') && !route.startsWith('GET /docs'))
     .sort();
-  assert.ok(served.includes('GET /api/orders/:id/refund') && served.includes('GET /readyz'), served.join('\n'));
+  for (const route of ['GET /api/orders/:id/refund', 'GET /readyz', 'GET /metrics']) assert.ok(served.includes(route), route);
   assert.deepEqual(documented, served);
   // Every other method of a documented path is the 405 refusal the document describes, not a route of its own.
   for (const route of registeredRoutes()) {
@@ -83,15 +89,30 @@ test('every operation has an id, its path parameters, and its refusal tokens as 
   const order = document.paths['/api/orders/{id}']?.['get'];
   assert.ok(order !== undefined);
   assert.equal(order.operationId, 'getOrder');
-  assert.deepEqual(order.parameters?.map(({ name, in: where }) => `${where}:${name}`), ['path:id']);
+  assert.deepEqual(
+    order.parameters?.map(({ name, in: where }) => `${where}:${name}`),
+    ['path:id'],
+  );
   assert.deepEqual(order.responses['400']?.content?.['text/plain']?.schema.enum, ['InvalidOrderId', 'BadRequest']);
   assert.deepEqual(order.responses['404']?.content?.['text/plain']?.schema.enum, ['OrderNotFound']);
   assert.deepEqual(order.responses['503']?.content?.['text/plain']?.schema.enum, ['ServiceUnavailable']);
   const find = document.paths['/api/orders']?.['get'];
-  assert.deepEqual(find?.parameters?.map(({ name, in: where }) => `${where}:${name}`), ['query:invoiceHash', 'query:onchainTicker']);
-  assert.deepEqual(find?.responses['400']?.content?.['text/plain']?.schema.enum, ['InvalidInvoiceHash', 'InvalidOnchainTicker', 'BadRequest']);
-  const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
-  assert.ok(ids.every((id) => typeof id === 'string'), 'an operation without an operationId');
+  assert.deepEqual(
+    find?.parameters?.map(({ name, in: where }) => `${where}:${name}`),
+    ['query:invoiceHash', 'query:onchainTicker'],
+  );
+  assert.deepEqual(find?.responses['400']?.content?.['text/plain']?.schema.enum, [
+    'InvalidInvoiceHash',
+    'InvalidOnchainTicker',
+    'BadRequest',
+  ]);
+  const ids = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map((operation) => operation.operationId),
+  );
+  assert.ok(
+    ids.every((id) => typeof id === 'string'),
+    'an operation without an operationId',
+  );
   assert.equal(new Set(ids).size, ids.length, 'operationIds repeat');
 });
 

@@ -41,13 +41,24 @@ function eventsInCode(): { requests: Set<string>; emitted: Set<string> } {
   const requests = new Set<string>();
   const emitted = new Set<string>();
   const visit = (node: ts.Node, factory: string | undefined): void => {
-    const enclosing = ts.isFunctionDeclaration(node) && node.name !== undefined ? HANDLER_FACTORIES[node.name.text] : factory;
-    if (ts.isReturnStatement(node) && enclosing !== undefined && node.expression !== undefined && ts.isObjectLiteralExpression(node.expression)) {
+    const enclosing =
+      ts.isFunctionDeclaration(node) && node.name !== undefined ? HANDLER_FACTORIES[node.name.text] : factory;
+    if (
+      ts.isReturnStatement(node) &&
+      enclosing !== undefined &&
+      node.expression !== undefined &&
+      ts.isObjectLiteralExpression(node.expression)
+    ) {
       for (const property of node.expression.properties) {
-        if (property.name !== undefined && ts.isIdentifier(property.name)) requests.add(`${enclosing} ${property.name.text}`);
+        if (property.name !== undefined && ts.isIdentifier(property.name))
+          requests.add(`${enclosing} ${property.name.text}`);
       }
     }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'emit') {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'emit'
+    ) {
       const [event] = node.arguments;
       const namespace = NAMESPACE_VARIABLES[rootIdentifier(node.expression.expression) ?? ''];
       if (event !== undefined && ts.isStringLiteral(event)) {
@@ -92,7 +103,10 @@ function documented(): { requests: Set<string>; emitted: Set<string> } {
 test('docs/asyncapi.yaml lists exactly the requests each namespace handles and the events the service emits', () => {
   const code = eventsInCode();
   const document = documented();
-  assert.ok(code.requests.has('user requestQuote') && code.requests.has('provider makerQuote'), [...code.requests].join());
+  assert.ok(
+    code.requests.has('user requestQuote') && code.requests.has('provider makerQuote'),
+    [...code.requests].join(),
+  );
   assert.deepEqual([...document.requests].sort(), [...code.requests].sort());
   assert.ok(code.emitted.has('user stateChanged'), [...code.emitted].join());
   assert.deepEqual([...document.emitted].sort(), [...code.emitted].sort());
