@@ -124,6 +124,18 @@ export class ServiceMetrics implements AuctionEvents, OrderMoveEvents {
   }
 }
 
+/**
+ * What the store says, or undefined while it does not answer: a scrape during a database outage still
+ * shows everything else (the outage itself is `/readyz`'s and the HTTP 503 counts' to tell).
+ */
+async function whileStoreAnswers<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch {
+    return undefined;
+  }
+}
+
 function registerStoreGauges(registry: Registry, store: Store): void {
   new Gauge({
     name: 'lnswap_orders',
@@ -131,7 +143,11 @@ function registerStoreGauges(registry: Registry, store: Store): void {
     labelNames: ['state'],
     registers: [registry],
     async collect() {
-      const counts = await Promise.all(ORDER_STATES.map((state) => store.countOrdersInStates([state])));
+      this.reset();
+      const counts = await whileStoreAnswers(
+        Promise.all(ORDER_STATES.map((state) => store.countOrdersInStates([state]))),
+      );
+      if (counts === undefined) return;
       ORDER_STATES.forEach((state, index) => this.set({ state }, counts[index] ?? 0));
     },
   });
@@ -141,8 +157,10 @@ function registerStoreGauges(registry: Registry, store: Store): void {
     labelNames: ['market'],
     registers: [registry],
     async collect() {
-      const { markets, providers } = await store.getConfiguration();
       this.reset();
+      const configuration = await whileStoreAnswers(store.getConfiguration());
+      if (configuration === undefined) return;
+      const { markets, providers } = configuration;
       for (const market of markets) {
         const serving = providers.filter((provider) => provider.active && Object.hasOwn(provider.markets, market));
         this.set({ market }, serving.length);

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { buildApiServer } from '../../src/api/server.js';
 import { Readiness } from '../../src/engine/readiness.js';
+import { ServiceMetrics } from '../../src/engine/metrics.js';
 import { StoreOutage } from '../../src/store/availability.js';
 import { GuardedStore } from '../../src/store/guarded-store.js';
 import { openStore } from '../../src/store/open.js';
