@@ -53,7 +53,8 @@ test(
     );
     const store = new GuardedStore(inner, outage);
     const readiness = new Readiness(store, [], 1_000);
-    const app = await buildApiServer({ store, readiness: () => readiness.check() });
+    const metrics = new ServiceMetrics({ store });
+    const app = await buildApiServer({ store, metrics, readiness: () => readiness.check() });
     try {
       assert.equal((await app.inject({ url: '/readyz' })).body, 'Ready');
       await proxy.cut();
@@ -61,8 +62,12 @@ test(
       assert.equal(down.statusCode, 503);
       assert.equal(down.headers['content-type'], TEXT_TYPE);
       assert.equal(down.body, 'StoreUnavailable');
-      // The process itself still answers.
+      // The process itself still answers, and so do its metrics, without what only the store knows.
       assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
+      const scrape = await app.inject({ url: '/metrics' });
+      assert.equal(scrape.statusCode, 200);
+      assert.match(scrape.body, /^lnswap_http_requests_total\{method="GET",route="\/readyz",status="503"\} 1$/m);
+      assert.doesNotMatch(scrape.body, /^lnswap_orders\{/m);
       await proxy.restore();
       await eventually(async () => {
         const up = await app.inject({ url: '/readyz' });
@@ -71,6 +76,7 @@ test(
       }, 'the store to answer again');
     } finally {
       await app.close();
+      metrics.stop();
       outage.stop();
       await inner.close().catch(() => undefined);
       await proxy.stop();
