@@ -15,6 +15,8 @@ import type { ChainKind } from './domain/markets.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
+import { ServiceMetrics } from './engine/metrics.js';
+import { DEFAULT_ALLOWED_LAG_BLOCKS, Readiness, type FollowedChain } from './engine/readiness.js';
 import { GuardedStore } from './store/guarded-store.js';
 import { openClusterBus, openLeadership } from './store/open.js';
 import { whileLeading, type WhileLeading } from './engine/while-leading.js';
@@ -55,6 +57,8 @@ export interface ServiceOptions {
   readonly broadcasters?: Broadcasters;
   /** How instances sharing a PostgreSQL database agree on which one watches a chain; the defaults suit production. */
   readonly leadership?: Partial<LeadershipOptions>;
+  /** Blocks each followed chain's watcher may trail its node's tip while `/readyz` still answers ready. */
+  readonly allowedLagBlocks?: Partial<Record<ChainKind, number>>;
 }
 
 export interface RunningService {
@@ -107,8 +111,15 @@ async function startParts(
     ethereum === undefined
       ? options.engine
       : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
+  const followed: FollowedChain[] = [];
+  if (ethereum !== undefined) followed.push(followedChain(options, 'ethereum', ethereum.backend));
+  if (bitcoin !== undefined) followed.push(followedChain(options, 'bitcoin', bitcoin.backend));
+  const readiness = new Readiness(store, followed);
+  const metrics = new ServiceMetrics({ store, chainProgress: () => readiness.progress() });
   const api = await buildApiServer({
     store,
+    metrics,
+    readiness: () => readiness.check(),
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
     ...(options.responseCacheBytes === undefined ? {} : { responseCacheBytes: options.responseCacheBytes }),
@@ -119,6 +130,7 @@ async function startParts(
     logger: options.logger,
     ...(bus === undefined ? {} : { bus }),
     ...(engine === undefined ? {} : { engine }),
+    events: metrics,
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
     broadcasters: {
       ...(ethereum === undefined
@@ -141,6 +153,7 @@ async function startParts(
     },
   }).catch(async (error: unknown) => {
     await api.close();
+    metrics.stop();
     throw error;
   });
   try {
@@ -148,6 +161,7 @@ async function startParts(
   } catch (error) {
     await sockets.close();
     await api.close();
+    metrics.stop();
     throw error;
   }
   const { publish } = sockets.transitions;
@@ -182,6 +196,7 @@ async function startParts(
       await drained;
       await bus?.close();
       outage.stop();
+      metrics.stop();
     },
   };
 }
@@ -212,6 +227,10 @@ function watchWhileLeading(
     (error) => logger.error({ err: error, chain }, 'starting or stopping the chain watch failed'),
   );
   return { leadership, follower };
+}
+
+function followedChain(options: ServiceOptions, chain: ChainKind, node: FollowedChain['node']): FollowedChain {
+  return { chain, node, allowedLagBlocks: options.allowedLagBlocks?.[chain] ?? DEFAULT_ALLOWED_LAG_BLOCKS[chain] };
 }
 
 /** The viem JSON-RPC backend: the one Ethereum implementation. */

@@ -8,6 +8,7 @@ import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
 import type { Store } from '../store/store.js';
 import { OrderResponses } from './order-responses.js';
+import type { ResponseCacheCounts } from './http-metrics.js';
 import { routeMethods } from './methods.js';
 import {
   presentFundingDetails,
@@ -31,6 +32,8 @@ export interface OrderRoutesOptions {
   readonly store: Store;
   /** Budget for serialized answers about orders; 0 turns the cache off. */
   readonly responseCacheBytes: number;
+  /** Counts the cache's hits and misses, for metrics. */
+  readonly cacheCounts?: ResponseCacheCounts;
 }
 
 /** What a route read, and what it depends on (`order:ID`, `invoice:HASH`, `configuration`). */
@@ -55,7 +58,7 @@ function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
 
 export const orderRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: OrderRoutesOptions }> = async (
   app,
-  { store, responseCacheBytes },
+  { store, responseCacheBytes, cacheCounts },
 ) => {
   const method = routeMethods(app);
   const responses = new OrderResponses(store.changes, responseCacheBytes);
@@ -69,9 +72,11 @@ export const orderRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: OrderRoute
   function answerCacheable(reply: FastifyReply, key: string, read: () => Promise<ReadAnswer>): void | Promise<void> {
     const cached = responses.get(key);
     if (cached !== undefined) {
+      if (cacheCounts !== undefined) cacheCounts.hits += 1;
       sendSerialized(reply, cached);
       return;
     }
+    if (cacheCounts !== undefined) cacheCounts.misses += 1;
     return readAndKeep(reply, key, read);
   }
 

@@ -19,8 +19,11 @@ import {
 
 type SchemaErrorFormatter = NonNullable<FastifyServerOptions['schemaErrorFormatter']>;
 
-function tokenBody(description: string) {
-  return { type: 'string', description: `Bare text token: ${description}` } as const;
+/** Marks a response that is a bare text token, not JSON: the OpenAPI document lists it as text/plain. */
+export const TOKEN_BODY_DESCRIPTION = 'Bare text token (text/plain), no quotes, no newline';
+
+function tokenBody<const Tokens extends readonly string[]>(...tokens: Tokens) {
+  return { type: 'string', enum: tokens, description: TOKEN_BODY_DESCRIPTION } as const;
 }
 
 const orderIdParams = object({
@@ -30,25 +33,29 @@ const orderIdParams = object({
 const orderErrors = { 400: tokenBody('InvalidOrderId'), 404: tokenBody('OrderNotFound') } as const;
 
 export const listMarketsSchema = {
+  operationId: 'listMarkets',
   summary: 'Markets the service offers',
   response: { 200: { type: 'array', items: marketShape } },
 } as const;
 
 export const allRequirementsSchema = {
+  operationId: 'listMarketRequirements',
   summary: 'Requirements of every offered market that an active provider serves',
   response: { 200: { type: 'array', items: marketRequirementsShape } },
 } as const;
 
 export const marketRequirementsSchema = {
+  operationId: 'getMarketRequirements',
   summary: 'Requirements of one market',
   params: object({ market: { type: 'string', description: 'Market name in any case: btc_lbtc' } }),
   response: {
     200: marketRequirementsShape,
-    400: tokenBody('InvalidMarket, NoQuoteProvidersAvailable or NoQuoteProvidersForTheRequestedMarket'),
+    400: tokenBody('InvalidMarket', 'NoQuoteProvidersAvailable', 'NoQuoteProvidersForTheRequestedMarket'),
   },
 } as const;
 
 export const findOrdersSchema = {
+  operationId: 'findOrders',
   summary: 'Orders for a Lightning invoice, newest first',
   querystring: {
     type: 'object',
@@ -64,7 +71,7 @@ export const findOrdersSchema = {
   },
   response: {
     200: { type: 'array', items: orderSummaryShape },
-    400: tokenBody('InvalidInvoiceHash, else InvalidOnchainTicker'),
+    400: tokenBody('InvalidInvoiceHash', 'InvalidOnchainTicker'),
   },
 } as const;
 
@@ -75,30 +82,35 @@ export const findOrdersQueryTokens: ReadonlyMap<string, ErrorToken> = new Map([
 ]);
 
 export const getOrderSchema = {
+  operationId: 'getOrder',
   summary: 'One order; paymentPreimage once it is known',
   params: orderIdParams,
   response: { 200: orderShape, ...orderErrors },
 } as const;
 
 export const orderStateSchema = {
+  operationId: 'getOrderState',
   summary: 'The order state as a JSON string',
   params: orderIdParams,
   response: { 200: orderState, ...orderErrors },
 } as const;
 
 export const fundingDetailsSchema = {
+  operationId: 'getOrderFundDetails',
   summary: 'What to send, and where, to fund the order',
   params: orderIdParams,
   response: { 200: fundingDetailsShape, ...orderErrors },
 } as const;
 
 export const transactionsSchema = {
+  operationId: 'getOrderTransactions',
   summary: 'On-chain transactions of the order',
   params: orderIdParams,
   response: { 200: { type: 'array', items: transactionShape }, ...orderErrors },
 } as const;
 
 export const refundSchema = {
+  operationId: 'getOrderRefund',
   summary: 'How the order can be refunded: TimelockRefund, or AdminRefund without the timing fields',
   params: orderIdParams,
   response: { 200: refundShape, ...orderErrors },
@@ -123,3 +135,27 @@ export function refuseWithTokens(tokensByField: ReadonlyMap<string, ErrorToken>)
     return new LnswapError(token ?? 'BadRequest');
   };
 }
+
+export const healthzSchema = {
+  operationId: 'healthz',
+  summary: 'Liveness: the process answers',
+  tags: ['operations'],
+  response: { 200: tokenBody('OK') },
+} as const;
+
+export const readyzSchema = {
+  operationId: 'readyz',
+  summary: 'Readiness: the store answers and every followed chain is within its allowed lag',
+  tags: ['operations'],
+  response: {
+    200: tokenBody('Ready'),
+    503: tokenBody('StoreUnavailable', 'ChainUnreachable', 'ChainNotWatchedYet', 'ChainBehind'),
+  },
+} as const;
+
+export const metricsSchema = {
+  operationId: 'metrics',
+  summary: "Prometheus metrics in the text exposition format (version 0.0.4); docs/operations.md lists them",
+  tags: ['operations'],
+  response: { 200: { type: 'string', description: 'Prometheus text exposition format' } },
+} as const;

@@ -13,6 +13,12 @@ import { deferredChildLogger } from './deferred-logger.js';
 import { marketRoutes } from './markets.js';
 import { acceptEveryHttpMethod, isReadMethod } from './methods.js';
 import { orderRoutes } from './orders.js';
+import { healthRoutes } from './health.js';
+import { registerOpenApi, serveOpenApiDocument } from './openapi.js';
+import type { ReadinessVerdict } from '../engine/readiness.js';
+import { METRICS_CONTENT_TYPE, type ServiceMetrics } from '../engine/metrics.js';
+import { HttpMetrics } from './http-metrics.js';
+import { metricsRoutes } from './metrics.js';
 
 export interface ApiServerOptions {
   readonly store: Store;
@@ -23,6 +29,10 @@ export interface ApiServerOptions {
   readonly accessLog?: boolean;
   /** Memory for serialized answers about orders (default 16 MiB); 0 turns the cache off. */
   readonly responseCacheBytes?: number;
+  /** What `/readyz` answers; without it the instance is ready whenever it answers. */
+  readonly readiness?: () => Promise<ReadinessVerdict>;
+  /** Serve `/metrics` from these, with the API's own request and cache metrics added; none without it. */
+  readonly metrics?: ServiceMetrics;
 }
 
 export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -79,10 +89,21 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     done();
   });
 
+  await registerOpenApi(app);
+  serveOpenApiDocument(app);
+  const httpMetrics = options.metrics === undefined ? undefined : new HttpMetrics();
+  if (options.metrics !== undefined && httpMetrics !== undefined) {
+    httpMetrics.register(options.metrics.registry);
+    httpMetrics.observe(app);
+    const { metrics } = options;
+    await app.register(metricsRoutes, { exposition: () => metrics.exposition(), contentType: METRICS_CONTENT_TYPE });
+  }
+  await app.register(healthRoutes, options.readiness === undefined ? {} : { readiness: options.readiness });
   await app.register(marketRoutes, { store: options.store });
   await app.register(orderRoutes, {
     store: options.store,
     responseCacheBytes: options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
+    ...(httpMetrics === undefined ? {} : { cacheCounts: httpMetrics.cache }),
   });
   return app;
 }

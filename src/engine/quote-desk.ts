@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LnswapError } from '../domain/errors.js';
+import { isLnswapError, LnswapError } from '../domain/errors.js';
 import type { ChainViews, OrderRecord } from '../domain/order.js';
 import { INITIAL_ORDER_STATE } from '../domain/states.js';
 import type { Store } from '../store/store.js';
@@ -9,6 +9,7 @@ import { verifyMakerQuote, type QuoteSolicitation, type VerifiedQuote } from './
 import type { EngineOptions } from './options.js';
 import { checkQuoteRequest, type QuoteRequest } from './quote-request.js';
 import { INVOICE_BLOCKING_STATES, IN_FLIGHT_STATES } from './swap-states.js';
+import type { AuctionEvents } from './metrics.js';
 
 /** The `requestQuote` payload providers receive. */
 export interface ProviderQuoteRequest {
@@ -25,6 +26,8 @@ export interface QuoteDeskDependencies {
   readonly now: () => number;
   /** Delivers a quote request to every provider subscribed to its market, on any instance. */
   readonly solicitQuotes: (request: ProviderQuoteRequest) => void;
+  /** Told of every quote request, maker quote and auction outcome, for metrics. */
+  readonly events?: AuctionEvents;
 }
 
 /**
@@ -44,6 +47,17 @@ export class QuoteDesk {
    * the new order's history.
    */
   async requestQuote(payload: unknown, requestId?: string): Promise<OrderRecord> {
+    const { events } = this.dependencies;
+    events?.quoteRequested();
+    try {
+      return await this.quote(payload, requestId);
+    } catch (error) {
+      if (isLnswapError(error)) events?.quoteRequestRefused(error.token);
+      throw error;
+    }
+  }
+
+  private async quote(payload: unknown, requestId?: string): Promise<OrderRecord> {
     const { store, now } = this.dependencies;
     const configuration = await store.getConfiguration();
     const request = checkQuoteRequest(payload, {
@@ -79,8 +93,15 @@ export class QuoteDesk {
   /** Throws LnswapError when the quote is refused, QuoteSubmittedTooLate when no auction runs here. */
   submitMakerQuote(orderId: string, payload: unknown, receivedAt: number): void {
     const auction = this.auctions.get(orderId);
-    if (auction === undefined) throw new LnswapError('QuoteSubmittedTooLate');
-    auction.submit(payload, receivedAt);
+    const { events } = this.dependencies;
+    try {
+      if (auction === undefined) throw new LnswapError('QuoteSubmittedTooLate');
+      auction.submit(payload, receivedAt);
+    } catch (error) {
+      events?.makerQuoteReceived(false);
+      throw error;
+    }
+    events?.makerQuoteReceived(true);
   }
 
   /** Abandons the auctions in progress; their requests fail. */
@@ -114,7 +135,10 @@ export class QuoteDesk {
       });
       await sleep(Math.max(0, requestExpiryTimestampMs - now()), undefined, { signal: this.shutdown.signal });
       const best = auction.close();
-      if (best === undefined) throw new LnswapError('NoQuotesAvailable');
+      if (best === undefined) {
+        this.dependencies.events?.auctionClosed(request.market.name, 'none');
+        throw new LnswapError('NoQuotesAvailable');
+      }
       // Narrows the window in which two instances could both create an order for one invoice.
       await this.refuseIfInvoiceTaken(request.paymentHash);
       const order = orderFromQuote(orderId, request, best, now());
@@ -123,6 +147,7 @@ export class QuoteDesk {
         reason: 'requestQuote',
         ...(requestId === undefined ? {} : { requestId }),
       });
+      this.dependencies.events?.auctionClosed(request.market.name, 'won');
       return order;
     } finally {
       auction.close();

@@ -8,6 +8,7 @@ import { resolveEngineOptions, type EngineOptions } from '../engine/options.js';
 import { OrderTransitions } from '../engine/order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js';
 import { QuoteDesk } from '../engine/quote-desk.js';
+import type { AuctionEvents, OrderMoveEvents } from '../engine/metrics.js';
 import type { Store } from '../store/store.js';
 import { announceBlockHeight } from './block-heights.js';
 import { boundedParser } from './bounded-parser.js';
@@ -34,6 +35,8 @@ export interface SocketServerDependencies {
   readonly now?: () => number;
   /** Chain backends that `broadcastTransaction` sends through; none by default. */
   readonly broadcasters?: Broadcasters;
+  /** Told of auctions and of every order move this instance makes, for metrics. */
+  readonly events?: AuctionEvents & OrderMoveEvents;
 }
 
 export interface SocketServer {
@@ -78,7 +81,9 @@ export async function attachSocketServer(
   const users = io.of(USER_NAMESPACE);
   const providers = io.of(PROVIDER_NAMESPACE);
 
+  const { events } = dependencies;
   const transitions = new OrderTransitions(store, (event) => {
+    events?.orderMoved(event.state);
     users.to(orderRoom(event.orderId)).emit('stateChanged', event);
   });
   const desk = new QuoteDesk({
@@ -86,6 +91,7 @@ export async function attachSocketServer(
     options: engineOptions,
     now,
     solicitQuotes: (request) => providers.to(marketQuotesRoom(request.market)).emit('requestQuote', request),
+    ...(events === undefined ? {} : { events }),
   });
   const clustered = bus !== undefined;
   const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import pino from 'pino';
+import { buildApiServer } from '../../src/api/server.js';
+import { Readiness } from '../../src/engine/readiness.js';
+import { ServiceMetrics } from '../../src/engine/metrics.js';
+import { StoreOutage } from '../../src/store/availability.js';
+import { GuardedStore } from '../../src/store/guarded-store.js';
+import { openStore } from '../../src/store/open.js';
+import { eventually } from '../support/eventually.js';
+import { openFreshStore, skipReason } from '../support/stores.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+test('/healthz answers OK and /readyz Ready when there is nothing to follow', async () => {
+  const fresh = await openFreshStore('sqlite');
+  const store = fresh.store;
+  const app = await buildApiServer({ store, readiness: () => new Readiness(store, []).check() });
+  try {
+    for (const [url, body] of [
+      ['/healthz', 'OK'],
+      ['/readyz', 'Ready'],
+    ] as const) {
+      const response = await app.inject({ url });
+      assert.equal(response.statusCode, 200, url);
+      assert.equal(response.headers['content-type'], TEXT_TYPE);
+      assert.equal(response.headers['cache-control'], 'no-store');
+      assert.equal(response.body, body);
+    }
+    assert.equal((await app.inject({ method: 'POST', url: '/readyz' })).statusCode, 405);
+  } finally {
+    await app.close();
+    await fresh.dispose();
+  }
+});
+
+test(
+  '/readyz answers 503 StoreUnavailable while PostgreSQL is unreachable, and Ready once it returns',
+  { skip: skipReason('postgres') },
+  async () => {
+    const fresh = await openFreshStore('postgres');
+    const target = new URL(fresh.url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    const proxied = new URL(fresh.url);
+    proxied.host = `127.0.0.1:${proxy.listeningPort}`;
+    const inner = await openStore(proxied.toString());
+    const outage = new StoreOutage(
+      () => inner.getOrder('00000000-0000-0000-0000-000000000000'),
+      pino({ enabled: false }),
+      50,
+    );
+    const store = new GuardedStore(inner, outage);
+    const readiness = new Readiness(store, [], 1_000);
+    const metrics = new ServiceMetrics({ store });
+    const app = await buildApiServer({ store, metrics, readiness: () => readiness.check() });
+    try {
+      assert.equal((await app.inject({ url: '/readyz' })).body, 'Ready');
+      await proxy.cut();
+      const down = await app.inject({ url: '/readyz' });
+      assert.equal(down.statusCode, 503);
+      assert.equal(down.headers['content-type'], TEXT_TYPE);
+      assert.equal(down.body, 'StoreUnavailable');
+      // The process itself still answers, and so do its metrics, without what only the store knows.
+      assert.equal((await app.inject({ url: '/healthz' })).statusCode, 200);
+      const scrape = await app.inject({ url: '/metrics' });
+      assert.equal(scrape.statusCode, 200);
+      assert.match(scrape.body, /^lnswap_http_requests_total\{method="GET",route="\/readyz",status="503"\} 1$/m);
+      assert.doesNotMatch(scrape.body, /^lnswap_orders\{/m);
+      await proxy.restore();
+      await eventually(async () => {
+        const up = await app.inject({ url: '/readyz' });
+        assert.equal(up.statusCode, 200);
+        assert.equal(up.body, 'Ready');
+      }, 'the store to answer again');
+    } finally {
+      await app.close();
+      metrics.stop();
+      outage.stop();
+      await inner.close().catch(() => undefined);
+      await proxy.stop();
+      await fresh.dispose();
+    }
+  },
+);
+
+test('/readyz follows the watcher: not watched yet, behind, within its lag, and a node that does not answer', async () => {
+  const fresh = await openFreshStore('sqlite');
+  const { store } = fresh;
+  let tipHeight = 100;
+  let nodeUp = true;
+  const node = {
+    tip: async () => {
+      if (!nodeUp) throw new Error('connect ECONNREFUSED');
+      return { height: tipHeight, hash: `h${tipHeight}` };
+    },
+  };
+  const readiness = new Readiness(store, [{ chain: 'ethereum', node, allowedLagBlocks: 5 }]);
+  const app = await buildApiServer({ store, readiness: () => readiness.check() });
+  const ready = async () => (await app.inject({ url: '/readyz' })).body;
+  try {
+    assert.equal(await ready(), 'ChainNotWatchedYet');
+    const block = { height: 94, hash: 'h94' };
+    await store.applyChainStep({ chain: 'ethereum', startHeight: 90, observations: [], cursor: block, orders: [] });
+    assert.equal(await ready(), 'ChainBehind');
+    tipHeight = 99;
+    assert.equal(await ready(), 'Ready');
+    assert.deepEqual(await readiness.progress(), [
+      { chain: 'ethereum', tipHeight: 99, processedHeight: 94, allowedLagBlocks: 5 },
+    ]);
+    nodeUp = false;
+    assert.equal(await ready(), 'ChainUnreachable');
+  } finally {
+    await app.close();
+    await fresh.dispose();
+  }
+});
