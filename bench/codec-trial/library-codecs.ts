@@ -9,7 +9,6 @@ import { address } from 'bitcoinjs-lib';
 import { decode as decodeBolt11 } from 'light-bolt11-decoder';
 import type { ReadInvoice } from '../../src/domain/bolt11-reader.js';
 import type { Network } from '../../src/domain/markets.js';
-import type { HexCall } from './snapshot-values.js';
 
 const NETWORK_BY_PREFIX: Readonly<Record<string, Network>> = { bc: 'mainnet', tb: 'testnet', bcrt: 'simnet', sb: 'simnet' };
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
@@ -95,25 +94,4 @@ export function decodeAddressWithLibrary(
   } catch {
     return undefined;
   }
-}
-
-const HEX_64 = /^[0-9a-fA-F]{64}$/;
-const HEX_BYTES = /^(?:[0-9a-fA-F]{2})+$/;
-const ZERO_X_40 = /^0x[0-9a-fA-F]{40}$/;
-const ZERO_X_64 = /^0x[0-9a-fA-F]{64}$/;
-
-/** The hex checks as regular expressions (the import asks only for these lengths). */
-export function hexCheckWithLibrary(call: HexCall): boolean {
-  if (call.kind === 'hexBytes') return HEX_BYTES.test(call.text);
-  if (call.kind === 'hexOfLength') return HEX_64.test(call.text);
-  return (call.digits === 40 ? ZERO_X_40 : ZERO_X_64).test(call.text);
-}
-
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Date.parse after a format check, refusing what Date would roll over (February 30th) by the round trip. */
-export function parseTimestampWithLibrary(text: string): number | undefined {
-  if (!ISO_TIMESTAMP.test(text)) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) || new Date(ms).toISOString() !== text ? undefined : ms;
 }
