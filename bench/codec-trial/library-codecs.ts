@@ -10,7 +10,12 @@ import { decode as decodeBolt11 } from 'light-bolt11-decoder';
 import type { ReadInvoice } from '../../src/domain/bolt11-reader.js';
 import type { Network } from '../../src/domain/markets.js';
 
-const NETWORK_BY_PREFIX: Readonly<Record<string, Network>> = { bc: 'mainnet', tb: 'testnet', bcrt: 'simnet', sb: 'simnet' };
+const NETWORK_BY_PREFIX: Readonly<Record<string, Network>> = {
+  bc: 'mainnet',
+  tb: 'testnet',
+  bcrt: 'simnet',
+  sb: 'simnet',
+};
 const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 const DEFAULT_EXPIRY_SECONDS = 3600;
 const MAX_DATE_SECONDS = 8.64e12;
@@ -57,7 +62,10 @@ export function readInvoiceWithLibrary(invoice: string): ReadInvoice | undefined
   if (payee === undefined ? !lowS : payee.length !== 66) return undefined;
   // The decoder does not hand out the words the signature covers: the text is decoded once more for them.
   const { prefix, words } = bech32.decode(invoice as `${string}1${string}`, Number.MAX_SAFE_INTEGER);
-  const signed = Buffer.concat([Buffer.from(prefix, 'utf8'), bech32.fromWords(zeroPadded(words.slice(0, -SIGNATURE_WORDS)))]);
+  const signed = Buffer.concat([
+    Buffer.from(prefix, 'utf8'),
+    bech32.fromWords(zeroPadded(words.slice(0, -SIGNATURE_WORDS))),
+  ]);
   return {
     network,
     paymentHash,
@@ -81,7 +89,10 @@ export function splitBech32WithLibrary(text: string): { prefix: string; words: n
 /** `decodeSegwitAddress` and `decodeBase58Address` through bitcoinjs-lib, in the order isBitcoinAddress tries them. */
 export function decodeAddressWithLibrary(
   text: string,
-): { kind: 'segwit'; prefix: string; version: number; program: Uint8Array } | { kind: 'base58'; version: number; hash: Uint8Array } | undefined {
+):
+  | { kind: 'segwit'; prefix: string; version: number; program: Uint8Array }
+  | { kind: 'base58'; version: number; hash: Uint8Array }
+  | undefined {
   try {
     const { prefix, version, data } = address.fromBech32(text);
     return { kind: 'segwit', prefix, version, program: data };

@@ -50,7 +50,8 @@ function log(message: string): void {
 
 function handAddress({ address }: AddressCall) {
   const segwit = decodeSegwitAddress(address);
-  if (segwit !== undefined) return { kind: 'segwit', prefix: segwit.prefix, version: segwit.version, program: segwit.program };
+  if (segwit !== undefined)
+    return { kind: 'segwit', prefix: segwit.prefix, version: segwit.version, program: segwit.program };
   const legacy = decodeBase58Address(address);
   return legacy === undefined ? undefined : { kind: 'base58', version: legacy.version, hash: legacy.hash };
 }
@@ -158,7 +159,11 @@ const trials = [
     // splitBech32 also splits text whose checksum fails (its callers judge it): compare what both accept.
     comparable: (answer) => {
       const parts = answer as { prefix: string; words: ArrayLike<number>; checksum?: number } | undefined;
-      if (parts === undefined || (parts.checksum !== undefined && parts.checksum !== 1 && parts.checksum !== 0x2bc830a3)) return undefined;
+      if (
+        parts === undefined ||
+        (parts.checksum !== undefined && parts.checksum !== 1 && parts.checksum !== 0x2bc830a3)
+      )
+        return undefined;
       return { prefix: parts.prefix, words: Array.from(parts.words) };
     },
   }),
@@ -166,7 +171,10 @@ const trials = [
     codec: 'Bitcoin addresses (src/domain/bitcoin-address.ts)',
     inputs: values.addresses,
     handWritten: { name: 'decodeSegwitAddress, decodeBase58Address', run: handAddress },
-    library: { name: 'bitcoinjs-lib address.fromBech32, fromBase58Check', run: (call) => decodeAddressWithLibrary(call.address) },
+    library: {
+      name: 'bitcoinjs-lib address.fromBech32, fromBase58Check',
+      run: (call) => decodeAddressWithLibrary(call.address),
+    },
   }),
   runTrial({
     codec: 'hex checks (src/domain/hex.ts)',
@@ -178,7 +186,10 @@ const trials = [
     codec: 'timestamps (readTimestamp, src/snapshot/fields.ts)',
     inputs: values.timestamps,
     handWritten: { name: 'parseTimestamp', run: handWrittenTimestamp },
-    library: { name: 'format check + Date.parse + toISOString round trip', run: (text) => readTimestamp(text, 'createdAt') },
+    library: {
+      name: 'format check + Date.parse + toISOString round trip',
+      run: (text) => readTimestamp(text, 'createdAt'),
+    },
   }),
 ].filter((result) => result !== undefined);
 

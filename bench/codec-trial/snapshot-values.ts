@@ -89,9 +89,15 @@ export async function readSnapshotValues(snapshotFile: string, sampleEvery: numb
       const paymentHash = hash('sha256', Buffer.from(order.paymentPreimage, 'hex'), 'hex');
       add(values.hex, { kind: 'hexOfLength', text: paymentHash, digits: 64 });
     }
-    if (order.htlc.redeemScript !== undefined) add(values.hex, { kind: 'hexBytes', text: order.htlc.redeemScript, digits: 0 });
+    if (order.htlc.redeemScript !== undefined)
+      add(values.hex, { kind: 'hexBytes', text: order.htlc.redeemScript, digits: 0 });
     for (const transaction of order.transactions) {
-      add(values.hex, isBitcoin ? { kind: 'hexOfLength', text: transaction.id, digits: 64 } : { kind: 'zeroXHex', text: transaction.id, digits: 64 });
+      add(
+        values.hex,
+        isBitcoin
+          ? { kind: 'hexOfLength', text: transaction.id, digits: 64 }
+          : { kind: 'zeroXHex', text: transaction.id, digits: 64 },
+      );
     }
   }
   return { orders, sampleEvery, ...values };
