@@ -167,17 +167,9 @@ async function buildSnapshot(sqliteUrl: string, snapshotFile: string): Promise<v
   log(`exported the snapshot in ${result.seconds.toFixed(1)} s (${Math.round(statSync(snapshotFile).size / 1e6)} MB)`);
 }
 
-/**
- * Reuses what `.bench-cache/` and the PostgreSQL schema hold when their markers say they are complete and of this
- * generator version (and the stores still count every order); otherwise rebuilds them.
- */
-export async function prepareDatasets(orders: number, postgresBaseUrl: string): Promise<Datasets> {
-  const paths = cachePaths(orders);
-  mkdirSync(paths.dir, { recursive: true });
+/** The SQLite dataset, generated unless `.bench-cache/` holds a complete one of this generator version. */
+async function prepareSqlite(paths: ReturnType<typeof cachePaths>, orders: number): Promise<string> {
   const sqliteUrl = `sqlite:${paths.sqliteFile}`;
-  const schema = postgresSchema(orders);
-  const postgresUrl = withSchema(postgresBaseUrl, schema);
-
   const sqliteReady =
     markerMatches(readMarker(paths.sqliteMarker), GENERATOR_VERSION, orders) &&
     existsSync(paths.sampleFile) &&
@@ -188,16 +180,11 @@ export async function prepareDatasets(orders: number, postgresBaseUrl: string): 
     log(`generating ${orders.toLocaleString('en')} orders into ${paths.sqliteFile}`);
     await buildAndMark(paths.sqliteMarker, orders, () => buildSqlite(paths, orders));
   }
+  return sqliteUrl;
+}
 
-  const postgresReady =
-    markerMatches(readMarker(paths.postgresMarker), GENERATOR_VERSION, orders) &&
-    (await countOrders(postgresUrl)) === orders;
-  if (!postgresReady) {
-    removeMarker(paths.postgresMarker);
-    log(`copying the dataset into PostgreSQL schema ${schema}`);
-    await buildAndMark(paths.postgresMarker, orders, () => buildPostgres(sqliteUrl, postgresBaseUrl, schema, orders));
-  }
-
+/** The snapshot of the SQLite dataset, exported unless `.bench-cache/` holds a complete one. */
+async function prepareSnapshotOf(paths: ReturnType<typeof cachePaths>, orders: number, sqliteUrl: string): Promise<void> {
   const snapshotMarker = readMarker(paths.snapshotMarker);
   const snapshotReady =
     markerMatches(snapshotMarker, GENERATOR_VERSION, orders) &&
@@ -213,6 +200,37 @@ export async function prepareDatasets(orders: number, postgresBaseUrl: string): 
       () => statSync(paths.snapshotFile).size,
     );
   }
+}
+
+/** The snapshot file `lnswap import` is timed on, without the PostgreSQL copy the read scenarios need. */
+export async function prepareSnapshot(orders: number): Promise<string> {
+  const paths = cachePaths(orders);
+  mkdirSync(paths.dir, { recursive: true });
+  await prepareSnapshotOf(paths, orders, await prepareSqlite(paths, orders));
+  return paths.snapshotFile;
+}
+
+/**
+ * Reuses what `.bench-cache/` and the PostgreSQL schema hold when their markers say they are complete and of this
+ * generator version (and the stores still count every order); otherwise rebuilds them.
+ */
+export async function prepareDatasets(orders: number, postgresBaseUrl: string): Promise<Datasets> {
+  const paths = cachePaths(orders);
+  mkdirSync(paths.dir, { recursive: true });
+  const sqliteUrl = await prepareSqlite(paths, orders);
+  const schema = postgresSchema(orders);
+  const postgresUrl = withSchema(postgresBaseUrl, schema);
+
+  const postgresReady =
+    markerMatches(readMarker(paths.postgresMarker), GENERATOR_VERSION, orders) &&
+    (await countOrders(postgresUrl)) === orders;
+  if (!postgresReady) {
+    removeMarker(paths.postgresMarker);
+    log(`copying the dataset into PostgreSQL schema ${schema}`);
+    await buildAndMark(paths.postgresMarker, orders, () => buildPostgres(sqliteUrl, postgresBaseUrl, schema, orders));
+  }
+
+  await prepareSnapshotOf(paths, orders, sqliteUrl);
 
   const sample = JSON.parse(readFileSync(paths.sampleFile, 'utf8')) as DatasetSample;
   return { sqliteUrl, postgresUrl, snapshotFile: paths.snapshotFile, sample };

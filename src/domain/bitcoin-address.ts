@@ -2,7 +2,8 @@
  * Bitcoin addresses decoded by hand: base58check (BIP-13) and segwit (BIP-173 bech32, BIP-350
  * bech32m). bitcoinjs does the same through layers of schema checks that cost tens of
  * microseconds an address, and an import checks two addresses for each of a million orders. The
- * tests hold these decoders to accepting exactly what bitcoinjs accepts.
+ * tests hold these decoders to accepting exactly what bitcoinjs accepts. Kept by the codec trial:
+ * about 6 s of a million-order import (BENCHMARKS.md).
  */
 import { hash } from 'node:crypto';
 import { BECH32_CHECKSUM, BECH32M_CHECKSUM, splitBech32 } from './bech32.js';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bech32, bech32m } from 'bech32';
+import { bech32, bech32m } from '@scure/base';
 import { address, networks, payments } from 'bitcoinjs-lib';
 import bs58check from 'bs58check';
 import fc from 'fast-check';

@@ -1,7 +1,7 @@
 /**
- * The hand-written hex checks against the regular expressions they replaced, over hex strings of
- * the lengths that matter with a character changed, added or dropped, the change often one that
- * sits next to a hex digit, case-folds to one or looks like one.
+ * The hex checks against the regular expressions that define them, spelled out per length, over hex
+ * strings of the lengths that matter with a character changed, added or dropped, the change often one
+ * that sits next to a hex digit, case-folds to one or looks like one.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

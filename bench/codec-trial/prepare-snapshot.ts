@@ -1,0 +1,7 @@
+import { ensureBuilt } from '../build.js';
+import { prepareSnapshot } from '../dataset/datasets.js';
+import { readSettings } from '../settings.js';
+
+/** Builds (or finds) the snapshot the codec trial reads, without the PostgreSQL copy; prints its path. */
+ensureBuilt((message) => process.stderr.write(`[bench] ${message}\n`));
+process.stdout.write(`${await prepareSnapshot(readSettings().orders)}\n`);
