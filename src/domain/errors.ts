@@ -10,6 +10,8 @@ export type ErrorToken =
   | 'NoQuoteProvidersForTheRequestedMarket'
   | 'NoQuoteProvidersAvailable'
   | 'InvalidOrderId'
+  // order subscriptions: sinceSequence not a non-negative integer
+  | 'InvalidSinceSequence'
   | 'OrderNotFound'
   // a request the HTTP layer cannot make sense of (bad percent-encoding, unparseable request line)
   | 'BadRequest'

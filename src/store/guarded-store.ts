@@ -6,6 +6,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { ChainObservation } from '../domain/chain-observations.js';
 import type { ChainKind } from '../domain/markets.js';
 import type {
+  SequencedStateChange,
   ChainStep,
   ChainWatchState,
   ImportSession,
@@ -47,6 +48,10 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.getOrderHistory(id));
   }
 
+  getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {
+    return this.guard(() => this.inner.getOrderHistorySince(id, afterSequence));
+  }
+
   importAtomically(work: (session: ImportSession) => Promise<void>, options?: StoreImportOptions): Promise<void> {
     return this.guard(() => this.inner.importAtomically(work, options));
   }
@@ -59,7 +64,7 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.createOrder(order, cause));
   }
 
-  transitionOrder(transition: StateTransition): Promise<boolean> {
+  transitionOrder(transition: StateTransition): Promise<number | undefined> {
     return this.guard(() => this.inner.transitionOrder(transition));
   }
 
@@ -87,7 +92,7 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.listOrdersOfTickersInStates(tickers, states));
   }
 
-  applyChainStep(step: ChainStep): Promise<boolean> {
+  applyChainStep(step: ChainStep): Promise<readonly number[] | undefined> {
     return this.guard(() => this.inner.applyChainStep(step));
   }
 

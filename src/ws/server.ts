@@ -8,6 +8,7 @@ import { resolveEngineOptions, type EngineOptions } from '../engine/options.js';
 import { OrderTransitions } from '../engine/order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js';
 import { QuoteDesk } from '../engine/quote-desk.js';
+import { storedStateChangedEvents, type StateChangedEvent } from '../engine/state-events.js';
 import type { Store } from '../store/store.js';
 import { announceBlockHeight } from './block-heights.js';
 import { boundedParser } from './bounded-parser.js';
@@ -17,12 +18,15 @@ import type { Broadcasters } from './broadcast-transaction.js';
 import { MakerQuoteRouter } from './maker-quote-router.js';
 import { ProviderPresence } from './provider-presence.js';
 import { serveProviderNamespace } from './provider-namespace.js';
-import { marketQuotesRoom, orderRoom } from './rooms.js';
+import { OrderSubscriptions } from './order-subscriptions.js';
+import { marketQuotesRoom } from './rooms.js';
 import { resolveSocketOptions, type SocketOptions } from './socket-options.js';
 import { serveUserNamespace } from './user-namespace.js';
 
 export const USER_NAMESPACE = '/user/v1';
 export const PROVIDER_NAMESPACE = '/provider/v1';
+/** A move made on another instance, for this instance's subscribers. */
+const STATE_CHANGED_ELSEWHERE = 'lnswap:stateChanged';
 
 export interface SocketServerDependencies {
   readonly store: Store;
@@ -78,21 +82,30 @@ export async function attachSocketServer(
   const users = io.of(USER_NAMESPACE);
   const providers = io.of(PROVIDER_NAMESPACE);
 
+  const clustered = bus !== undefined;
+  const subscriptions = new OrderSubscriptions(
+    (orderId, afterSequence) => storedStateChangedEvents(store, orderId, afterSequence),
+    logger,
+  );
+  // Each instance sends to its own subscribers, so each can keep every subscriber's events in sequence.
   const transitions = new OrderTransitions(store, (event) => {
-    users.to(orderRoom(event.orderId)).emit('stateChanged', event);
+    subscriptions.deliver(event);
+    if (clustered) users.serverSideEmit(STATE_CHANGED_ELSEWHERE, event);
   });
+  if (clustered) {
+    users.on(STATE_CHANGED_ELSEWHERE, (event: StateChangedEvent) => subscriptions.deliver(event));
+  }
   const desk = new QuoteDesk({
     store,
     options: engineOptions,
     now,
     solicitQuotes: (request) => providers.to(marketQuotesRoom(request.market)).emit('requestQuote', request),
   });
-  const clustered = bus !== undefined;
   const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
   const broadcasters = dependencies.broadcasters ?? {};
-  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger, broadcasters });
+  serveUserNamespace(users, { store, desk, subscriptions, options: socketOptions, now, logger, broadcasters });
   serveProviderNamespace(providers, { store, router, presence, transitions, options: socketOptions, now, logger });
 
   const tasks = startUpkeep({

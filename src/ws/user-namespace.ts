@@ -17,12 +17,14 @@ import { clientAddress } from './client-address.js';
 import { KeyedRateLimiter, TokenBucket } from './rate-limiter.js';
 import { guarded } from './guarded.js';
 import { handleRequests, type RequestHandler } from './requests.js';
-import { blockHeightRoom, orderRoom } from './rooms.js';
+import type { OrderSubscriptions } from './order-subscriptions.js';
+import { blockHeightRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
 export interface UserNamespaceDependencies {
   readonly store: Store;
   readonly desk: QuoteDesk;
+  readonly subscriptions: OrderSubscriptions;
   readonly options: SocketOptions;
   readonly now: () => number;
   readonly logger: Logger;
@@ -52,7 +54,8 @@ function userHandlers(
   dependencies: UserNamespaceDependencies,
   quoteRequestsByAddress: KeyedRateLimiter,
 ): Record<string, RequestHandler> {
-  const { store, desk, options, now } = dependencies;
+  const { store, desk, subscriptions, options, now } = dependencies;
+  socket.on('disconnect', () => subscriptions.forget(socket));
   const quoteRequests = new TokenBucket(options.quoteRequestsPerConnection, now());
   const address = clientAddress(socket, options.trustProxy);
 
@@ -69,13 +72,15 @@ function userHandlers(
     },
 
     subscribeToOrderState: async (payload) => {
+      readOrderId(payload);
+      const sinceSequence = readSinceSequence(payload);
       const order = await findOrder(store, payload);
-      await socket.join(orderRoom(order.id));
+      await subscriptions.subscribe(socket, order.id, sinceSequence);
       return undefined;
     },
 
     unsubscribeFromOrderState: async (payload) => {
-      await socket.leave(orderRoom(readOrderId(payload)));
+      subscriptions.unsubscribe(socket, readOrderId(payload));
       return undefined;
     },
 
@@ -114,6 +119,14 @@ function readOrderId(payload: unknown): string {
   const orderId = typeof raw === 'string' ? normalizeOrderId(raw) : undefined;
   if (orderId === undefined) throw new LnswapError('InvalidOrderId');
   return orderId;
+}
+
+/** Absent, null or a non-negative safe integer: the last sequence the client has of the order. */
+function readSinceSequence(payload: unknown): number | undefined {
+  const raw = isPlainObject(payload) ? payload.sinceSequence : undefined;
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0) throw new LnswapError('InvalidSinceSequence');
+  return raw;
 }
 
 async function findOrder(store: Store, payload: unknown): Promise<OrderRecord> {

@@ -100,6 +100,10 @@ export const UPDATE_SAME_TRANSACTION = named(
   `UPDATE order_transactions SET amount = $4::numeric, block_height = $6::int8
    WHERE order_id = $1 AND type = $2 AND tx_id = $3 AND output_index IS NOT DISTINCT FROM $5::int4`,
 );
+export const SELECT_HISTORY_SINCE = named(
+  'select-history-since',
+  'SELECT seq, state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 AND seq > $2 ORDER BY seq',
+);
 export const SELECT_HISTORY = named(
   'select-history',
   'SELECT state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 ORDER BY seq',
@@ -112,7 +116,8 @@ export const APPEND_HISTORY = named(
      coalesce((SELECT max(seq) FROM order_state_history h WHERE h.order_id = entry.order_id), 0) + entry.ordinal,
      entry.state, entry.at, entry.cause::jsonb
    FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[], $5::text[])
-     AS entry (order_id, state, at, ordinal, cause)`,
+     AS entry (order_id, state, at, ordinal, cause)
+   RETURNING seq`,
 );
 
 export const SELECT_MARKETS = named('select-markets', 'SELECT name FROM markets ORDER BY position');

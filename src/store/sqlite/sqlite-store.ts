@@ -18,7 +18,12 @@ import {
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
-import { historyFromRows, type HistoryRow } from '../history-rows.js';
+import {
+  historyFromRows,
+  sequencedHistoryFromRows,
+  type HistoryRow,
+  type SequencedHistoryRow,
+} from '../history-rows.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
@@ -27,6 +32,7 @@ import type {
   ChainStep,
   ChainWatchState,
   ImportSession,
+  SequencedStateChange,
   StateTransition,
   Store,
   StoreConfiguration,
@@ -109,6 +115,10 @@ class SqliteStore implements Store {
     return historyFromRows(this.statements.selectHistory.all(id) as HistoryRow[]);
   }
 
+  async getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {
+    return sequencedHistoryFromRows(this.statements.selectHistorySince.all(id, afterSequence) as SequencedHistoryRow[]);
+  }
+
   async importAtomically(
     work: (session: ImportSession) => Promise<void>,
     options: StoreImportOptions = {},
@@ -166,11 +176,11 @@ class SqliteStore implements Store {
     this.changes.report({ kind: 'orderCreated', invoiceHash: order.invoiceHash });
   }
 
-  async transitionOrder(transition: StateTransition): Promise<boolean> {
+  async transitionOrder(transition: StateTransition): Promise<number | undefined> {
     assertTransitionAllowed(transition);
     await this.importSettled();
     const moved = this.writes.transitionOrder(transition);
-    if (moved) this.changes.report({ kind: 'orderMoved', orderId: transition.orderId });
+    if (moved !== undefined) this.changes.report({ kind: 'orderMoved', orderId: transition.orderId });
     return moved;
   }
 
@@ -204,13 +214,13 @@ class SqliteStore implements Store {
     return this.chainWatch.listOrdersOfTickersInStates(tickers, states);
   }
 
-  async applyChainStep(step: ChainStep): Promise<boolean> {
+  async applyChainStep(step: ChainStep): Promise<readonly number[] | undefined> {
     await this.importSettled();
-    const applied = this.chainWatch.applyChainStep(step);
-    if (!applied) return false;
+    const sequences = this.chainWatch.applyChainStep(step);
+    if (sequences === undefined) return undefined;
     this.changes.report({ kind: 'configuration' });
     for (const update of step.orders) this.changes.report({ kind: 'orderMoved', orderId: update.orderId });
-    return true;
+    return sequences;
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {
