@@ -52,6 +52,8 @@ export type ErrorToken =
   // the node refused the transaction (nonce too low, fee too small, ...); its reason goes to the log
   | 'TransactionRejected'
   | 'RateLimitExceeded'
+  // a connection refused: its address has too many open already (socket.io connect_error message)
+  | 'TooManyConnections'
   | 'PayloadTooLarge'
   // a socket.io payload no event could take: nested too deep, or binary
   | 'InvalidPayload'

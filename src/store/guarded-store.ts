@@ -1,6 +1,7 @@
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { RateLimit } from '../domain/token-bucket.js';
 import type { StoreOutage } from './availability.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { ChainObservation } from '../domain/chain-observations.js';
@@ -46,6 +47,10 @@ export class GuardedStore implements Store {
 
   getOrderHistory(id: string): Promise<StateChange[]> {
     return this.guard(() => this.inner.getOrderHistory(id));
+  }
+
+  takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean> {
+    return this.guard(() => this.inner.takeRateLimitToken(key, limit));
   }
 
   getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {

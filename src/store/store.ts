@@ -9,6 +9,7 @@ import type {
   StateChange,
 } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { RateLimit } from '../domain/token-bucket.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChangeFeed } from './change-feed.js';
 
@@ -156,6 +157,12 @@ export interface Store {
   listProviderCredentials(): Promise<ProviderCredential[]>;
   /** Resolves false when no unrevoked credential has that name. */
   revokeProviderCredential(name: string, at: number): Promise<boolean>;
+
+  /**
+   * Takes one token from the bucket `key` (`limit.burst` tokens, refilled at `limit.perSecond`), counted across
+   * every instance sharing the database. Resolves false when the bucket is empty.
+   */
+  takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean>;
 
   close(): Promise<void>;
 }

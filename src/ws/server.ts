@@ -10,7 +10,9 @@ import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js
 import { QuoteDesk } from '../engine/quote-desk.js';
 import { storedStateChangedEvents, type StateChangedEvent } from '../engine/state-events.js';
 import type { Store } from '../store/store.js';
+import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
+import { clientAddress } from './client-address.js';
 import { boundedParser } from './bounded-parser.js';
 import { busAdapter } from './bus-adapter.js';
 import type { ClusterBus } from './cluster-bus.js';
@@ -105,8 +107,17 @@ export async function attachSocketServer(
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
   const broadcasters = dependencies.broadcasters ?? {};
-  serveUserNamespace(users, { store, desk, subscriptions, options: socketOptions, now, logger, broadcasters });
-  serveProviderNamespace(providers, { store, router, presence, transitions, options: socketOptions, now, logger });
+  const addressLimits = new AddressLimits(store, now, logger);
+  const connectionCap = new ConnectionCap(socketOptions.connectionsPerAddress);
+  for (const namespace of [users, providers]) {
+    namespace.use((socket, next) => {
+      const admitted = connectionCap.admit(socket, clientAddress(socket, socketOptions.trustProxy));
+      next(admitted ? undefined : new Error('TooManyConnections'));
+    });
+  }
+  const options = socketOptions;
+  serveUserNamespace(users, { store, desk, subscriptions, addressLimits, options, now, logger, broadcasters });
+  serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, options, now, logger });
 
   const tasks = startUpkeep({
     store,

@@ -14,7 +14,8 @@ import type { Store } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
 import { broadcastTransaction, type Broadcasters } from './broadcast-transaction.js';
 import { clientAddress } from './client-address.js';
-import { KeyedRateLimiter, TokenBucket } from './rate-limiter.js';
+import { TokenBucket } from '../domain/token-bucket.js';
+import type { AddressLimits } from './address-limits.js';
 import { guarded } from './guarded.js';
 import { handleRequests, type RequestHandler } from './requests.js';
 import type { OrderSubscriptions } from './order-subscriptions.js';
@@ -25,6 +26,7 @@ export interface UserNamespaceDependencies {
   readonly store: Store;
   readonly desk: QuoteDesk;
   readonly subscriptions: OrderSubscriptions;
+  readonly addressLimits: AddressLimits;
   readonly options: SocketOptions;
   readonly now: () => number;
   readonly logger: Logger;
@@ -33,16 +35,17 @@ export interface UserNamespaceDependencies {
 
 /** `/user/v1`: users request quotes, follow their orders and block heights, and read refund details. */
 export function serveUserNamespace(namespace: Namespace, dependencies: UserNamespaceDependencies): void {
-  const quoteRequestsByAddress = new KeyedRateLimiter(dependencies.options.quoteRequestsPerAddress);
-  const { logger } = dependencies;
+  const { logger, addressLimits, options } = dependencies;
   namespace.on(
     'connection',
     guarded(
       logger,
       'serving a user connection',
       (socket: Socket) => {
-        const handlers = userHandlers(socket, dependencies, quoteRequestsByAddress);
-        handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, logger);
+        const handlers = userHandlers(socket, dependencies);
+        const address = clientAddress(socket, options.trustProxy);
+        const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
+        handleRequests(socket, handlers, { ...options, takeAddressToken, now: dependencies.now }, logger);
       },
       (socket) => socket.disconnect(true),
     ),
@@ -52,17 +55,16 @@ export function serveUserNamespace(namespace: Namespace, dependencies: UserNames
 function userHandlers(
   socket: Socket,
   dependencies: UserNamespaceDependencies,
-  quoteRequestsByAddress: KeyedRateLimiter,
 ): Record<string, RequestHandler> {
-  const { store, desk, subscriptions, options, now } = dependencies;
+  const { store, desk, subscriptions, addressLimits, options, now } = dependencies;
   socket.on('disconnect', () => subscriptions.forget(socket));
   const quoteRequests = new TokenBucket(options.quoteRequestsPerConnection, now());
   const address = clientAddress(socket, options.trustProxy);
 
   return {
     requestQuote: async (payload, { requestId }) => {
-      const at = now();
-      if (!quoteRequests.tryTake(at) || !quoteRequestsByAddress.tryTake(address, at)) {
+      if (!quoteRequests.tryTake(now())) throw new LnswapError('RateLimitExceeded');
+      if (!(await addressLimits.take('quoteRequests', address, options.quoteRequestsPerAddress))) {
         throw new LnswapError('RateLimitExceeded');
       }
       const order = await desk.requestQuote(payload, requestId);

@@ -4,6 +4,7 @@ import type { ChainKind } from '../../domain/markets.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
+import type { RateLimit } from '../../domain/token-bucket.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
   chainViewsFromRows,
@@ -52,6 +53,8 @@ import {
   SELECT_CREDENTIALS,
   SELECT_HISTORY,
   SELECT_HISTORY_SINCE,
+  TAKE_RATE_LIMIT_TOKEN,
+  PRUNE_RATE_LIMIT_BUCKETS,
   SELECT_MARKETS,
   SELECT_ORDER,
   SELECT_ORDERS_AFTER,
@@ -79,8 +82,12 @@ export async function openPostgresStore(target: PostgresTarget): Promise<Store> 
   return new PostgresStore(pool, new PostgresChangeFeed(target, changeChannel(target)));
 }
 
+/** How many rate limit tokens an instance takes between two prunings of the buckets table. */
+const RATE_LIMIT_PRUNE_EVERY = 10_000;
+
 class PostgresStore implements Store {
   readonly dialect = 'postgres';
+  private rateLimitTakes = 0;
   private readonly configuration: ConfigurationCache;
   private closing: Promise<void> | undefined;
 
@@ -121,6 +128,13 @@ class PostgresStore implements Store {
 
   async getOrderHistory(id: string): Promise<StateChange[]> {
     return historyFromRows(await this.rows<HistoryRow>(SELECT_HISTORY, [id]));
+  }
+
+  async takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean> {
+    this.rateLimitTakes += 1;
+    if (this.rateLimitTakes % RATE_LIMIT_PRUNE_EVERY === 0) await this.pool.query(PRUNE_RATE_LIMIT_BUCKETS);
+    const taken = await this.pool.query({ ...TAKE_RATE_LIMIT_TOKEN, values: [key, limit.burst, limit.perSecond] });
+    return taken.rowCount === 1;
   }
 
   async getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {

@@ -6,6 +6,7 @@ import type { ChainKind } from '../../domain/markets.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
+import { KeyedRateLimiter, type RateLimit } from '../../domain/token-bucket.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
   chainViewsFromRows,
@@ -65,6 +66,7 @@ export function openSqliteStore(path: string): Store {
 
 class SqliteStore implements Store {
   readonly dialect = 'sqlite';
+  private readonly rateLimiters = new Map<RateLimit, KeyedRateLimiter>();
   readonly changes: SqliteChangeFeed;
   private readonly configuration: ConfigurationCache;
   private readonly statements: SqliteStatements;
@@ -113,6 +115,16 @@ class SqliteStore implements Store {
 
   async getOrderHistory(id: string): Promise<StateChange[]> {
     return historyFromRows(this.statements.selectHistory.all(id) as HistoryRow[]);
+  }
+
+  // One process serves a SQLite database, so its memory is the whole count.
+  async takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean> {
+    let limiter = this.rateLimiters.get(limit);
+    if (limiter === undefined) {
+      limiter = new KeyedRateLimiter(limit);
+      this.rateLimiters.set(limit, limiter);
+    }
+    return limiter.tryTake(key, Date.now());
   }
 
   async getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {
