@@ -52,7 +52,7 @@ test(
       const tookMs = Date.now() - signalledAt;
       assert.equal(code, 0);
       context.diagnostic(`exited ${tookMs} ms after SIGTERM with ${SOCKETS} sockets open`);
-    assert.ok(tookMs < EXIT_WITHIN_MS, `exited ${tookMs} ms after SIGTERM`);
+      assert.ok(tookMs < EXIT_WITHIN_MS, `exited ${tookMs} ms after SIGTERM`);
       await disconnected;
       assert.match(await stdout, /"msg":"stopped"/);
     } finally {
