@@ -81,6 +81,8 @@ class Subscriber {
   private waiting: StateChangedEvent[] = [];
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
+  /** A rewind asked for while reading: applied when the reading is sent. */
+  private rewind: number | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -104,11 +106,15 @@ class Subscriber {
     this.drainWaiting();
   }
 
-  /** The client asked again, from an earlier point: send what follows it again. */
+  /** The client asked again, from an earlier point: send what follows it again, once a reading under way is sent. */
   async rewindTo(sinceSequence: number): Promise<void> {
     if (sinceSequence >= this.last) return;
+    if (this.reading) {
+      this.rewind = Math.min(this.rewind ?? sinceSequence, sinceSequence);
+      return;
+    }
     this.last = sinceSequence;
-    if (!this.reading) await this.catchUp();
+    await this.catchUp();
   }
 
   offer(event: StateChangedEvent): void {
@@ -132,6 +138,12 @@ class Subscriber {
   }
 
   private drainWaiting(): void {
+    if (this.rewind !== undefined && !this.stopped) {
+      this.last = Math.min(this.last, this.rewind);
+      this.rewind = undefined;
+      void this.catchUp();
+      return;
+    }
     const waiting = this.waiting.filter((event) => event.sequence > this.last);
     this.waiting = [];
     if (waiting.length === 0 || this.stopped) return;
