@@ -34,6 +34,8 @@ export interface Quote {
 export interface StateChanged {
   orderId: string;
   state: string;
+  /** The order's history sequence number: a client that reconnects subscribes with `sinceSequence` set to the last one. */
+  sequence: number;
   transactionId?: string;
   preimage?: string;
 }

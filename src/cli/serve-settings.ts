@@ -5,6 +5,7 @@ import {
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
   type BitcoinWatchOptions,
 } from '../engine/bitcoin-watch.js';
+import { DEFAULT_SOCKET_OPTIONS, type SocketOptions } from '../ws/socket-options.js';
 import { UsageError } from './usage-error.js';
 
 /** Always passed to the service, so the CLI's default is the one in force. */
@@ -42,8 +43,7 @@ const ENGINE_SETTING_HELP: Readonly<Record<EngineSettingName, string>> = {
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
 
-const wholeNumber = (text: string) =>
-  /^\d{1,15}$/.test(text) ? Number(text) : { invalid: 'must be a whole number' };
+const wholeNumber = (text: string) => (/^\d{1,15}$/.test(text) ? Number(text) : { invalid: 'must be a whole number' });
 
 /** `quoteDeadlineMs` is `--quote-deadline-ms` and `QUOTE_DEADLINE_MS`, and so on for every knob. */
 export const ENGINE_SETTINGS: ReadonlyArray<readonly [EngineSettingName, Setting<number>]> = (
@@ -85,7 +85,8 @@ export const ETHEREUM_SETTINGS: {
     env: 'SWAP_CONTRACT_ADDRESS',
     valueName: 'ADDRESS',
     help: "swap contract to watch, replacing the address of the store's Ethereum chain view",
-    parse: (text: string) => (isEthereumAddress(text) ? text : { invalid: 'must be an Ethereum address (0x and 40 hex digits)' }),
+    parse: (text: string) =>
+      isEthereumAddress(text) ? text : { invalid: 'must be an Ethereum address (0x and 40 hex digits)' },
   },
   confirmations: {
     flag: 'ethereum-confirmations',
@@ -143,12 +144,38 @@ export const BITCOIN_SETTINGS: {
     help: 'how often the Bitcoin node is asked for new blocks and the fee rate, in ms',
     defaultText: String(DEFAULT_BITCOIN_POLL_INTERVAL_MS),
     parse: (text: string) =>
-      /^\d{1,9}$/.test(text) && Number(text) >= 1 ? Number(text) : { invalid: 'must be a whole number of ms, 1 or more' },
+      /^\d{1,9}$/.test(text) && Number(text) >= 1
+        ? Number(text)
+        : { invalid: 'must be a whole number of ms, 1 or more' },
   },
 };
 
 /** Every setting above, for parseArgs, help and the documentation test. */
+/** The client-facing bounds an operator behind a load balancer must be able to set. */
+export const SOCKET_SETTINGS: {
+  readonly trustProxy: Setting<boolean>;
+  readonly connectionsPerAddress: Setting<number>;
+} = {
+  trustProxy: {
+    flag: 'trust-proxy',
+    env: 'TRUST_PROXY',
+    valueName: 'true|false',
+    help: 'key per-address limits by the first X-Forwarded-For entry (set it behind a load balancer)',
+    defaultText: String(DEFAULT_SOCKET_OPTIONS.trustProxy),
+    parse: (text) => (text === 'true' ? true : text === 'false' ? false : { invalid: 'must be true or false' }),
+  },
+  connectionsPerAddress: {
+    flag: 'connections-per-address',
+    env: 'CONNECTIONS_PER_ADDRESS',
+    valueName: 'N',
+    help: 'open socket.io connections allowed from one client address to this instance',
+    defaultText: String(DEFAULT_SOCKET_OPTIONS.connectionsPerAddress),
+    parse: wholeNumber,
+  },
+};
+
 export const SERVE_SETTINGS: readonly Setting<unknown>[] = [
+  ...Object.values(SOCKET_SETTINGS),
   ...Object.values(ETHEREUM_SETTINGS),
   ...Object.values(BITCOIN_SETTINGS),
   ...ENGINE_SETTINGS.map(([, setting]) => setting),
@@ -179,6 +206,7 @@ export interface EthereumSettings {
 
 export interface ServeSettings {
   readonly engine: Partial<EngineOptions>;
+  readonly sockets?: Partial<SocketOptions>;
   /** Absent when no node is configured: the service then works from imported chain views. */
   readonly ethereum?: EthereumSettings;
   /** Absent when no Bitcoin node is configured. */
@@ -186,7 +214,10 @@ export interface ServeSettings {
 }
 
 /** The Bitcoin node settings: one backend or none; RPC credentials from the environment only, never a flag. */
-function readBitcoinSettings(flags: Readonly<Record<string, unknown>>, env: Environment): BitcoinWatchOptions | undefined {
+function readBitcoinSettings(
+  flags: Readonly<Record<string, unknown>>,
+  env: Environment,
+): BitcoinWatchOptions | undefined {
   const esploraUrl = readSetting(BITCOIN_SETTINGS.esploraUrl, flags, env);
   const rpcUrl = readSetting(BITCOIN_SETTINGS.rpcUrl, flags, env);
   if (esploraUrl !== undefined && rpcUrl !== undefined) {
@@ -221,24 +252,37 @@ export function readServeSettings(flags: Readonly<Record<string, unknown>>, env:
     const message = (error as Error).message.replace(/^engine option /, '');
     throw new UsageError(message.replace(/\b[a-z]\w+\b/g, (word) => names.get(word) ?? word));
   }
+  const trustProxy = readSetting(SOCKET_SETTINGS.trustProxy, flags, env);
+  const connectionsPerAddress = readSetting(SOCKET_SETTINGS.connectionsPerAddress, flags, env);
+  const sockets: Partial<SocketOptions> = {
+    ...(trustProxy === undefined ? {} : { trustProxy }),
+    ...(connectionsPerAddress === undefined ? {} : { connectionsPerAddress }),
+  };
+  const base = Object.keys(sockets).length === 0 ? { engine } : { engine, sockets };
   const rpcUrl = readSetting(ETHEREUM_SETTINGS.rpcUrl, flags, env);
   const swapContractAddress = readSetting(ETHEREUM_SETTINGS.swapContractAddress, flags, env);
-  const confirmations =
-    readSetting(ETHEREUM_SETTINGS.confirmations, flags, env) ?? DEFAULT_ETHEREUM_CONFIRMATIONS;
+  const confirmations = readSetting(ETHEREUM_SETTINGS.confirmations, flags, env) ?? DEFAULT_ETHEREUM_CONFIRMATIONS;
   if (rpcUrl === undefined) {
     if (swapContractAddress !== undefined) {
       throw new UsageError('--swap-contract (SWAP_CONTRACT_ADDRESS) needs an Ethereum node: give --ethereum-rpc too');
     }
-    return withBitcoin({ engine }, flags, env);
+    return withBitcoin(base, flags, env);
   }
   return withBitcoin(
-    { engine, ethereum: { rpcUrl, confirmations, ...(swapContractAddress === undefined ? {} : { swapContractAddress }) } },
+    {
+      ...base,
+      ethereum: { rpcUrl, confirmations, ...(swapContractAddress === undefined ? {} : { swapContractAddress }) },
+    },
     flags,
     env,
   );
 }
 
-function withBitcoin(settings: ServeSettings, flags: Readonly<Record<string, unknown>>, env: Environment): ServeSettings {
+function withBitcoin(
+  settings: ServeSettings,
+  flags: Readonly<Record<string, unknown>>,
+  env: Environment,
+): ServeSettings {
   const bitcoin = readBitcoinSettings(flags, env);
   return bitcoin === undefined ? settings : { ...settings, bitcoin };
 }

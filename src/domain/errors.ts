@@ -10,6 +10,8 @@ export type ErrorToken =
   | 'NoQuoteProvidersForTheRequestedMarket'
   | 'NoQuoteProvidersAvailable'
   | 'InvalidOrderId'
+  // order subscriptions: sinceSequence not a non-negative integer
+  | 'InvalidSinceSequence'
   | 'OrderNotFound'
   // a request the HTTP layer cannot make sense of (bad percent-encoding, unparseable request line)
   | 'BadRequest'
@@ -50,6 +52,8 @@ export type ErrorToken =
   // the node refused the transaction (nonce too low, fee too small, ...); its reason goes to the log
   | 'TransactionRejected'
   | 'RateLimitExceeded'
+  // a connection refused: its address has too many open already (socket.io connect_error message)
+  | 'TooManyConnections'
   | 'PayloadTooLarge'
   // a socket.io payload no event could take: nested too deep, or binary
   | 'InvalidPayload'

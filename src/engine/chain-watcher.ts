@@ -96,10 +96,10 @@ export class ChainWatcher {
       cursor: head,
       orders: updates,
     };
-    if (!(await store.applyChainStep(step))) return 'conflict';
-    for (const update of updates) {
-      for (const move of update.moves) this.options.publish(stateChangedEvent(move));
-    }
+    const sequences = await store.applyChainStep(step);
+    if (sequences === undefined) return 'conflict';
+    const moves = updates.flatMap((update) => update.moves);
+    moves.forEach((move, index) => this.options.publish(stateChangedEvent(move, sequences[index] as number)));
     if (fresh.length > 0 || updates.length > 0) {
       this.options.logger.info(
         { chain: backend.chain, from, to, observations: fresh.length, ordersUpdated: updates.length },

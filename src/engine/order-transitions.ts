@@ -17,10 +17,10 @@ export class OrderTransitions {
 
   /** Resolves false when the order was no longer in `transition.from`. */
   async apply(transition: StateTransition): Promise<boolean> {
-    const moved = await this.store.transitionOrder(transition);
-    if (!moved) return false;
+    const sequence = await this.store.transitionOrder(transition);
+    if (sequence === undefined) return false;
     const order = eventNeedsStoredOrder(transition) ? await this.store.getOrder(transition.orderId) : undefined;
-    this.publish(stateChangedEvent(transition, order));
+    this.publish(stateChangedEvent(transition, sequence, order));
     return true;
   }
 }

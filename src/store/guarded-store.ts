@@ -1,11 +1,13 @@
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { RateLimit } from '../domain/token-bucket.js';
 import type { StoreOutage } from './availability.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { ChainObservation } from '../domain/chain-observations.js';
 import type { ChainKind } from '../domain/markets.js';
 import type {
+  SequencedStateChange,
   ChainStep,
   ChainWatchState,
   ImportSession,
@@ -47,6 +49,14 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.getOrderHistory(id));
   }
 
+  takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean> {
+    return this.guard(() => this.inner.takeRateLimitToken(key, limit));
+  }
+
+  getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {
+    return this.guard(() => this.inner.getOrderHistorySince(id, afterSequence));
+  }
+
   importAtomically(work: (session: ImportSession) => Promise<void>, options?: StoreImportOptions): Promise<void> {
     return this.guard(() => this.inner.importAtomically(work, options));
   }
@@ -59,7 +69,7 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.createOrder(order, cause));
   }
 
-  transitionOrder(transition: StateTransition): Promise<boolean> {
+  transitionOrder(transition: StateTransition): Promise<number | undefined> {
     return this.guard(() => this.inner.transitionOrder(transition));
   }
 
@@ -87,7 +97,7 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.listOrdersOfTickersInStates(tickers, states));
   }
 
-  applyChainStep(step: ChainStep): Promise<boolean> {
+  applyChainStep(step: ChainStep): Promise<readonly number[] | undefined> {
     return this.guard(() => this.inner.applyChainStep(step));
   }
 

@@ -1,6 +1,7 @@
 import type { StateChange } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
+import type { SequencedStateChange } from './store.js';
 
 export interface HistoryRow {
   state: string;
@@ -43,6 +44,15 @@ export function causeFromColumn(text: string): TransitionCause {
     ...(typeof blockHash === 'string' ? { blockHash } : {}),
     ...(typeof requestId === 'string' ? { requestId } : {}),
   };
+}
+
+export interface SequencedHistoryRow extends HistoryRow {
+  seq: number;
+}
+
+export function sequencedHistoryFromRows(rows: readonly SequencedHistoryRow[]): SequencedStateChange[] {
+  const changes = historyFromRows(rows);
+  return rows.map((row, index) => ({ sequence: row.seq, ...(changes[index] as StateChange) }));
 }
 
 export function historyFromRows(rows: readonly HistoryRow[]): StateChange[] {

@@ -9,8 +9,14 @@ import type {
   StateChange,
 } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
+import type { RateLimit } from '../domain/token-bucket.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChangeFeed } from './change-feed.js';
+
+/** A history row with its number: 1 for the order's first state, then one more per move, per order. */
+export interface SequencedStateChange extends StateChange {
+  readonly sequence: number;
+}
 
 /** Everything a snapshot holds besides its orders. */
 export interface StoreConfiguration {
@@ -104,6 +110,8 @@ export interface Store {
   /** Newest first (createdAt descending, then id descending). */
   findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]>;
   getOrderHistory(id: string): Promise<StateChange[]>;
+  /** The history rows of an order after `afterSequence`, in order; empty for an unknown order. */
+  getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]>;
 
   /**
    * Runs `work` inside one transaction; commits when it resolves, rolls back when it throws.
@@ -117,9 +125,10 @@ export interface Store {
   createOrder(order: OrderRecord, cause: TransitionCause): Promise<void>;
   /**
    * Moves an order only if it is still in `from` (compare-and-set, safe across instances);
-   * appends to its history, with the transition's cause. Resolves false when the order had already moved.
+   * appends to its history, with the transition's cause. Resolves the sequence number of the history row the
+   * move appended, given in the same transaction; undefined when the order had already moved.
    */
-  transitionOrder(transition: StateTransition): Promise<boolean>;
+  transitionOrder(transition: StateTransition): Promise<number | undefined>;
   /** Orders still in `state` whose expiry is at or before `now`. */
   listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]>;
   /** Orders for this payment hash in any of `states`. */
@@ -134,10 +143,11 @@ export interface Store {
   /** Orders of these on-chain tickers in any of `states`, oldest first. */
   listOrdersOfTickersInStates(tickers: readonly string[], states: readonly OrderState[]): Promise<OrderRecord[]>;
   /**
-   * Applies a watcher step in one transaction. Resolves false, having written nothing, when an order is no
+   * Applies a watcher step in one transaction. Resolves the history sequence numbers of its moves, in the
+   * order of `step.orders` and their `moves`; undefined, having written nothing, when an order is no
    * longer in its `expectedState` (another writer moved it: the watcher derives again from what is stored).
    */
-  applyChainStep(step: ChainStep): Promise<boolean>;
+  applyChainStep(step: ChainStep): Promise<readonly number[] | undefined>;
   /** Inserts or replaces a provider's configuration and active flag. */
   upsertProvider(provider: ProviderRecord): Promise<void>;
   setProviderActive(id: string, active: boolean): Promise<void>;
@@ -147,6 +157,12 @@ export interface Store {
   listProviderCredentials(): Promise<ProviderCredential[]>;
   /** Resolves false when no unrevoked credential has that name. */
   revokeProviderCredential(name: string, at: number): Promise<boolean>;
+
+  /**
+   * Takes one token from the bucket `key` (`limit.burst` tokens, refilled at `limit.perSecond`), counted across
+   * every instance sharing the database. Resolves false when the bucket is empty.
+   */
+  takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean>;
 
   close(): Promise<void>;
 }

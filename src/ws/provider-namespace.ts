@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { clientAddress } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
-import { KeyedRateLimiter } from './rate-limiter.js';
+import type { AddressLimits } from './address-limits.js';
 import { guarded } from './guarded.js';
 import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
@@ -22,22 +22,24 @@ export interface ProviderNamespaceDependencies {
   readonly presence: ProviderPresence;
   readonly transitions: OrderTransitions;
   readonly options: SocketOptions;
+  readonly addressLimits: AddressLimits;
   readonly now: () => number;
   readonly logger: Logger;
 }
 
 /** `/provider/v1`: liquidity providers authenticate, configure, subscribe to quote requests and answer them. */
 export function serveProviderNamespace(namespace: Namespace, dependencies: ProviderNamespaceDependencies): void {
-  const authentications = new KeyedRateLimiter(dependencies.options.authenticationsPerAddress);
-  const { logger } = dependencies;
+  const { logger, addressLimits, options } = dependencies;
   namespace.on(
     'connection',
     guarded(
       logger,
       'serving a provider connection',
       (socket: Socket) => {
-        const handlers = providerHandlers(socket, dependencies, authentications);
-        handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, logger);
+        const handlers = providerHandlers(socket, dependencies);
+        const address = clientAddress(socket, options.trustProxy);
+        const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
+        handleRequests(socket, handlers, { ...options, takeAddressToken, now: dependencies.now }, logger);
         socket.on(
           'disconnect',
           guarded(logger, 'marking a provider gone', () => {
@@ -55,9 +57,8 @@ export function serveProviderNamespace(namespace: Namespace, dependencies: Provi
 function providerHandlers(
   socket: Socket,
   dependencies: ProviderNamespaceDependencies,
-  authentications: KeyedRateLimiter,
 ): Record<string, RequestHandler> {
-  const { store, router, transitions, options, now, logger } = dependencies;
+  const { store, router, transitions, options, addressLimits, now, logger } = dependencies;
   const data = socket.data as ProviderSocketData;
   const address = clientAddress(socket, options.trustProxy);
 
@@ -71,7 +72,9 @@ function providerHandlers(
 
   return {
     authenticate: async (payload) => {
-      if (!authentications.tryTake(address, now())) throw new LnswapError('RateLimitExceeded');
+      if (!(await addressLimits.take('authentications', address, options.authenticationsPerAddress))) {
+        throw new LnswapError('RateLimitExceeded');
+      }
       const credential = await authenticateProvider(store, payload);
       // One connection speaks for one provider for its whole life.
       if (data.providerId !== undefined && data.providerId !== credential.name) {

@@ -4,7 +4,7 @@ import type { Socket } from 'socket.io';
 import { LnswapError, type ErrorToken } from '../domain/errors.js';
 import { failureAck, successAck, type AckPayload } from './acks.js';
 import { checkPayloadBounds } from './payload-bounds.js';
-import { TokenBucket, type RateLimit } from './rate-limiter.js';
+import { TokenBucket, type RateLimit } from '../domain/token-bucket.js';
 
 export interface RequestContext {
   /** Names the request in the log, and in the history of an order it moves. */
@@ -17,6 +17,8 @@ export interface RequestLimits {
   readonly maxPayloadBytes: number;
   readonly maxPayloadDepth: number;
   readonly eventsPerConnection: RateLimit;
+  /** Resolves false when the client's address has used up its events, across instances. */
+  readonly takeAddressToken: () => Promise<boolean>;
   /** A handler still busy after this long is answered InternalServerError. */
   readonly requestTimeoutMs: number;
   readonly now: () => number;
@@ -68,7 +70,11 @@ export function handleRequests(
       const refusal = refusalBeforeHandling(event, payload);
       if (refusal !== undefined) return answer(failureAck(new LnswapError(refusal)));
       const handler = handlers[event as string] as RequestHandler;
-      withinTime(limits.requestTimeoutMs, () => handler(payload, { requestId })).then(
+      const handle = async () => {
+        if (!(await limits.takeAddressToken())) throw new LnswapError('RateLimitExceeded');
+        return handler(payload, { requestId });
+      };
+      withinTime(limits.requestTimeoutMs, handle).then(
         (message) => answer(successAck(message)),
         failed,
       );

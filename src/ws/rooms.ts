@@ -1,10 +1,5 @@
 import type { ChainKind } from '../domain/markets.js';
 
-/** Users following one order's state. */
-export function orderRoom(orderId: string): string {
-  return `order:${orderId}`;
-}
-
 const MARKET_QUOTES_PREFIX = 'quotes:';
 
 /** Providers quoting one market. */

@@ -9,8 +9,11 @@ import { OrderTransitions } from '../engine/order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js';
 import { QuoteDesk } from '../engine/quote-desk.js';
 import type { AuctionEvents, OrderMoveEvents } from '../engine/metrics.js';
+import { storedStateChangedEvents, type StateChangedEvent } from '../engine/state-events.js';
 import type { Store } from '../store/store.js';
+import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
+import { clientAddress } from './client-address.js';
 import { boundedParser } from './bounded-parser.js';
 import { busAdapter } from './bus-adapter.js';
 import type { ClusterBus } from './cluster-bus.js';
@@ -18,12 +21,15 @@ import type { Broadcasters } from './broadcast-transaction.js';
 import { MakerQuoteRouter } from './maker-quote-router.js';
 import { ProviderPresence } from './provider-presence.js';
 import { serveProviderNamespace } from './provider-namespace.js';
-import { marketQuotesRoom, orderRoom } from './rooms.js';
+import { OrderSubscriptions } from './order-subscriptions.js';
+import { marketQuotesRoom } from './rooms.js';
 import { resolveSocketOptions, type SocketOptions } from './socket-options.js';
 import { serveUserNamespace } from './user-namespace.js';
 
 export const USER_NAMESPACE = '/user/v1';
 export const PROVIDER_NAMESPACE = '/provider/v1';
+/** A move made on another instance, for this instance's subscribers. */
+const STATE_CHANGED_ELSEWHERE = 'lnswap:stateChanged';
 
 export interface SocketServerDependencies {
   readonly store: Store;
@@ -82,10 +88,20 @@ export async function attachSocketServer(
   const providers = io.of(PROVIDER_NAMESPACE);
 
   const { events } = dependencies;
+  const clustered = bus !== undefined;
+  const subscriptions = new OrderSubscriptions(
+    (orderId, afterSequence) => storedStateChangedEvents(store, orderId, afterSequence),
+    logger,
+  );
+  // Each instance sends to its own subscribers, so each can keep every subscriber's events in sequence.
   const transitions = new OrderTransitions(store, (event) => {
     events?.orderMoved(event.state);
-    users.to(orderRoom(event.orderId)).emit('stateChanged', event);
+    subscriptions.deliver(event);
+    if (clustered) users.serverSideEmit(STATE_CHANGED_ELSEWHERE, event);
   });
+  if (clustered) {
+    users.on(STATE_CHANGED_ELSEWHERE, (event: StateChangedEvent) => subscriptions.deliver(event));
+  }
   const desk = new QuoteDesk({
     store,
     options: engineOptions,
@@ -93,13 +109,21 @@ export async function attachSocketServer(
     solicitQuotes: (request) => providers.to(marketQuotesRoom(request.market)).emit('requestQuote', request),
     ...(events === undefined ? {} : { events }),
   });
-  const clustered = bus !== undefined;
   const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
   const broadcasters = dependencies.broadcasters ?? {};
-  serveUserNamespace(users, { store, desk, options: socketOptions, now, logger, broadcasters });
-  serveProviderNamespace(providers, { store, router, presence, transitions, options: socketOptions, now, logger });
+  const addressLimits = new AddressLimits(store, now, logger);
+  const connectionCap = new ConnectionCap(socketOptions.connectionsPerAddress);
+  for (const namespace of [users, providers]) {
+    namespace.use((socket, next) => {
+      const admitted = connectionCap.admit(socket, clientAddress(socket, socketOptions.trustProxy));
+      next(admitted ? undefined : new Error('TooManyConnections'));
+    });
+  }
+  const options = socketOptions;
+  serveUserNamespace(users, { store, desk, subscriptions, addressLimits, options, now, logger, broadcasters });
+  serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, options, now, logger });
 
   const tasks = startUpkeep({
     store,

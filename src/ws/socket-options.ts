@@ -1,4 +1,4 @@
-import type { RateLimit } from './rate-limiter.js';
+import type { RateLimit } from '../domain/token-bucket.js';
 
 /** Flood bounds and cluster timing of the socket.io server. */
 export interface SocketOptions {
@@ -16,6 +16,10 @@ export interface SocketOptions {
   readonly quoteRequestsPerAddress: RateLimit;
   /** Applies to every event of a connection, quote requests included. */
   readonly eventsPerConnection: RateLimit;
+  /** Every event from one client address, all its connections to every instance together. */
+  readonly eventsPerAddress: RateLimit;
+  /** Open connections from one client address to one instance, both namespaces together. */
+  readonly connectionsPerAddress: number;
   /** Each authentication costs a slow hash, so attempts are limited per address. */
   readonly authenticationsPerAddress: RateLimit;
   /** Take the client address from X-Forwarded-For, for instances behind a load balancer. */
@@ -38,6 +42,8 @@ export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
   quoteRequestsPerConnection: { burst: 5, perSecond: 0.5 },
   quoteRequestsPerAddress: { burst: 30, perSecond: 3 },
   eventsPerConnection: { burst: 100, perSecond: 20 },
+  eventsPerAddress: { burst: 500, perSecond: 100 },
+  connectionsPerAddress: 50,
   authenticationsPerAddress: { burst: 10, perSecond: 0.5 },
   trustProxy: false,
   forwardedQuoteTimeoutMs: 3_000,

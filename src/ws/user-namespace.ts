@@ -14,15 +14,19 @@ import type { Store } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
 import { broadcastTransaction, type Broadcasters } from './broadcast-transaction.js';
 import { clientAddress } from './client-address.js';
-import { KeyedRateLimiter, TokenBucket } from './rate-limiter.js';
+import { TokenBucket } from '../domain/token-bucket.js';
+import type { AddressLimits } from './address-limits.js';
 import { guarded } from './guarded.js';
 import { handleRequests, type RequestHandler } from './requests.js';
-import { blockHeightRoom, orderRoom } from './rooms.js';
+import type { OrderSubscriptions } from './order-subscriptions.js';
+import { blockHeightRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
 export interface UserNamespaceDependencies {
   readonly store: Store;
   readonly desk: QuoteDesk;
+  readonly subscriptions: OrderSubscriptions;
+  readonly addressLimits: AddressLimits;
   readonly options: SocketOptions;
   readonly now: () => number;
   readonly logger: Logger;
@@ -31,16 +35,17 @@ export interface UserNamespaceDependencies {
 
 /** `/user/v1`: users request quotes, follow their orders and block heights, and read refund details. */
 export function serveUserNamespace(namespace: Namespace, dependencies: UserNamespaceDependencies): void {
-  const quoteRequestsByAddress = new KeyedRateLimiter(dependencies.options.quoteRequestsPerAddress);
-  const { logger } = dependencies;
+  const { logger, addressLimits, options } = dependencies;
   namespace.on(
     'connection',
     guarded(
       logger,
       'serving a user connection',
       (socket: Socket) => {
-        const handlers = userHandlers(socket, dependencies, quoteRequestsByAddress);
-        handleRequests(socket, handlers, { ...dependencies.options, now: dependencies.now }, logger);
+        const handlers = userHandlers(socket, dependencies);
+        const address = clientAddress(socket, options.trustProxy);
+        const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
+        handleRequests(socket, handlers, { ...options, takeAddressToken, now: dependencies.now }, logger);
       },
       (socket) => socket.disconnect(true),
     ),
@@ -50,16 +55,16 @@ export function serveUserNamespace(namespace: Namespace, dependencies: UserNames
 function userHandlers(
   socket: Socket,
   dependencies: UserNamespaceDependencies,
-  quoteRequestsByAddress: KeyedRateLimiter,
 ): Record<string, RequestHandler> {
-  const { store, desk, options, now } = dependencies;
+  const { store, desk, subscriptions, addressLimits, options, now } = dependencies;
+  socket.on('disconnect', () => subscriptions.forget(socket));
   const quoteRequests = new TokenBucket(options.quoteRequestsPerConnection, now());
   const address = clientAddress(socket, options.trustProxy);
 
   return {
     requestQuote: async (payload, { requestId }) => {
-      const at = now();
-      if (!quoteRequests.tryTake(at) || !quoteRequestsByAddress.tryTake(address, at)) {
+      if (!quoteRequests.tryTake(now())) throw new LnswapError('RateLimitExceeded');
+      if (!(await addressLimits.take('quoteRequests', address, options.quoteRequestsPerAddress))) {
         throw new LnswapError('RateLimitExceeded');
       }
       const order = await desk.requestQuote(payload, requestId);
@@ -69,13 +74,15 @@ function userHandlers(
     },
 
     subscribeToOrderState: async (payload) => {
+      readOrderId(payload);
+      const sinceSequence = readSinceSequence(payload);
       const order = await findOrder(store, payload);
-      await socket.join(orderRoom(order.id));
+      await subscriptions.subscribe(socket, order.id, sinceSequence);
       return undefined;
     },
 
     unsubscribeFromOrderState: async (payload) => {
-      await socket.leave(orderRoom(readOrderId(payload)));
+      subscriptions.unsubscribe(socket, readOrderId(payload));
       return undefined;
     },
 
@@ -114,6 +121,14 @@ function readOrderId(payload: unknown): string {
   const orderId = typeof raw === 'string' ? normalizeOrderId(raw) : undefined;
   if (orderId === undefined) throw new LnswapError('InvalidOrderId');
   return orderId;
+}
+
+/** Absent, null or a non-negative safe integer: the last sequence the client has of the order. */
+function readSinceSequence(payload: unknown): number | undefined {
+  const raw = isPlainObject(payload) ? payload.sinceSequence : undefined;
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0) throw new LnswapError('InvalidSinceSequence');
+  return raw;
 }
 
 async function findOrder(store: Store, payload: unknown): Promise<OrderRecord> {

@@ -164,7 +164,7 @@ describe(
       const schema = new URL(fresh.url).searchParams.get('schema');
       await withAdmin((admin) => admin.query(`UPDATE "${schema}".orders SET expires_at = 0 WHERE id = $1`, [quote!.orderId]));
       await eventually(() => seenOnA.length > 0 && seenOnB.length > 0, 'stateChanged on both instances');
-      const elapsed = { orderId: quote.orderId, state: 'FundWindowElapsed' };
+      const elapsed = { orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 };
       assert.deepEqual([seenOnA[0], seenOnB[0]], [elapsed, elapsed]);
 
       for (const { log } of [a, b]) {

@@ -85,11 +85,11 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
 
     await chain.claim(quote.orderId, preimage, 'provider');
     await chain.mine(CONFIRMATIONS - 1);
-    assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', preimage });
+    assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
     assert.deepEqual(changes, [
-      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation' },
-      { orderId: quote.orderId, state: 'Funded', transactionId: fundTx },
-      { orderId: quote.orderId, state: 'Complete', preimage },
+      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+      { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundTx },
+      { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
     ]);
     const response = await fetch(`${harness.service.url}/api/orders/${quote.orderId}`);
     const order = (await response.json()) as Record<string, unknown>;

@@ -142,7 +142,7 @@ for (const kind of STORE_KINDS) {
 
       const changes: StateChanged[] = [];
       const settled = await (await followOrder(user, quote.orderId, (change) => changes.push(change))).settled;
-      assert.deepEqual(settled, { orderId: quote.orderId, state: 'FundWindowElapsed' });
+      assert.deepEqual(settled, { orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 });
       assert.deepEqual(changes, [settled]);
       assert.equal(await getJson(base, `/api/orders/${quote.orderId}/state`), 'FundWindowElapsed');
       assert.deepEqual(await getJson(base, `/api/orders?invoiceHash=${hashInvoice(invoice)}`), [{ ...summary, state: 'FundWindowElapsed' }]);
@@ -223,11 +223,11 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await running.dear.bot.reportFailedPayment(quote.orderId, 'no route'), { success: true });
       assert.deepEqual(await running.cheap.bot.reportPayment(quote.orderId, preimage), { success: true });
 
-      assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', preimage });
+      assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
       assert.deepEqual(changes, [
-        { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation' },
-        { orderId: quote.orderId, state: 'Funded', transactionId: fundTransaction.id },
-        { orderId: quote.orderId, state: 'Complete', preimage },
+        { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+        { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundTransaction.id },
+        { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
       ]);
       const order = await getJson(harness.service.url, `/api/orders/${quote.orderId}`);
       assert.deepEqual(order, {

@@ -114,7 +114,7 @@ describe('two instances behind a load balancer, sharing one PostgreSQL database'
     await eventually(() => seenOnA.length > 0 && seenOnB.length > 0, 'the fund window to elapse');
     // Both instances sweep; only the one whose compare-and-set won announces the move.
     await sleep(300);
-    const elapsed = { orderId: quote.orderId, state: 'FundWindowElapsed' };
+    const elapsed = { orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 };
     assert.deepEqual(seenOnA, [elapsed]);
     assert.deepEqual(seenOnB, [elapsed]);
     assert.equal(await getJson(instanceA.url, `/api/orders/${quote.orderId}/state`), 'FundWindowElapsed');
@@ -154,9 +154,9 @@ describe('two instances behind a load balancer, sharing one PostgreSQL database'
     assert.deepEqual(await cheapOnA.bot.reportPayment(quote.orderId, preimage), { success: true });
     await eventually(() => changes.length === 3, 'three state changes');
     assert.deepEqual(changes, [
-      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation' },
-      { orderId: quote.orderId, state: 'Funded', transactionId: fundId },
-      { orderId: quote.orderId, state: 'Complete', preimage },
+      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+      { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundId },
+      { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
     ]);
     const order = (await getJson(instanceA.url, `/api/orders/${quote.orderId}`)) as { state: string; paymentPreimage: string };
     assert.equal(order.state, 'Complete');

@@ -36,7 +36,11 @@ for (const kind of STORE_KINDS) {
         events.map((event) => event.orderId).sort(),
         [elapsed.id, elapsedToo.id].sort(),
       );
-      assert.ok(events.every((event) => event.state === 'FundWindowElapsed' && Object.keys(event).length === 2));
+      assert.ok(
+        events.every(
+          (event) => event.state === 'FundWindowElapsed' && event.sequence === 2 && Object.keys(event).length === 3,
+        ),
+      );
 
       assert.equal((await fresh.store.getOrder(elapsed.id))?.state, 'FundWindowElapsed');
       assert.deepEqual(

@@ -66,7 +66,9 @@ for (const kind of STORE_KINDS) {
       const order = await fresh.store.getOrder(funded.record.id);
       assert.equal(order?.state, 'Complete');
       assert.equal(order?.paymentPreimage, funded.preimage);
-      assert.deepEqual(events, [{ orderId: funded.record.id, state: 'Complete', preimage: funded.preimage }]);
+      assert.deepEqual(events, [
+        { orderId: funded.record.id, state: 'Complete', sequence: 2, preimage: funded.preimage },
+      ]);
 
       await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage });
       assert.equal(events.length, 1);
@@ -90,7 +92,9 @@ for (const kind of STORE_KINDS) {
         at: 5000,
         cause: { source: 'request', reason: 'paymentFailedAddressBlacklisted', requestId: 'request-1' },
       });
-      assert.deepEqual(events, [{ orderId: blacklisted.record.id, state: 'AddressBlacklistedWaitingForRefundTx' }]);
+      assert.deepEqual(events, [
+        { orderId: blacklisted.record.id, state: 'AddressBlacklistedWaitingForRefundTx', sequence: 2 },
+      ]);
 
       await report(blacklisted.record.id);
       assert.equal(events.length, 1, 'a repeated report moved the order again');

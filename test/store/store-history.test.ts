@@ -42,7 +42,11 @@ for (const kind of STORE_KINDS) {
         { from: 'Funded', to: 'Complete', cause: paid },
       ] as const;
       for (const [index, move] of moves.entries()) {
-        assert.equal(await store.transitionOrder({ orderId: order.id, at: index + 10, ...move }), true);
+        assert.equal(
+          await store.transitionOrder({ orderId: order.id, at: index + 10, ...move }),
+          index + 2,
+          'its sequence',
+        );
       }
       assert.deepStrictEqual(await store.getOrderHistory(order.id), [
         { state: 'WaitingForFundingTx', at: order.createdAt, cause: quoted },
@@ -50,6 +54,12 @@ for (const kind of STORE_KINDS) {
         { state: 'Funded', at: 11, cause: confirmed },
         { state: 'Complete', at: 12, cause: paid },
       ]);
+      assert.deepStrictEqual(await store.getOrderHistorySince(order.id, 2), [
+        { sequence: 3, state: 'Funded', at: 11, cause: confirmed },
+        { sequence: 4, state: 'Complete', at: 12, cause: paid },
+      ]);
+      assert.deepStrictEqual(await store.getOrderHistorySince(order.id, 4), []);
+      assert.deepStrictEqual(await store.getOrderHistorySince('00000000-0000-4000-8000-000000000000', 0), []);
     });
 
     test('a cause with only a source and a reason comes back without the optional fields', async () => {
@@ -73,8 +83,8 @@ for (const kind of STORE_KINDS) {
       const store = fresh.store();
       await store.createOrder(order, quoted);
       const move = { orderId: order.id, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: 5 } as const;
-      assert.equal(await store.transitionOrder({ ...move, cause: elapsed }), true);
-      assert.equal(await store.transitionOrder({ ...move, cause: paid }), false);
+      assert.equal(await store.transitionOrder({ ...move, cause: elapsed }), 2);
+      assert.equal(await store.transitionOrder({ ...move, cause: paid }), undefined);
       const causes = (await store.getOrderHistory(order.id)).map((change) => change.cause);
       assert.deepStrictEqual(causes, [quoted, elapsed]);
     });

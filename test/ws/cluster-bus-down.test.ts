@@ -63,6 +63,6 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
     await succeed(user, 'subscribeToOrderState', { orderId: quote.orderId });
     await sockets.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: Date.now(), cause: { source: 'timer', reason: 'fundWindowElapsed' } });
     await eventually(() => changes.length === 1, 'the move');
-    assert.deepEqual(changes, [{ orderId: quote.orderId, state: 'FundWindowElapsed' }]);
+    assert.deepEqual(changes, [{ orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 }]);
   });
 });

@@ -68,6 +68,7 @@ describe('handleRequests', () => {
           maxPayloadBytes: 1_000,
           maxPayloadDepth: 4,
           eventsPerConnection: { burst: 1_000, perSecond: 1_000 },
+          takeAddressToken: () => Promise.resolve(true),
           requestTimeoutMs: 200,
           now: Date.now,
         },

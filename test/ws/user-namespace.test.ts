@@ -96,7 +96,7 @@ describe('/user/v1', () => {
     });
     assert.equal(moved, true);
     for (const event of await Promise.all(arrivals)) {
-      assert.deepEqual(event, { orderId: funding.record.id, state: 'WaitingForFundingTxConfirmation' });
+      assert.deepEqual(event, { orderId: funding.record.id, state: 'WaitingForFundingTxConfirmation', sequence: 2 });
     }
 
     await succeed(legacySubscriber, 'unsubscribeFromOrderState', { orderId: funding.record.id });
@@ -109,7 +109,12 @@ describe('/user/v1', () => {
       at: Date.now(),
       cause: MOVE_CAUSE,
     });
-    assert.deepEqual(await funded, { orderId: funding.record.id, state: 'Funded', transactionId: fundTransaction.id });
+    assert.deepEqual(await funded, {
+      orderId: funding.record.id,
+      state: 'Funded',
+      sequence: 3,
+      transactionId: fundTransaction.id,
+    });
     await sleep(50);
     assert.deepEqual(seenAfterLeaving, []);
     assert.deepEqual(seenByBystander, []);

@@ -152,4 +152,16 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX chain_observations_by_height ON chain_observations (chain, block_height);
     `,
   },
+  {
+    version: 5,
+    name: 'rate limits counted across instances',
+    // Unlogged: a bucket is worth no WAL, and a crash that empties the table only hands out fresh bursts.
+    sql: `
+      CREATE UNLOGGED TABLE rate_limit_buckets (
+        key TEXT COLLATE "C" PRIMARY KEY,
+        tokens DOUBLE PRECISION NOT NULL,
+        updated_at_ms BIGINT NOT NULL
+      );
+    `,
+  },
 ];

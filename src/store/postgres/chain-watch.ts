@@ -58,26 +58,38 @@ const INSERT_OBSERVATION = `INSERT INTO chain_observations (${OBSERVATION_COLUMN
   VALUES (${OBSERVATION_COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})
   ON CONFLICT (chain, block_hash, position) DO NOTHING`;
 
-/** Resolves false, with nothing written, when an order moved meanwhile. */
-export async function applyChainStep(pool: pg.Pool, channel: string, step: ChainStep): Promise<StoreChange[] | false> {
+export interface AppliedChainStep {
+  readonly changes: readonly StoreChange[];
+  /** The history sequence numbers of the step's moves, in order. */
+  readonly sequences: readonly number[];
+}
+
+/** Resolves undefined, with nothing written, when an order moved meanwhile. */
+export async function applyChainStep(
+  pool: pg.Pool,
+  channel: string,
+  step: ChainStep,
+): Promise<AppliedChainStep | undefined> {
   const changes: StoreChange[] = [
     { kind: 'configuration' },
     ...step.orders.map((update): StoreChange => ({ kind: 'orderMoved', orderId: update.orderId })),
   ];
   try {
-    await inTransaction(pool, async (client) => {
-      await writeStep(client, step);
+    const sequences = await inTransaction(pool, async (client) => {
+      const written = await writeStep(client, step);
       for (const change of changes) await notifyChange(client, channel, change);
+      return written;
     });
-    return changes;
+    return { changes, sequences };
   } catch (error) {
-    if (error instanceof OrderMovedMeanwhile) return false;
+    if (error instanceof OrderMovedMeanwhile) return undefined;
     throw error;
   }
 }
 
-async function writeStep(client: Queryable, step: ChainStep): Promise<void> {
+async function writeStep(client: Queryable, step: ChainStep): Promise<number[]> {
   const { chain } = step;
+  const sequences: number[] = [];
   if (step.dropAbove !== undefined) {
     const dropped = [chain, step.dropAbove];
     await client.query('DELETE FROM chain_observations WHERE chain = $1 AND block_height > $2', dropped);
@@ -109,7 +121,9 @@ async function writeStep(client: Queryable, step: ChainStep): Promise<void> {
     if (stored.rows[0]?.state !== update.expectedState) throw new OrderMovedMeanwhile();
     for (const move of update.moves) {
       assertTransitionAllowed(move);
-      if (!(await transitionOrder(client, move))) throw new OrderMovedMeanwhile();
+      const sequence = await transitionOrder(client, move);
+      if (sequence === undefined) throw new OrderMovedMeanwhile();
+      sequences.push(sequence);
     }
     await client.query('DELETE FROM order_transactions WHERE order_id = $1', [update.orderId]);
     for (const [index, transaction] of update.transactions.entries()) {
@@ -125,4 +139,5 @@ async function writeStep(client: Queryable, step: ChainStep): Promise<void> {
       [update.refundableAtBlockHeight, update.paymentPreimage ?? null, update.orderId],
     );
   }
+  return sequences;
 }

@@ -4,6 +4,7 @@ import type { ChainKind } from '../../domain/markets.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
+import type { RateLimit } from '../../domain/token-bucket.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
   chainViewsFromRows,
@@ -16,13 +17,26 @@ import {
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
-import { historyFromRows, type HistoryRow } from '../history-rows.js';
+import {
+  historyFromRows,
+  sequencedHistoryFromRows,
+  type HistoryRow,
+  type SequencedHistoryRow,
+} from '../history-rows.js';
 import type { StoreChange } from '../change-feed.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { openImportSession } from '../import-session.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
-import type { ChainStep, ChainWatchState, ImportSession, StateTransition, Store, StoreConfiguration } from '../store.js';
+import type {
+  ChainStep,
+  ChainWatchState,
+  ImportSession,
+  SequencedStateChange,
+  StateTransition,
+  Store,
+  StoreConfiguration,
+} from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
 import * as chainWatch from './chain-watch.js';
 import { changeChannel, notifyChange, PostgresChangeFeed } from './change-feed.js';
@@ -38,6 +52,9 @@ import {
   SELECT_CREDENTIAL_BY_API_KEY,
   SELECT_CREDENTIALS,
   SELECT_HISTORY,
+  SELECT_HISTORY_SINCE,
+  TAKE_RATE_LIMIT_TOKEN,
+  PRUNE_RATE_LIMIT_BUCKETS,
   SELECT_MARKETS,
   SELECT_ORDER,
   SELECT_ORDERS_AFTER,
@@ -65,8 +82,12 @@ export async function openPostgresStore(target: PostgresTarget): Promise<Store> 
   return new PostgresStore(pool, new PostgresChangeFeed(target, changeChannel(target)));
 }
 
+/** How many rate limit tokens an instance takes between two prunings of the buckets table. */
+const RATE_LIMIT_PRUNE_EVERY = 10_000;
+
 class PostgresStore implements Store {
   readonly dialect = 'postgres';
+  private rateLimitTakes = 0;
   private readonly configuration: ConfigurationCache;
   private closing: Promise<void> | undefined;
 
@@ -109,6 +130,17 @@ class PostgresStore implements Store {
     return historyFromRows(await this.rows<HistoryRow>(SELECT_HISTORY, [id]));
   }
 
+  async takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean> {
+    this.rateLimitTakes += 1;
+    if (this.rateLimitTakes % RATE_LIMIT_PRUNE_EVERY === 0) await this.pool.query(PRUNE_RATE_LIMIT_BUCKETS);
+    const taken = await this.pool.query({ ...TAKE_RATE_LIMIT_TOKEN, values: [key, limit.burst, limit.perSecond] });
+    return taken.rowCount === 1;
+  }
+
+  async getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {
+    return sequencedHistoryFromRows(await this.rows<SequencedHistoryRow>(SELECT_HISTORY_SINCE, [id, afterSequence]));
+  }
+
   async importAtomically(work: (session: ImportSession) => Promise<void>): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const { session, end } = openImportSession({
@@ -145,16 +177,16 @@ class PostgresStore implements Store {
     }
   }
 
-  async transitionOrder(transition: StateTransition): Promise<boolean> {
+  async transitionOrder(transition: StateTransition): Promise<number | undefined> {
     assertTransitionAllowed(transition);
     const change: StoreChange = { kind: 'orderMoved', orderId: transition.orderId };
-    const moved = await inTransaction(this.pool, async (client) => {
+    const sequence = await inTransaction(this.pool, async (client) => {
       const applied = await writes.transitionOrder(client, transition);
-      if (applied) await notifyChange(client, this.changes.channel, change);
+      if (applied !== undefined) await notifyChange(client, this.changes.channel, change);
       return applied;
     });
-    if (moved) this.changes.report(change);
-    return moved;
+    if (sequence !== undefined) this.changes.report(change);
+    return sequence;
   }
 
   async listOrdersExpiredIn(state: OrderState, now: number): Promise<OrderRecord[]> {
@@ -186,11 +218,11 @@ class PostgresStore implements Store {
     return this.orders(SELECT_ORDERS_OF_TICKERS_IN_STATES, [[...states], [...tickers]]);
   }
 
-  async applyChainStep(step: ChainStep): Promise<boolean> {
-    const changes = await chainWatch.applyChainStep(this.pool, this.changes.channel, step);
-    if (changes === false) return false;
-    for (const change of changes) this.changes.report(change);
-    return true;
+  async applyChainStep(step: ChainStep): Promise<readonly number[] | undefined> {
+    const applied = await chainWatch.applyChainStep(this.pool, this.changes.channel, step);
+    if (applied === undefined) return undefined;
+    for (const change of applied.changes) this.changes.report(change);
+    return applied.sequences;
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {

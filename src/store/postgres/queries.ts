@@ -100,6 +100,29 @@ export const UPDATE_SAME_TRANSACTION = named(
   `UPDATE order_transactions SET amount = $4::numeric, block_height = $6::int8
    WHERE order_id = $1 AND type = $2 AND tx_id = $3 AND output_index IS NOT DISTINCT FROM $5::int4`,
 );
+// A token bucket in one atomic upsert, timed by the database's clock so instances' clocks do not matter. The
+// update (and so the returned row) happens only while a token is left.
+export const TAKE_RATE_LIMIT_TOKEN = named(
+  'take-rate-limit-token',
+  `INSERT INTO rate_limit_buckets AS bucket (key, tokens, updated_at_ms)
+   VALUES ($1, $2::float8 - 1, (extract(epoch FROM clock_timestamp()) * 1000)::int8)
+   ON CONFLICT (key) DO UPDATE SET
+     tokens = least($2::float8,
+       bucket.tokens + greatest(0, excluded.updated_at_ms - bucket.updated_at_ms) / 1000.0 * $3::float8) - 1,
+     updated_at_ms = greatest(excluded.updated_at_ms, bucket.updated_at_ms)
+   WHERE least($2::float8,
+     bucket.tokens + greatest(0, excluded.updated_at_ms - bucket.updated_at_ms) / 1000.0 * $3::float8) >= 1
+   RETURNING 1`,
+);
+// Buckets untouched for an hour are full again for every limit lnswap sets: forgetting them changes nothing.
+export const PRUNE_RATE_LIMIT_BUCKETS = named(
+  'prune-rate-limit-buckets',
+  'DELETE FROM rate_limit_buckets WHERE updated_at_ms < (extract(epoch FROM clock_timestamp()) * 1000)::int8 - 3600000',
+);
+export const SELECT_HISTORY_SINCE = named(
+  'select-history-since',
+  'SELECT seq, state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 AND seq > $2 ORDER BY seq',
+);
 export const SELECT_HISTORY = named(
   'select-history',
   'SELECT state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 ORDER BY seq',
@@ -112,7 +135,8 @@ export const APPEND_HISTORY = named(
      coalesce((SELECT max(seq) FROM order_state_history h WHERE h.order_id = entry.order_id), 0) + entry.ordinal,
      entry.state, entry.at, entry.cause::jsonb
    FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[], $5::text[])
-     AS entry (order_id, state, at, ordinal, cause)`,
+     AS entry (order_id, state, at, ordinal, cause)
+   RETURNING seq`,
 );
 
 export const SELECT_MARKETS = named('select-markets', 'SELECT name FROM markets ORDER BY position');

@@ -60,8 +60,12 @@ interface HistoryEntry {
   readonly cause?: TransitionCause;
 }
 
-/** Numbers each order's entries within a statement, continuing after the seq the order already has. */
-async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]): Promise<void> {
+/**
+ * Numbers each order's entries within a statement, continuing after the seq the order already has. Resolves the
+ * numbers given, in the order of `entries`.
+ */
+async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]): Promise<number[]> {
+  const sequences: number[] = [];
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const ordinals = new Map<string, number>();
     const rows = entries.slice(start, start + ROWS_PER_STATEMENT).map(({ orderId, state, at, cause }) => {
@@ -69,8 +73,10 @@ async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]
       ordinals.set(orderId, ordinal);
       return [orderId, state, at, ordinal, cause === undefined ? null : causeColumn(cause)];
     });
-    await client.query({ ...APPEND_HISTORY, values: columnsOf(rows, 5) });
+    const appended = await client.query<{ seq: number }>({ ...APPEND_HISTORY, values: columnsOf(rows, 5) });
+    sequences.push(...appended.rows.map((row) => row.seq));
   }
+  return sequences;
 }
 
 export async function createOrder(client: Queryable, order: OrderRecord, cause: TransitionCause): Promise<void> {
@@ -114,17 +120,17 @@ async function recordTransaction(client: Queryable, orderId: string, transaction
   if (updated.rowCount === 0) await client.query({ ...APPEND_TRANSACTION, values });
 }
 
-/** Compare-and-set on the order's state; call inside a transaction. */
-export async function transitionOrder(client: Queryable, transition: StateTransition): Promise<boolean> {
+/** Compare-and-set on the order's state; call inside a transaction. Resolves the move's history sequence number. */
+export async function transitionOrder(client: Queryable, transition: StateTransition): Promise<number | undefined> {
   const { orderId, from, to, at, cause } = transition;
   const moved = await client.query({
     ...MOVE_ORDER_STATE,
     values: [to, transition.paymentPreimage ?? null, orderId, from],
   });
-  if (moved.rowCount === 0) return false;
-  await appendHistory(client, [{ orderId, state: to, at, cause }]);
+  if (moved.rowCount === 0) return undefined;
+  const [sequence] = await appendHistory(client, [{ orderId, state: to, at, cause }]);
   if (transition.transaction !== undefined) await recordTransaction(client, orderId, transition.transaction);
-  return true;
+  return sequence;
 }
 
 export async function upsertChainViews(client: Queryable, chains: ChainViews): Promise<void> {

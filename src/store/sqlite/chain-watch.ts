@@ -24,7 +24,7 @@ class OrderMovedMeanwhile extends Error {}
 export function prepareChainWatch(
   db: Database,
   statements: SqliteStatements,
-  transitionOrder: (transition: StateTransition) => boolean,
+  transitionOrder: (transition: StateTransition) => number | undefined,
   readOrders: (rows: unknown[]) => OrderRecord[],
 ) {
   const selectCursor = db.prepare('SELECT start_height, height, hash FROM chain_cursors WHERE chain = ?');
@@ -59,8 +59,9 @@ export function prepareChainWatch(
        AND onchain_ticker IN (SELECT value FROM json_each(?)) ORDER BY created_at, id`,
   );
 
-  const applyStep = db.transaction((step: ChainStep) => {
+  const applyStep = db.transaction((step: ChainStep): number[] => {
     const { chain } = step;
+    const sequences: number[] = [];
     if (step.dropAbove !== undefined) {
       dropObservations.run(chain, step.dropAbove);
       dropBlocks.run(chain, step.dropAbove);
@@ -75,7 +76,9 @@ export function prepareChainWatch(
       if (stored?.state !== update.expectedState) throw new OrderMovedMeanwhile();
       for (const move of update.moves) {
         assertTransitionAllowed(move);
-        if (!transitionOrder(move)) throw new OrderMovedMeanwhile();
+        const sequence = transitionOrder(move);
+        if (sequence === undefined) throw new OrderMovedMeanwhile();
+        sequences.push(sequence);
       }
       statements.deleteTransactions.run(stored.internalId);
       update.transactions.forEach((transaction, index) => {
@@ -83,6 +86,7 @@ export function prepareChainWatch(
       });
       updateChainFields.run(update.refundableAtBlockHeight, update.paymentPreimage ?? null, stored.internalId);
     }
+    return sequences;
   });
 
   return {
@@ -107,13 +111,12 @@ export function prepareChainWatch(
       return readOrders(ids.map((id) => statements.selectOrder.get(id)));
     },
 
-    /** False, with nothing written, when an order moved meanwhile. */
-    applyChainStep(step: ChainStep): boolean {
+    /** The moves' history sequence numbers; undefined, with nothing written, when an order moved meanwhile. */
+    applyChainStep(step: ChainStep): number[] | undefined {
       try {
-        applyStep(step);
-        return true;
+        return applyStep(step);
       } catch (error) {
-        if (error instanceof OrderMovedMeanwhile) return false;
+        if (error instanceof OrderMovedMeanwhile) return undefined;
         throw error;
       }
     },

@@ -6,6 +6,7 @@ import type { ChainKind } from '../../domain/markets.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../../domain/order.js';
 import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
+import { KeyedRateLimiter, type RateLimit } from '../../domain/token-bucket.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import {
   chainViewsFromRows,
@@ -18,7 +19,12 @@ import {
   type ProviderMarketRow,
   type ProviderRow,
 } from '../configuration-rows.js';
-import { historyFromRows, type HistoryRow } from '../history-rows.js';
+import {
+  historyFromRows,
+  sequencedHistoryFromRows,
+  type HistoryRow,
+  type SequencedHistoryRow,
+} from '../history-rows.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { orderFromRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
@@ -27,6 +33,7 @@ import type {
   ChainStep,
   ChainWatchState,
   ImportSession,
+  SequencedStateChange,
   StateTransition,
   Store,
   StoreConfiguration,
@@ -59,6 +66,7 @@ export function openSqliteStore(path: string): Store {
 
 class SqliteStore implements Store {
   readonly dialect = 'sqlite';
+  private readonly rateLimiters = new Map<RateLimit, KeyedRateLimiter>();
   readonly changes: SqliteChangeFeed;
   private readonly configuration: ConfigurationCache;
   private readonly statements: SqliteStatements;
@@ -107,6 +115,20 @@ class SqliteStore implements Store {
 
   async getOrderHistory(id: string): Promise<StateChange[]> {
     return historyFromRows(this.statements.selectHistory.all(id) as HistoryRow[]);
+  }
+
+  // One process serves a SQLite database, so its memory is the whole count.
+  async takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean> {
+    let limiter = this.rateLimiters.get(limit);
+    if (limiter === undefined) {
+      limiter = new KeyedRateLimiter(limit);
+      this.rateLimiters.set(limit, limiter);
+    }
+    return limiter.tryTake(key, Date.now());
+  }
+
+  async getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]> {
+    return sequencedHistoryFromRows(this.statements.selectHistorySince.all(id, afterSequence) as SequencedHistoryRow[]);
   }
 
   async importAtomically(
@@ -166,11 +188,11 @@ class SqliteStore implements Store {
     this.changes.report({ kind: 'orderCreated', invoiceHash: order.invoiceHash });
   }
 
-  async transitionOrder(transition: StateTransition): Promise<boolean> {
+  async transitionOrder(transition: StateTransition): Promise<number | undefined> {
     assertTransitionAllowed(transition);
     await this.importSettled();
     const moved = this.writes.transitionOrder(transition);
-    if (moved) this.changes.report({ kind: 'orderMoved', orderId: transition.orderId });
+    if (moved !== undefined) this.changes.report({ kind: 'orderMoved', orderId: transition.orderId });
     return moved;
   }
 
@@ -204,13 +226,13 @@ class SqliteStore implements Store {
     return this.chainWatch.listOrdersOfTickersInStates(tickers, states);
   }
 
-  async applyChainStep(step: ChainStep): Promise<boolean> {
+  async applyChainStep(step: ChainStep): Promise<readonly number[] | undefined> {
     await this.importSettled();
-    const applied = this.chainWatch.applyChainStep(step);
-    if (!applied) return false;
+    const sequences = this.chainWatch.applyChainStep(step);
+    if (sequences === undefined) return undefined;
     this.changes.report({ kind: 'configuration' });
     for (const update of step.orders) this.changes.report({ kind: 'orderMoved', orderId: update.orderId });
-    return true;
+    return sequences;
   }
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {

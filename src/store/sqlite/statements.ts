@@ -62,11 +62,16 @@ export function prepareStatements(db: Database) {
       `SELECT h.state, h.at, h.cause FROM order_state_history h
        WHERE h.order_internal_id = (SELECT internal_id FROM orders WHERE id = ?) ORDER BY h.seq`,
     ),
+    selectHistorySince: prepare(
+      `SELECT h.seq, h.state, h.at, h.cause FROM order_state_history h
+       WHERE h.order_internal_id = (SELECT internal_id FROM orders WHERE id = ?) AND h.seq > ? ORDER BY h.seq`,
+    ),
     appendHistory: prepare(
       `INSERT INTO order_state_history (order_internal_id, seq, state, at, cause)
        SELECT @internalId, coalesce(max(seq), 0) + 1, @state, @at, @cause
-       FROM order_state_history WHERE order_internal_id = @internalId`,
-    ),
+       FROM order_state_history WHERE order_internal_id = @internalId
+       RETURNING seq`,
+    ).pluck(),
 
     selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),
     deleteMarkets: prepare('DELETE FROM markets'),

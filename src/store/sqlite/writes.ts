@@ -20,8 +20,9 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
   };
 
   // An import's rows carry no cause: a snapshot does not say why its orders are where they are.
-  const appendHistory = (internalId: number, state: OrderState, at: number, cause?: TransitionCause) => {
-    statements.appendHistory.run({ internalId, state, at, cause: cause === undefined ? null : causeColumn(cause) });
+  const appendHistory = (internalId: number, state: OrderState, at: number, cause?: TransitionCause): number => {
+    const values = { internalId, state, at, cause: cause === undefined ? null : causeColumn(cause) };
+    return statements.appendHistory.get(values) as number;
   };
 
   // A transaction seen again (typically now confirmed) updates its earlier record instead of counting twice.
@@ -69,15 +70,15 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     findStoredOrder: (id: string) => statements.selectStoredOrder.get(id) as StoredOrder | undefined,
     storedState: (internalId: number) => statements.selectStateByInternalId.get(internalId) as OrderState,
 
-    transitionOrder: db.transaction((transition: StateTransition): boolean => {
+    transitionOrder: db.transaction((transition: StateTransition): number | undefined => {
       const { orderId, from, to, at } = transition;
       const internalId = statements.moveOrderState.get(to, transition.paymentPreimage ?? null, orderId, from) as
         | number
         | undefined;
-      if (internalId === undefined) return false;
-      appendHistory(internalId, to, at, transition.cause);
+      if (internalId === undefined) return undefined;
+      const sequence = appendHistory(internalId, to, at, transition.cause);
       if (transition.transaction !== undefined) recordTransaction(internalId, transition.transaction);
-      return true;
+      return sequence;
     }),
 
     upsertChainViews,

@@ -94,8 +94,8 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(stored?.transactions, [{ type: 'FUND', id: fundTx, amount: 10n ** 15n, blockHeight: fundHeight }]);
       await eventually(() => changes.length === 2, 'two stateChanged events');
       assert.deepEqual(changes, [
-        { orderId: record.id, state: 'WaitingForFundingTxConfirmation' },
-        { orderId: record.id, state: 'Funded', transactionId: fundTx },
+        { orderId: record.id, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+        { orderId: record.id, state: 'Funded', sequence: 3, transactionId: fundTx },
       ]);
       seen = await view(record.id);
       assert.equal(seen.order.state, 'Funded');
@@ -135,7 +135,7 @@ for (const kind of STORE_KINDS) {
       await reaches(record.id, 'Complete');
       assert.equal((await view(record.id)).order.paymentPreimage, preimage);
       await eventually(() => changes.some((change) => change.state === 'Complete'), 'Complete event');
-      assert.deepEqual(changes.at(-1), { orderId: record.id, state: 'Complete', preimage });
+      assert.deepEqual(changes.at(-1), { orderId: record.id, state: 'Complete', sequence: 4, preimage });
       const history = await fresh.store.getOrderHistory(record.id);
       assert.deepEqual(
         history.map((entry) => entry.state),
@@ -160,7 +160,7 @@ for (const kind of STORE_KINDS) {
       const seen = await view(record.id);
       assert.deepEqual(seen.transactions.at(-1), { type: 'REFUND', id: refundTx });
       await eventually(() => changes.at(-1)?.state === 'Refunded', 'Refunded event');
-      assert.deepEqual(changes.at(-1), { orderId: record.id, state: 'Refunded', transactionId: refundTx });
+      assert.deepEqual(changes.at(-1), { orderId: record.id, state: 'Refunded', sequence: 6, transactionId: refundTx });
     });
 
     test('a blacklisted order is refunded by the contract owner', async () => {

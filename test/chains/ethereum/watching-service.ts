@@ -13,7 +13,7 @@ if (databaseUrl === undefined || rpcUrl === undefined || confirmations === undef
   throw new Error('usage: watching-service.ts DATABASE_URL RPC_URL CONFIRMATIONS HOLD_MS');
 }
 const opened = await openStore(databaseUrl);
-async function announcedStep(step: ChainStep): Promise<boolean> {
+async function announcedStep(step: ChainStep): Promise<readonly number[] | undefined> {
   const announcement = { msg: 'applying step', observations: step.observations.length, orders: step.orders.length };
   process.stdout.write(`${JSON.stringify(announcement)}\n`);
   await sleep(Number(holdMs));

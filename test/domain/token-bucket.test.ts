@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { KeyedRateLimiter, TokenBucket } from '../../src/ws/rate-limiter.js';
+import { KeyedRateLimiter, TokenBucket } from '../../src/domain/token-bucket.js';
 
 describe('TokenBucket', () => {
   test('allows the burst, then refills at the sustained rate', () => {
