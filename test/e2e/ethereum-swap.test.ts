@@ -78,7 +78,8 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     const request = await wallet.prepareTransactionRequest({ to, data, value });
     const signed = await wallet.signTransaction(request);
     const fundTx = await chain.node.publicClient.sendRawTransaction({ serializedTransaction: signed });
-    const fundHeight = await chain.height();
+    // The block that holds the funding, as the node reports it (reading the tip instead races the automined block).
+    const fundHeight = Number((await chain.node.publicClient.waitForTransactionReceipt({ hash: fundTx })).blockNumber);
     await chain.mine(CONFIRMATIONS - 1);
     await eventually(() => changes.some((change) => change.state === 'Funded'), 'Funded');
     assert.equal((await harness.fresh.store.getOrder(quote.orderId))?.htlc.refundableAtBlockHeight, fundHeight + REFUND_DELAY);

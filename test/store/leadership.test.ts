@@ -56,23 +56,24 @@ describe('PostgreSQL leadership', { skip: skipReason('postgres') }, () => {
       await bitcoin.close();
 
       await admin.query('SELECT pg_terminate_backend($1)', [holders[0]]);
+      // The killed session's instance hears of its loss; the lock is free, and whichever instance retries first
+      // (the other, or the first once reconnected: both are alive) holds it, alone, within seconds.
       const tookMs = await until(
-        () => leaders(all).length === 1 && !(all[first] as Leadership).leading,
-        5_000,
-        'the other instance to take over',
+        () => changes.includes(`${first}:false`) && leaders(all).length === 1,
+        10_000,
+        'a leader again after the session was killed',
       );
-      assert.ok(tookMs < 5_000);
-      assert.ok(changes.includes(`${first}:false`), `the killed leader heard of its loss: ${changes.join(' ')}`);
-      const second = 1 - first;
-      assert.equal(leaders(all)[0], all[second]);
+      assert.ok(tookMs < 10_000);
+      const leader = all.indexOf(leaders(all)[0] as Leadership);
 
-      // The instance that lost its session reconnects but does not take the lead back while it is held.
+      // The lead stays where it is while it is held.
       await new Promise((resolve) => setTimeout(resolve, 700));
-      assert.deepEqual(leaders(all), [all[second]]);
+      assert.deepEqual(leaders(all), [all[leader]]);
 
-      await (all[second] as Leadership).close();
-      assert.equal((all[second] as Leadership).leading, false);
-      await until(() => (all[first] as Leadership).leading, 5_000, 'the first instance to lead again after a close');
+      // A leader that closes hands over: the other instance takes the lead.
+      await (all[leader] as Leadership).close();
+      assert.equal((all[leader] as Leadership).leading, false);
+      await until(() => (all[1 - leader] as Leadership).leading, 10_000, 'the other instance to lead after a close');
     } finally {
       await Promise.all(all.map((leadership) => leadership.close()));
       await admin.end();

@@ -81,7 +81,8 @@ for (const kind of STORE_KINDS) {
       const { record } = await newOrder('fund', 10n ** 15n);
       const changes = await follow(record.id);
       const fundTx = await chain.fund(record.id, record.paymentHash, 10n ** 15n);
-      const fundHeight = await chain.height();
+      // The block that holds the funding, as the node reports it (reading the tip instead races the automined block).
+      const fundHeight = Number((await chain.node.publicClient.waitForTransactionReceipt({ hash: fundTx })).blockNumber);
       await reaches(record.id, 'WaitingForFundingTxConfirmation');
       let seen = await view(record.id);
       assert.equal(seen.order.amountPaid, '0.001');
