@@ -191,3 +191,25 @@ export async function addProvider(store: Store, name: string): Promise<ProviderK
   await store.addProviderCredential(issued.credential);
   return { apiKey: issued.credential.apiKey, secretKey: issued.secretKey };
 }
+
+/** Every request event of `/user/v1`, as its handlers are named (docs/asyncapi.yaml lists the same). */
+export const USER_EVENTS: readonly string[] = [
+  'requestQuote',
+  'subscribeToOrderState',
+  'unsubscribeFromOrderState',
+  'subscribeToBlockHeight',
+  'unsubscribeFromBlockHeight',
+  'requestRefundDetails',
+  'requestMarketRequirements',
+  'broadcastTransaction',
+];
+
+/** Every request event of `/provider/v1`. */
+export const PROVIDER_EVENTS: readonly string[] = [
+  'authenticate',
+  'activeConfiguration',
+  'subscribeToQuotes',
+  'unsubscribeFromQuotes',
+  'makerQuote',
+  'paymentResult',
+];

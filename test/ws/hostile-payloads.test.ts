@@ -2,28 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { io, type Socket } from 'socket.io-client';
 import { postgresReachable } from '../support/stores.js';
-import { addProvider, request, startTestService, type ProviderKeys, type TestService } from './harness.js';
+import {
+  addProvider,
+  PROVIDER_EVENTS as PROVIDER_REQUESTS,
+  request,
+  startTestService,
+  USER_EVENTS,
+  type ProviderKeys,
+  type TestService,
+} from './harness.js';
 import { nestedArrayJson, RawPollingSession, type RawOutcome } from './raw-polling.js';
 
-const USER_EVENTS = [
-  'requestQuote',
-  'subscribeToOrderState',
-  'unsubscribeFromOrderState',
-  'subscribeToBlockHeight',
-  'unsubscribeFromBlockHeight',
-  'requestRefundDetails',
-  'requestMarketRequirements',
-  'broadcastTransaction',
-];
-const PROVIDER_EVENTS = [
-  'authenticate',
-  'activeConfiguration',
-  'subscribeToQuotes',
-  'unsubscribeFromQuotes',
-  'makerQuote',
-  'paymentResult',
-  'noSuchEvent',
-];
+/** An event no handler serves gets the same treatment. */
+const PROVIDER_EVENTS = [...PROVIDER_REQUESTS, 'noSuchEvent'];
+
 const DEPTHS = [10_000, 100_000];
 /** What a refusal of such a payload may say; anything else (a success, a crash) fails. */
 const REFUSALS = ['PayloadTooLarge', 'InvalidPayload'];

@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import {
   addProvider,
   connectClient,
+  PROVIDER_EVENTS,
   request,
+  USER_EVENTS,
   startTestService,
   type Ack,
   type Client,
@@ -12,24 +14,6 @@ import {
   type TestService,
 } from './harness.js';
 
-const USER_EVENTS = [
-  'requestQuote',
-  'subscribeToOrderState',
-  'unsubscribeFromOrderState',
-  'subscribeToBlockHeight',
-  'unsubscribeFromBlockHeight',
-  'requestRefundDetails',
-  'requestMarketRequirements',
-  'broadcastTransaction',
-];
-const PROVIDER_EVENTS = [
-  'authenticate',
-  'activeConfiguration',
-  'subscribeToQuotes',
-  'unsubscribeFromQuotes',
-  'makerQuote',
-  'paymentResult',
-];
 const FIELDS = ['orderId', 'sinceSequence', 'market', 'invoice', 'refundAddress', 'network', 'subnet', 'apiKey'];
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
 const UNLIMITED = { burst: 1_000_000, perSecond: 1_000_000 };
