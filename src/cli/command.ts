@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
-import { usageErrorFromParseArgs } from './usage-error.js';
+import { UsageError, usageErrorFromParseArgs } from './usage-error.js';
 
 export interface CliContext {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -35,4 +35,30 @@ export const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
 export function printHelp(command: Command, context: CliContext): number {
   context.stdout.write(command.help);
   return 0;
+}
+
+/**
+ * The command line of a command that takes one argument and `--db`, such as `import FILE` or `history ORDER_ID`:
+ * the argument and the `--db` value, or undefined once `--help` has been printed. `missing` names the argument
+ * in the usage error when it is absent.
+ */
+export function parseArgumentAndDatabase(
+  command: Command,
+  args: readonly string[],
+  context: CliContext,
+  missing: string,
+): { readonly argument: string; readonly db: string | undefined } | undefined {
+  const { values, positionals } = parseCommandArgs({
+    args: [...args],
+    options: { db: { type: 'string' }, ...HELP_OPTION },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    printHelp(command, context);
+    return undefined;
+  }
+  const [argument, extra] = positionals;
+  if (argument === undefined) throw new UsageError(`missing the ${missing}`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  return { argument, db: values.db };
 }

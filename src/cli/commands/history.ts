@@ -1,4 +1,4 @@
-import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
+import { parseArgumentAndDatabase, type Command } from '../command.js';
 import { databaseUrlFrom, DEFAULT_DATABASE_URL } from '../settings.js';
 import { UsageError } from '../usage-error.js';
 
@@ -16,15 +16,9 @@ Options:
   -h, --help   show this help
 `,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs({
-      args: [...args],
-      options: { db: { type: 'string' }, ...HELP_OPTION },
-      allowPositionals: true,
-    });
-    if (values.help) return printHelp(historyCommand, context);
-    const [rawId, extra] = positionals;
-    if (rawId === undefined) throw new UsageError('missing the ORDER_ID');
-    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    const parsed = parseArgumentAndDatabase(historyCommand, args, context, 'ORDER_ID');
+    if (parsed === undefined) return 0;
+    const rawId = parsed.argument;
     const [{ normalizeOrderId }, { describeCause }, { ORDER_STATES }, { openStore }] = await Promise.all([
       import('../../domain/order-ids.js'),
       import('../../domain/transition-cause-text.js'),
@@ -33,7 +27,7 @@ Options:
     ]);
     const orderId = normalizeOrderId(rawId);
     if (orderId === undefined) throw new UsageError(`"${rawId}" is not an order id (a UUID)`);
-    const databaseUrl = databaseUrlFrom(values.db, context.env);
+    const databaseUrl = databaseUrlFrom(parsed.db, context.env);
 
     const store = await openStore(databaseUrl);
     try {

@@ -1,9 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
-import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
+import { parseArgumentAndDatabase, type Command } from '../command.js';
 import { databaseUrlFrom, DEFAULT_DATABASE_URL } from '../settings.js';
-import { UsageError } from '../usage-error.js';
 
 export const importCommand: Command = {
   name: 'import',
@@ -19,16 +18,10 @@ Options:
   -h, --help   show this help
 `,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs({
-      args: [...args],
-      options: { db: { type: 'string' }, ...HELP_OPTION },
-      allowPositionals: true,
-    });
-    if (values.help) return printHelp(importCommand, context);
-    const [source, extra] = positionals;
-    if (source === undefined) throw new UsageError('missing the snapshot FILE (or - for stdin)');
-    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-    const databaseUrl = databaseUrlFrom(values.db, context.env);
+    const parsed = parseArgumentAndDatabase(importCommand, args, context, 'snapshot FILE (or - for stdin)');
+    if (parsed === undefined) return 0;
+    const source = parsed.argument;
+    const databaseUrl = databaseUrlFrom(parsed.db, context.env);
 
     const input = source === '-' ? context.stdin : await openFile(source);
     const [{ openStore }, { importSnapshot }] = await Promise.all([
