@@ -13,6 +13,8 @@ import { formatRun, formatTable, type ImportTiming } from './report/format.js';
 import { currentLoad, currentLoadAverage, describeMachine } from './report/machine.js';
 import { CEILING, summarize, type ScenarioTargetSummary, type TargetName } from './report/summary.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
+import { runSocketLoad } from './socket-load/run.js';
+import { socketLoadWanted } from './socket-load/settings.js';
 import {
   BENCHMARKS_FILE,
   CACHE_DIR,
@@ -170,6 +172,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${report}\n`);
   writeLatestRun(BENCHMARKS_FILE, report);
   log(`wrote the latest run into ${BENCHMARKS_FILE}`);
+  if (socketLoadWanted()) await runSocketLoad();
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,79 @@
+/**
+ * One lnswap instance for the socket load bench, in its own process so its memory is measured alone: the real
+ * service (`startService`) on the given store, plus the mover that makes the order moves a chain watcher would
+ * make, through the service's own transitions. Started by fork() from bench/socket-load/run.ts.
+ *
+ *   node --import tsx bench/socket-load/instance.ts <database-url>
+ */
+import { pino } from 'pino';
+import { issueProviderCredential } from '../../src/engine/credentials.js';
+import { startService } from '../../src/service.js';
+import { openStore } from '../../src/store/open.js';
+import { benchConfiguration } from '../dataset/configuration.js';
+import { withCommitClock } from './commit-clock.js';
+import type { InstanceMessage, ProviderKeysMessage, StartMoving } from './messages.js';
+import { moveOrders } from './mover.js';
+
+export const PROVIDER_NAMES = ['maker-a', 'maker-b', 'maker-c'] as const;
+
+/** No flood limit in the way of the measured rates: the bench measures capacity, not the limits (test/ws covers those). */
+const UNLIMITED = { burst: 1_000_000_000, perSecond: 1_000_000_000 };
+
+function send(message: InstanceMessage): void {
+  process.send!(message);
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.argv[2];
+  if (databaseUrl === undefined) throw new Error('usage: instance.ts <database-url>');
+  const opened = await openStore(databaseUrl);
+  const { markets, chains } = benchConfiguration();
+  await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [] }));
+  const providers: ProviderKeysMessage[] = [];
+  for (const name of PROVIDER_NAMES) {
+    const issued = await issueProviderCredential(name, Date.now());
+    await opened.addProviderCredential(issued.credential);
+    providers.push({ name, apiKey: issued.credential.apiKey, secretKey: issued.secretKey });
+  }
+  const { store, commits } = withCommitClock(opened);
+  const service = await startService({
+    store,
+    host: '127.0.0.1',
+    port: 0,
+    logger: pino({ level: 'warn' }, pino.destination(2)),
+    databaseUrl,
+    // Every order the quote load creates stays live while the subscribers follow it.
+    engine: { quoteDeadlineMs: Number(process.env.BENCH_QUOTE_DEADLINE_MS ?? 100), maxSwapsInFlight: 1_000_000 },
+    sockets: {
+      // Each load client says which address it stands for, as a load balancer would (X-Forwarded-For).
+      trustProxy: true,
+      quoteRequestsPerConnection: UNLIMITED,
+      quoteRequestsPerAddress: UNLIMITED,
+      eventsPerConnection: UNLIMITED,
+      eventsPerAddress: UNLIMITED,
+    },
+  });
+  send({ type: 'ready', url: service.url, providers });
+
+  process.on('message', (message: StartMoving) => {
+    void moveOrders(service.transitions, message.orders, message.seconds).then((counts) => {
+      const flat = [...commits].flatMap(([key, at]) => {
+        const [orderId, sequence] = key.split(':') as [string, string];
+        return [orderId, Number(sequence), at];
+      });
+      send({ type: 'moved', commits: flat, ...counts });
+      commits.clear();
+    });
+  });
+  process.on('SIGTERM', () => {
+    void service
+      .close()
+      .then(() => opened.close())
+      .then(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[socket-load instance] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

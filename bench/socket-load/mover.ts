@@ -1,0 +1,91 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { OrderState } from '../../src/domain/states.js';
+import type { OrderTransitions } from '../../src/engine/order-transitions.js';
+import type { MovingOrder } from './messages.js';
+
+const TICK_MS = 5;
+/**
+ * Moves committing at once, at most: below the PostgreSQL pool's 10 connections, so the subscribers' own reads
+ * still get one. A move due while this many are committing is skipped, and counted: the store's rate is reached.
+ */
+const MAX_IN_FLIGHT = 8;
+
+export interface MoveCounts {
+  readonly applied: number;
+  /** Due while the order's previous move, or MAX_IN_FLIGHT moves, were still committing. */
+  readonly skipped: number;
+  /** The store found the order elsewhere than the mover left it, or failed. */
+  readonly refused: number;
+}
+
+/**
+ * Funding seen, then reorged out of the chain, and seen again: the one cycle of the state machine
+ * (src/domain/states.ts), so an order can move once a second for as long as the bench runs.
+ */
+function nextState(state: OrderState): OrderState {
+  return state === 'WaitingForFundingTx' ? 'WaitingForFundingTxConfirmation' : 'WaitingForFundingTx';
+}
+
+/**
+ * Moves each order once per second through the service's own transitions (as its chain watcher does), the
+ * orders' moves spread evenly over each second.
+ */
+export async function moveOrders(
+  transitions: OrderTransitions,
+  orders: readonly MovingOrder[],
+  seconds: number,
+): Promise<MoveCounts> {
+  const states = orders.map((): OrderState => 'WaitingForFundingTx');
+  const busy = orders.map(() => false);
+  const pending = new Set<Promise<void>>();
+  const totalMoves = orders.length * seconds;
+  const spacingMs = 1000 / orders.length;
+  const started = performance.now();
+  let next = 0;
+  let applied = 0;
+  let skipped = 0;
+  let refused = 0;
+
+  const move = async (index: number): Promise<void> => {
+    const order = orders[index]!;
+    const from = states[index]!;
+    const to = nextState(from);
+    busy[index] = true;
+    try {
+      const reason = to === 'WaitingForFundingTx' ? 'fundingReorged' : 'fundingSeen';
+      const moved = await transitions.apply({
+        orderId: order.orderId,
+        from,
+        to,
+        at: Date.now(),
+        cause: { source: 'chain', reason, chain: order.chain },
+      });
+      if (moved) {
+        states[index] = to;
+        applied++;
+      } else refused++;
+    } catch {
+      // Counted, not thrown: the report says how many moves failed, and a failed move must not stop the others.
+      refused++;
+    } finally {
+      busy[index] = false;
+    }
+  };
+
+  while (next < totalMoves) {
+    const dueBy = Math.floor((performance.now() - started) / spacingMs);
+    for (; next < totalMoves && next <= dueBy; next++) {
+      const index = next % orders.length;
+      if (busy[index] || pending.size >= MAX_IN_FLIGHT) {
+        skipped++;
+        continue;
+      }
+      const moving = move(index);
+      pending.add(moving);
+      void moving.finally(() => pending.delete(moving));
+    }
+    await sleep(TICK_MS);
+  }
+  await Promise.all(pending);
+  return { applied, skipped, refused };
+}
