@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isLnswapError, LnswapError } from '../domain/errors.js';
 import type { ChainViews, OrderRecord } from '../domain/order.js';
@@ -40,7 +41,11 @@ export class QuoteDesk {
   private readonly paymentHashesInAuction = new Set<string>();
   private readonly shutdown = new AbortController();
 
-  constructor(private readonly dependencies: QuoteDeskDependencies) {}
+  constructor(private readonly dependencies: QuoteDeskDependencies) {
+    // Each auction under way waits on this signal, and maxSwapsInFlight bounds how many run: Node's leak warning
+    // at the 11th listener would be a false alarm on every instance that runs more than ten auctions at once.
+    setMaxListeners(dependencies.options.maxSwapsInFlight, this.shutdown.signal);
+  }
 
   /**
    * Resolves with the stored order; throws LnswapError when refused. `requestId` names the user's request in

@@ -152,6 +152,22 @@ for (const kind of STORE_KINDS) {
       assert.equal(await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice: second, refundAddress })), 'TooManySwapsInFlight');
     });
 
+    test('more auctions at once than Node allows listeners by default raise no leak warning', async () => {
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning.name);
+      process.on('warning', onWarning);
+      try {
+        const { desk } = deskWithMakers([makerTerms('maker', 0n)]);
+        const invoices = Array.from({ length: 15 }, () => makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice);
+        const orders = await Promise.all(invoices.map((invoice) => desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })));
+        assert.equal(orders.length, 15);
+        await sleep(10);
+        assert.deepEqual(warnings, []);
+      } finally {
+        process.off('warning', onWarning);
+      }
+    });
+
     test('a quote for an auction this desk does not run is too late', () => {
       const { desk } = deskWithMakers([]);
       assert.throws(() => desk.submitMakerQuote(stored.record.id, {}, Date.now()), (error: unknown) => {
