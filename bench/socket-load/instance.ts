@@ -65,6 +65,8 @@ async function main(): Promise<void> {
       commits.clear();
     });
   });
+  // The bench that started this process is gone: nothing will stop it otherwise.
+  process.on('disconnect', () => process.exit(1));
   process.on('SIGTERM', () => {
     void service
       .close()

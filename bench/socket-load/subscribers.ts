@@ -44,6 +44,9 @@ async function subscribe(socket: Socket, orderId: string): Promise<string | unde
 
 async function main(): Promise<void> {
   const [url, firstClient] = [process.argv[2]!, Number(process.argv[3])];
+  // The bench that started this process is gone: nothing will stop it otherwise.
+  const orphaned = () => process.exit(1);
+  process.on('disconnect', orphaned);
   const orderIds = await new Promise<string[]>((resolve) => process.once('message', (ids: string[]) => resolve(ids)));
   const receipts: (string | number)[] = [];
   const sockets: Socket[] = [];
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
   delay.disable();
   await send({ type: 'received', receipts, eventLoopDelayP99Ms: delay.percentile(99) / 1e6, disconnects });
   for (const socket of sockets) socket.close();
+  process.off('disconnect', orphaned);
   process.disconnect();
 }
 
