@@ -3,7 +3,7 @@
  * service (`startService`) on the given store, plus the mover that makes the order moves a chain watcher would
  * make, through the service's own transitions. Started by fork() from bench/socket-load/run.ts.
  *
- *   node --import tsx bench/socket-load/instance.ts <database-url>
+ *   node --import tsx bench/socket-load/instance.ts <database-url> <quote-deadline-ms>
  */
 import { pino } from 'pino';
 import { issueProviderCredential } from '../../src/engine/credentials.js';
@@ -24,8 +24,10 @@ function send(message: InstanceMessage): void {
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = process.argv[2];
-  if (databaseUrl === undefined) throw new Error('usage: instance.ts <database-url>');
+  const [databaseUrl, quoteDeadlineMs] = [process.argv[2], Number(process.argv[3])];
+  if (databaseUrl === undefined || !Number.isSafeInteger(quoteDeadlineMs)) {
+    throw new Error('usage: instance.ts <database-url> <quote-deadline-ms>');
+  }
   const opened = await openStore(databaseUrl);
   const { markets, chains } = benchConfiguration();
   await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [] }));
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
     logger: pino({ level: 'warn' }, pino.destination(2)),
     databaseUrl,
     // Every order the quote load creates stays live while the subscribers follow it.
-    engine: { quoteDeadlineMs: Number(process.env.BENCH_QUOTE_DEADLINE_MS ?? 100), maxSwapsInFlight: 1_000_000 },
+    engine: { quoteDeadlineMs, maxSwapsInFlight: 1_000_000 },
     sockets: {
       // Each load client says which address it stands for, as a load balancer would (X-Forwarded-For).
       trustProxy: true,

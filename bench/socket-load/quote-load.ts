@@ -13,7 +13,7 @@ const PAY_REQ = { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnit
 const WEI_PER_SATOSHI = 300_000_000_000n;
 const INVOICE_SATOSHIS = 50_000;
 const ACK_TIMEOUT_MS = 30_000;
-/** Far from the addresses of the subscribers (10.0.x.y from 0 up). */
+/** Far from the subscribers' addresses, numbered from 0. */
 const FIRST_USER_ADDRESS = 1_000_000;
 const REFUND_ADDRESS = payments.p2wpkh({ hash: Buffer.alloc(20, 7) }).address!;
 

@@ -169,7 +169,7 @@ export async function loadOneStore(
   log: (message: string) => void,
 ): Promise<StoreLoadResult> {
   const databaseUrl = await freshDatabase(kind, settings);
-  const instance = forkEntry('instance.ts', [databaseUrl]);
+  const instance = forkEntry('instance.ts', [databaseUrl, String(settings.quoteDeadlineMs)]);
   instance.on('error', (error) => log(`instance: ${error.message}`));
   try {
     const ready = await nextMessage<InstanceReady>(instance, 'ready');
