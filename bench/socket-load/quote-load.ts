@@ -108,9 +108,9 @@ export class QuoteUsers {
     };
   }
 
-  /** Goes on until at least `orders` orders exist, unmeasured. */
-  async fillTo(orders: number): Promise<void> {
-    await this.run(() => this.orders.length < orders, this.sockets.length);
+  /** Goes on with `users` users until at least `orders` orders exist, unmeasured. */
+  async fillTo(orders: number, users: number): Promise<void> {
+    await this.run(() => this.orders.length < orders, users);
   }
 
   close(): void {

@@ -190,7 +190,9 @@ export async function loadOneStore(
             `ack p50 ${round.ackP50Ms.toFixed(0)} ms, p99 ${round.ackP99Ms.toFixed(0)} ms`,
         );
       }
-      await users.fillTo(settings.subscribers);
+      // With as many users as completed the most auctions: more only make each one late.
+      const best = quotes.reduce((top, round) => (round.auctionsPerSecond > top.auctionsPerSecond ? round : top));
+      await users.fillTo(settings.subscribers, best.users);
       log(`${kind}: ${users.orders.length} orders made by auctions; following ${settings.subscribers} of them`);
       users.close();
       for (const bot of providers) bot.close();
