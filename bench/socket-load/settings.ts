@@ -54,7 +54,7 @@ export function readSocketLoadSettings(): SocketLoadSettings {
     subscriberProcesses: whole('BENCH_SUBSCRIBER_PROCESSES', 1),
     moveSeconds: whole('BENCH_MOVE_SECONDS', 30),
     quoteSeconds: whole('BENCH_QUOTE_SECONDS', 10),
-    quoteUsers: wholeList('BENCH_QUOTE_USERS', [16, 64, 128]),
+    quoteUsers: wholeList('BENCH_QUOTE_USERS', [16, 32, 64]),
     quoteDeadlineMs: whole('BENCH_QUOTE_DEADLINE_MS', 100),
     stores: stores(),
     postgresUrl: process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432/test',
