@@ -74,6 +74,7 @@ export class PostgresClusterBus {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
+  private pendingListens: Promise<void> = Promise.resolve();
   private nextMessageId = 0;
   private droppedSinceConnected = 0;
   private closed = false;
@@ -124,9 +125,9 @@ export class PostgresClusterBus {
     if (deliveries === undefined) {
       deliveries = new Set();
       this.subscribers.set(channel, deliveries);
-      // Not yet connected, the connection listens to every subscribed channel when it opens.
+      // While the connection opens, its own loop over the subscribed channels (a live Map iteration) reaches this one.
       const listener = this.listener;
-      listener?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lose(listener, error));
+      if (listener !== undefined && this.listeningSince !== undefined) this.listenOn(listener, channel);
     }
     deliveries.add(deliver);
     return () => {
@@ -196,6 +197,7 @@ export class PostgresClusterBus {
     }
     if (this.listener !== client) throw new Error('cluster bus connection lost while opening');
     this.listeningSince = Date.now();
+    this.pendingListens = Promise.resolve();
     this.failedAttempts = 0;
     this.droppedSinceConnected = 0;
     this.partials.clear();
@@ -205,6 +207,16 @@ export class PostgresClusterBus {
     }
     this.everConnected = true;
     void this.drain();
+  }
+
+  /** pg deprecates a query sent while another runs on the same client, so LISTENs go one after another. */
+  private listenOn(client: pg.Client, channel: string): void {
+    this.pendingListens = this.pendingListens
+      .then(() => client.query(`LISTEN "${channel}"`))
+      .then(
+        () => undefined,
+        (error: unknown) => this.lose(client, error),
+      );
   }
 
   private lose(client: pg.Client | undefined, error: unknown): void {

@@ -63,6 +63,29 @@ describe('the PostgreSQL cluster bus', { skip: skipReason('postgres') }, () => {
     assert.deepEqual(overheard, [], 'another schema does not hear this one');
   });
 
+  test('many topics subscribed at once are listened to one after another, each heard, without a pg deprecation', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    try {
+      const topics = Array.from({ length: 8 }, (_, index) => `/burst-${index}`);
+      const heard: string[] = [];
+      for (const topic of topics) receiver.subscribe(topic, (payload) => heard.push(payload));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const topic of topics) sender.publish(topic, topic);
+      await until(() => heard.length === topics.length, 'a message on every topic');
+      assert.deepEqual([...heard].sort(), [...topics].sort());
+      assert.deepEqual(
+        warnings.filter((message) => /already executing a query/.test(message)),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('an instance whose listening connection is killed reconnects and then sends what it queued meanwhile', async () => {
     const received: string[] = [];
     receiver.subscribe('/catch-up', (payload) => received.push(payload));
