@@ -11,24 +11,26 @@ const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST},
 /** Every statement the SQLite store runs, prepared once per connection. */
 export function prepareStatements(db: Database) {
   const prepare = (sql: string): Statement => db.prepare(sql);
+  // Order reads return `OrderRow` arrays.
+  const prepareOrderRead = (sql: string): Statement => db.prepare(sql).raw();
   return {
-    selectOrder: prepare(`${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ?`),
-    selectOrdersByInvoiceHash: prepare(
+    selectOrder: prepareOrderRead(`${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ?`),
+    selectOrdersByInvoiceHash: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ?
        ORDER BY o.created_at DESC, o.id DESC`,
     ),
-    selectOrdersByInvoiceHashAndTicker: prepare(
+    selectOrdersByInvoiceHashAndTicker: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ? AND o.onchain_ticker = ?
        ORDER BY o.created_at DESC, o.id DESC`,
     ),
-    selectOrdersAfter: prepare(
+    selectOrdersAfter: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE (o.created_at, o.id) > (?, ?) ORDER BY o.created_at, o.id LIMIT ?`,
     ),
-    selectOrdersExpiredIn: prepare(
+    selectOrdersExpiredIn: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = ? AND o.expires_at <= ?
        ORDER BY o.expires_at, o.id`,
     ),
-    selectOrdersByPaymentHash: prepare(
+    selectOrdersByPaymentHash: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.payment_hash = ? AND o.state IN (SELECT value FROM json_each(?))
        ORDER BY o.created_at, o.id`,
     ),
