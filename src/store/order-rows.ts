@@ -24,9 +24,9 @@ export const ORDER_COLUMNS = [
 export const TRANSACTION_COLUMNS = ['type', 'tx_id', 'amount', 'output_index', 'block_height'] as const;
 
 /**
- * What every order read selects from `orders o`, followed by a `transactions` column that each dialect builds
- * with a correlated subquery: a JSON array of [type, tx_id, amount, output_index, block_height] in seq order.
- * A correlated subquery always runs as one primary-key lookup per order, whatever the planner knows.
+ * What every order read selects from `orders o`, followed by a `transactions` column: a JSON array of
+ * [type, tx_id, amount, output_index, block_height] in seq order. SQLite keeps it on the order's row; PostgreSQL
+ * builds it with a correlated subquery, which always runs as one primary-key lookup per order.
  * Rows come back as arrays in this order (`OrderRow`): a row object would cost its column names looked up and
  * its shape built again for every order read.
  */
