@@ -3,6 +3,9 @@ import type { ChangeFeed, StoreChange } from '../store/change-feed.js';
 /** Per entry, beyond the body and key: the Map slot, the strings' headers, the tag index. */
 const ENTRY_OVERHEAD_BYTES = 120;
 
+/** Keys read through lately, one hash per slot: 256 KiB whatever the load. A power of two. */
+const RECENT_READ_SLOTS = 1 << 16;
+
 interface Entry {
   readonly body: string;
   /** What the answer depends on (`order:ID`, `invoice:HASH`, `configuration`): a change to any makes it stale. */
@@ -27,11 +30,18 @@ function tagChangedBy(change: Exclude<StoreChange, { kind: 'anything' }>): strin
  * configuration (for lookups filtered by ticker), or an import (which may replace any order, so it
  * clears everything). While the feed cannot vouch for the store (a
  * lost PostgreSQL notification connection) every request reads through.
+ *
+ * An answer is kept from the second read of its key on, while the first is recent (its slot among the
+ * last reads' not yet taken by another key). Under lookups spread over more orders than the budget holds,
+ * keeping every answer read made each miss evict another entry, and the churn of kept strings through the
+ * old generation cost the garbage collector more than the read itself; a polled order is kept at its
+ * second poll.
  */
 export class OrderResponses {
   private readonly entries = new Map<string, Entry>();
   private readonly keysByTag = new Map<string, Set<string>>();
   private usedBytes = 0;
+  private readonly recentReads = new Int32Array(RECENT_READ_SLOTS);
   /** Bumped by every change: a read that began before one may hold what it replaced. */
   private generation = 0;
   private readonly unsubscribe: () => void;
@@ -69,6 +79,7 @@ export class OrderResponses {
   remember(key: string, body: string, readStartedAt: number, tags: readonly string[]): void {
     const bytes = entryBytes(key, body);
     if (readStartedAt !== this.generation || bytes > this.maxBytes || !this.changes.isCurrent()) return;
+    if (!this.readBefore(key)) return;
     this.delete(key);
     this.entries.set(key, { body, tags });
     this.usedBytes += bytes;
@@ -86,6 +97,15 @@ export class OrderResponses {
   stop(): void {
     this.unsubscribe();
     this.clear();
+  }
+
+  /** Whether `key` was read lately; marks it read. Two keys sharing a slot and hash only keep an answer early. */
+  private readBefore(key: string): boolean {
+    const hash = hashOf(key);
+    const slot = hash & (RECENT_READ_SLOTS - 1);
+    if (this.recentReads[slot] === hash) return true;
+    this.recentReads[slot] = hash;
+    return false;
   }
 
   private delete(key: string): void {
@@ -113,4 +133,11 @@ export class OrderResponses {
 
 function entryBytes(key: string, body: string): number {
   return key.length + body.length + ENTRY_OVERHEAD_BYTES;
+}
+
+/** FNV-1a over the key's UTF-16 code units. */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193);
+  return hash;
 }

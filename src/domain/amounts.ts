@@ -26,8 +26,9 @@ export function parseBaseUnits(text: string): bigint | undefined {
 /** Shortest whole-unit form: "0.0003559", "0", "12". */
 export function formatWholeUnits(baseUnits: bigint, decimals: number): string {
   const [whole, fraction] = splitUnits(baseUnits, decimals);
-  const significantFraction = fraction.replace(/0+$/, '');
-  return significantFraction === '' ? whole : `${whole}.${significantFraction}`;
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === ZERO_CODE) end -= 1;
+  return end === 0 ? whole : `${whole}.${fraction.slice(0, end)}`;
 }
 
 /** Every decimal digit written out: "0.00035590", "0.499500000000000000". */
@@ -36,12 +37,17 @@ export function formatFixedPoint(baseUnits: bigint, decimals: number): string {
   return fraction === '' ? whole : `${whole}.${fraction}`;
 }
 
+const ZERO_CODE = 48;
+
+// Split as text, not by BigInt division: every uncached answer about an order formats two amounts.
 function splitUnits(baseUnits: bigint, decimals: number): [whole: string, fraction: string] {
   assertDecimals(decimals);
   if (baseUnits < 0n) throw new RangeError(`amounts are never negative, got ${baseUnits}`);
-  const scale = 10n ** BigInt(decimals);
-  const fraction = decimals === 0 ? '' : (baseUnits % scale).toString().padStart(decimals, '0');
-  return [(baseUnits / scale).toString(), fraction];
+  const digits = baseUnits.toString();
+  if (decimals === 0) return [digits, ''];
+  const padded = digits.length > decimals ? digits : digits.padStart(decimals + 1, '0');
+  const point = padded.length - decimals;
+  return [padded.slice(0, point), padded.slice(point)];
 }
 
 function assertDecimals(decimals: number): void {

@@ -24,9 +24,11 @@ export const ORDER_COLUMNS = [
 export const TRANSACTION_COLUMNS = ['type', 'tx_id', 'amount', 'output_index', 'block_height'] as const;
 
 /**
- * What every order read selects from `orders o`, followed by a `transactions` column that each dialect builds
- * with a correlated subquery: a JSON array of [type, tx_id, amount, output_index, block_height] in seq order.
- * A correlated subquery always runs as one primary-key lookup per order, whatever the planner knows.
+ * What every order read selects from `orders o`, followed by a `transactions` column: a JSON array of
+ * [type, tx_id, amount, output_index, block_height] in seq order. SQLite keeps it on the order's row; PostgreSQL
+ * builds it with a correlated subquery, which always runs as one primary-key lookup per order.
+ * Rows come back as arrays in this order (`OrderRow`): a row object would cost its column names looked up and
+ * its shape built again for every order read.
  */
 export const ORDER_SELECT_LIST = `o.id, o.market, o.invoice, o.invoice_hash, o.payment_hash, o.created_at,
   o.expires_at, o.state, o.amount, o.pay_to_address, o.payment_preimage, o.refund_address, o.htlc_redeem_script,
@@ -34,24 +36,24 @@ export const ORDER_SELECT_LIST = `o.id, o.market, o.invoice, o.invoice_hash, o.p
 
 type TransactionTuple = [string, string, string | null, number | null, number | null];
 
-export interface OrderRow {
-  id: string;
-  market: string;
-  invoice: string;
-  invoice_hash: string;
-  payment_hash: string;
-  created_at: number;
-  expires_at: number;
-  state: string;
-  amount: string;
-  pay_to_address: string;
-  payment_preimage: string | null;
-  refund_address: string | null;
-  htlc_redeem_script: string | null;
-  htlc_refundable_at_block_height: number;
+export type OrderRow = [
+  id: string,
+  market: string,
+  invoice: string,
+  invoiceHash: string,
+  paymentHash: string,
+  createdAt: number,
+  expiresAt: number,
+  state: string,
+  amount: string,
+  payToAddress: string,
+  paymentPreimage: string | null,
+  refundAddress: string | null,
+  htlcRedeemScript: string | null,
+  htlcRefundableAtBlockHeight: number,
   /** JSON text from SQLite; already parsed by pg. */
-  transactions: string | TransactionTuple[];
-}
+  transactions: string | TransactionTuple[],
+];
 
 /** Markets are named `<ONCHAIN>_<OFFCHAIN>`; orders keep the on-chain part so lookups by ticker stay indexed. */
 export function onchainTickerOf(market: string): string {
@@ -99,25 +101,41 @@ function transactionFromTuple([type, id, amount, outputIndex, blockHeight]: Tran
   };
 }
 
-export function orderFromRow(row: OrderRow): OrderRecord {
+export function orderFromRow([
+  id,
+  market,
+  invoice,
+  invoiceHash,
+  paymentHash,
+  createdAt,
+  expiresAt,
+  state,
+  amount,
+  payToAddress,
+  paymentPreimage,
+  refundAddress,
+  redeemScript,
+  refundableAtBlockHeight,
+  transactionList,
+]: OrderRow): OrderRecord {
   const transactions: TransactionTuple[] =
-    typeof row.transactions === 'string' ? (JSON.parse(row.transactions) as TransactionTuple[]) : row.transactions;
+    typeof transactionList === 'string' ? (JSON.parse(transactionList) as TransactionTuple[]) : transactionList;
   return {
-    id: row.id,
-    market: row.market,
-    invoice: row.invoice,
-    invoiceHash: row.invoice_hash,
-    paymentHash: row.payment_hash,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    state: row.state as OrderState,
-    amount: BigInt(row.amount),
-    payToAddress: row.pay_to_address,
-    ...(row.payment_preimage === null ? {} : { paymentPreimage: row.payment_preimage }),
-    ...(row.refund_address === null ? {} : { refundAddress: row.refund_address }),
+    id,
+    market,
+    invoice,
+    invoiceHash,
+    paymentHash,
+    createdAt,
+    expiresAt,
+    state: state as OrderState,
+    amount: BigInt(amount),
+    payToAddress,
+    ...(paymentPreimage === null ? {} : { paymentPreimage }),
+    ...(refundAddress === null ? {} : { refundAddress }),
     htlc: {
-      ...(row.htlc_redeem_script === null ? {} : { redeemScript: row.htlc_redeem_script }),
-      refundableAtBlockHeight: row.htlc_refundable_at_block_height,
+      ...(redeemScript === null ? {} : { redeemScript }),
+      refundableAtBlockHeight,
     },
     transactions: transactions.map(transactionFromTuple),
   };

@@ -61,13 +61,25 @@ export function presentOrderSummary(order: OrderRecord, market: Market): OrderSu
   };
 }
 
+// One literal, the summary's fields written out again: spreading the summary into a larger object took V8's
+// slow path, half the presenter's time, on every uncached answer about an order.
 export function presentOrder(order: OrderRecord, market: Market): OrderView {
+  const decimals = market.onchain.decimals;
   const view: OrderView = {
-    ...presentOrderSummary(order, market),
+    id: order.id,
+    market: market.name,
+    onchainTicker: market.onchain.ticker,
+    createdAt: isoTimestamp(order.createdAt),
+    state: order.state,
+    payToAddress: order.payToAddress,
+    amount: formatWholeUnits(order.amount, decimals),
+    amountPaid: formatWholeUnits(amountPaid(order), decimals),
+    expiryTimestamp: isoTimestamp(order.expiresAt),
     invoice: order.invoice,
     paymentHash: order.paymentHash,
   };
-  return order.paymentPreimage === undefined ? view : { ...view, paymentPreimage: order.paymentPreimage };
+  if (order.paymentPreimage !== undefined) view.paymentPreimage = order.paymentPreimage;
+  return view;
 }
 
 export function presentTransactions(order: OrderRecord): TransactionView[] {

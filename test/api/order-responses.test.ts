@@ -20,9 +20,15 @@ const BODY = 'x'.repeat(880);
 // Three entries of a 1,000-byte key + body + overhead fit in 3,300 bytes; a fourth does not.
 const BUDGET = 3300;
 
+/** Two reads of `key` through the cache: an answer is kept from the second read of its key on. */
+function readTwice(cache: OrderResponses, key: string, body: string, readStartedAt: number, tags: string[]): void {
+  cache.remember(key, body, readStartedAt, tags);
+  cache.remember(key, body, readStartedAt, tags);
+}
+
 function filled(feed: ScriptedFeed, count: number): OrderResponses {
   const cache = new OrderResponses(feed, BUDGET);
-  for (let n = 0; n < count; n++) cache.remember(`order ${n}`, BODY, cache.startRead(), [`order:${n}`]);
+  for (let n = 0; n < count; n++) readTwice(cache, `order ${n}`, BODY, cache.startRead(), [`order:${n}`]);
   return cache;
 }
 
@@ -30,22 +36,32 @@ describe('OrderResponses', () => {
   test('keeps answers within its byte budget, dropping the least recently used first', () => {
     const cache = filled(new ScriptedFeed(), 3);
     assert.equal(cache.get('order 0'), BODY);
-    cache.remember('order 3', BODY, cache.startRead(), []);
+    readTwice(cache, 'order 3', BODY, cache.startRead(), []);
     assert.equal(cache.size, 3);
     assert.equal(cache.get('order 1'), undefined, 'the least recently used entry goes first');
     assert.equal(cache.get('order 0'), BODY, 'a read entry counts as recently used');
     assert.equal(cache.get('order 3'), BODY);
   });
 
+  test('keeps an answer from the second read of its key on, not the first', () => {
+    const cache = new OrderResponses(new ScriptedFeed(), BUDGET);
+    cache.remember('order 0', BODY, cache.startRead(), ['order:0']);
+    assert.equal(cache.get('order 0'), undefined);
+    cache.remember('order 1', BODY, cache.startRead(), ['order:1']);
+    cache.remember('order 0', BODY, cache.startRead(), ['order:0']);
+    assert.equal(cache.get('order 0'), BODY);
+    assert.equal(cache.get('order 1'), undefined);
+  });
+
   test('never keeps an answer larger than the whole budget', () => {
     const cache = new OrderResponses(new ScriptedFeed(), BUDGET);
-    cache.remember('huge', 'y'.repeat(BUDGET), cache.startRead(), []);
+    readTwice(cache, 'huge', 'y'.repeat(BUDGET), cache.startRead(), []);
     assert.equal(cache.size, 0);
   });
 
   test('a budget of 0 turns the cache off', () => {
     const cache = new OrderResponses(new ScriptedFeed(), 0);
-    cache.remember('order 0', BODY, cache.startRead(), []);
+    readTwice(cache, 'order 0', BODY, cache.startRead(), []);
     assert.equal(cache.get('order 0'), undefined);
   });
 
@@ -54,15 +70,15 @@ describe('OrderResponses', () => {
     const cache = new OrderResponses(feed, BUDGET);
     const readStartedAt = cache.startRead();
     feed.report({ kind: 'configuration' });
-    cache.remember('order 0', BODY, readStartedAt, []);
+    readTwice(cache, 'order 0', BODY, readStartedAt, []);
     assert.equal(cache.get('order 0'), undefined);
   });
 
   test('a new order drops the answers about its invoice, and only those', () => {
     const feed = new ScriptedFeed();
     const cache = new OrderResponses(feed, BUDGET);
-    cache.remember('orders aa', BODY, cache.startRead(), ['order:1', 'invoice:aa']);
-    cache.remember('orders bb', BODY, cache.startRead(), ['order:2', 'invoice:bb']);
+    readTwice(cache, 'orders aa', BODY, cache.startRead(), ['order:1', 'invoice:aa']);
+    readTwice(cache, 'orders bb', BODY, cache.startRead(), ['order:2', 'invoice:bb']);
     feed.report({ kind: 'orderCreated', invoiceHash: 'aa' });
     assert.equal(cache.get('orders aa'), undefined);
     assert.equal(cache.get('orders bb'), BODY);
@@ -71,9 +87,9 @@ describe('OrderResponses', () => {
   test('a moved order drops every answer that shows it', () => {
     const feed = new ScriptedFeed();
     const cache = new OrderResponses(feed, BUDGET);
-    cache.remember('order 1', BODY, cache.startRead(), ['order:1']);
-    cache.remember('orders aa', BODY, cache.startRead(), ['order:1', 'order:2', 'invoice:aa']);
-    cache.remember('order 2', BODY, cache.startRead(), ['order:2']);
+    readTwice(cache, 'order 1', BODY, cache.startRead(), ['order:1']);
+    readTwice(cache, 'orders aa', BODY, cache.startRead(), ['order:1', 'order:2', 'invoice:aa']);
+    readTwice(cache, 'order 2', BODY, cache.startRead(), ['order:2']);
     feed.report({ kind: 'orderMoved', orderId: '1' });
     assert.equal(cache.get('order 1'), undefined);
     assert.equal(cache.get('orders aa'), undefined);
@@ -83,8 +99,8 @@ describe('OrderResponses', () => {
   test('a configuration change drops only the answers that depend on it', () => {
     const feed = new ScriptedFeed();
     const cache = new OrderResponses(feed, BUDGET);
-    cache.remember('order 2', BODY, cache.startRead(), ['order:2']);
-    cache.remember('orders aa BTC', BODY, cache.startRead(), ['invoice:aa', 'configuration']);
+    readTwice(cache, 'order 2', BODY, cache.startRead(), ['order:2']);
+    readTwice(cache, 'orders aa BTC', BODY, cache.startRead(), ['invoice:aa', 'configuration']);
     feed.report({ kind: 'configuration' });
     assert.equal(cache.get('orders aa BTC'), undefined);
     assert.equal(cache.get('order 2'), BODY);
@@ -102,7 +118,7 @@ describe('OrderResponses', () => {
     const cache = filled(feed, 1);
     feed.current = false;
     assert.equal(cache.get('order 0'), undefined);
-    cache.remember('order 1', BODY, cache.startRead(), []);
+    readTwice(cache, 'order 1', BODY, cache.startRead(), []);
     feed.current = true;
     assert.equal(cache.get('order 1'), undefined);
     assert.equal(cache.get('order 0'), BODY);

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { openStore } from '../../src/store/open.js';
-import { orderValues, transactionValues } from '../../src/store/order-rows.js';
+import { ORDER_COLUMNS, orderValues, transactionValues } from '../../src/store/order-rows.js';
 import { makeOrder } from './fixtures.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
@@ -79,6 +79,58 @@ test('a database of the first schema keeps its orders, transactions and history 
   try {
     assert.deepStrictEqual(db.pragma('foreign_key_check'), []);
     assert.throws(() => db.prepare('SELECT order_id FROM order_transactions').all(), /no such column/);
+  } finally {
+    db.close();
+  }
+});
+
+/** A database as schema version 5 left it, with `funded` and `waiting` written by that schema's columns. */
+function writeVersionFiveDatabase(path: string): void {
+  const db = new Database(path);
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  for (const migration of SQLITE_MIGRATIONS.filter(({ version }) => version <= 5)) {
+    db.exec(migration.sql);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
+  }
+  const columns = ORDER_COLUMNS.join(', ');
+  for (const order of [funded, waiting]) {
+    const values = orderValues(order);
+    const { lastInsertRowid } = db
+      .prepare(`INSERT INTO orders (${columns}) VALUES (${values.map(() => '?').join(', ')})`)
+      .run(...values);
+    // Written in reverse: the list on the row follows seq, not the order rows were written in.
+    [...order.transactions.entries()].reverse().forEach(([index, transaction]) => {
+      db.prepare('INSERT INTO order_transactions VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        lastInsertRowid,
+        index + 1,
+        ...transactionValues(transaction),
+      );
+    });
+  }
+  db.close();
+}
+
+test('version 6 puts each order transaction list on its row, and writes keep it in step with the table', async () => {
+  const path = join(dir, 'version-five.sqlite');
+  writeVersionFiveDatabase(path);
+  const store = await openStore(`sqlite:${path}`);
+  try {
+    assert.deepStrictEqual(await store.getOrder(funded.id), funded);
+    assert.deepStrictEqual(await store.getOrder(waiting.id), waiting);
+    const funding = { type: 'FUND', id: 'c'.repeat(64), amount: 5n, outputIndex: 2 } as const;
+    const move = { orderId: waiting.id, from: 'WaitingForFundingTx', to: 'WaitingForFundingTxConfirmation' } as const;
+    assert.ok(await store.transitionOrder({ ...move, at: 50, cause: MOVE_CAUSE, transaction: funding }));
+    assert.deepStrictEqual((await store.getOrder(waiting.id))?.transactions, [funding]);
+  } finally {
+    await store.close();
+  }
+  const db = new Database(path, { readonly: true });
+  try {
+    const listed = db.prepare('SELECT transactions FROM orders ORDER BY internal_id').pluck().all();
+    assert.deepStrictEqual(listed.map((text) => JSON.parse(text as string) as unknown), [
+      funded.transactions.map(transactionValues),
+      [['FUND', 'c'.repeat(64), '5', 2, null]],
+    ]);
   } finally {
     db.close();
   }

@@ -272,8 +272,10 @@ class PostgresStore implements Store {
     return (await this.pool.query<Row>({ ...query, values })).rows;
   }
 
+  /** Order reads come back as `OrderRow` arrays. */
   private async orders(query: NamedQuery, values: unknown[]): Promise<OrderRecord[]> {
-    return (await this.rows<OrderRow>(query, values)).map(orderFromRow);
+    const { rows } = await this.pool.query<OrderRow>({ ...query, values, rowMode: 'array' });
+    return rows.map(orderFromRow);
   }
 }
 

@@ -6,7 +6,7 @@ import type { StoredOrder, SqliteWrites } from './writes.js';
 /** The page cache an import works with: rebuilding an index sorts within it. */
 export const IMPORT_CACHE_KIB = 512 * 1024;
 /** The page cache for serving. */
-export const SERVING_CACHE_KIB = 64 * 1024;
+export const SERVING_CACHE_KIB = 16 * 1024;
 
 export function setCacheSize(db: Database, kibibytes: number): void {
   db.pragma(`cache_size = -${kibibytes}`);

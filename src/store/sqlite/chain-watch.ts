@@ -84,6 +84,7 @@ export function prepareChainWatch(
       update.transactions.forEach((transaction, index) => {
         statements.insertTransaction.run(stored.internalId, index + 1, ...transactionValues(transaction));
       });
+      statements.relistTransactions.run({ internalId: stored.internalId });
       updateChainFields.run(update.refundableAtBlockHeight, update.paymentPreimage ?? null, stored.internalId);
     }
     return sequences;

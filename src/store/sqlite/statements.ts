@@ -1,46 +1,55 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ORDER_COLUMNS, ORDER_SELECT_LIST } from '../order-rows.js';
 
-const ORDER_PLACEHOLDERS = ORDER_COLUMNS.map(() => '?').join(', ');
-const ORDER_ASSIGNMENTS = ORDER_COLUMNS.map((column) => `${column} = ?`).join(', ');
-const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST},
-  (SELECT json_group_array(json_array(t.type, t.tx_id, t.amount, t.output_index, t.block_height) ORDER BY t.seq)
-   FROM order_transactions t WHERE t.order_internal_id = o.internal_id) AS transactions
-  FROM orders o`;
+// Orders' rows carry their transaction list (migration 6), written with them: `sqliteOrderValues`.
+const SQLITE_ORDER_COLUMNS = [...ORDER_COLUMNS, 'transactions'];
+const ORDER_PLACEHOLDERS = SQLITE_ORDER_COLUMNS.map(() => '?').join(', ');
+const ORDER_ASSIGNMENTS = SQLITE_ORDER_COLUMNS.map((column) => `${column} = ?`).join(', ');
+// The transaction list sits on the order's row (migration 6).
+const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST}, o.transactions FROM orders o`;
 
 /** Every statement the SQLite store runs, prepared once per connection. */
 export function prepareStatements(db: Database) {
   const prepare = (sql: string): Statement => db.prepare(sql);
+  // Order reads return `OrderRow` arrays.
+  const prepareOrderRead = (sql: string): Statement => db.prepare(sql).raw();
   return {
-    selectOrder: prepare(`${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ?`),
-    selectOrdersByInvoiceHash: prepare(
+    selectOrder: prepareOrderRead(`${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ?`),
+    selectOrdersByInvoiceHash: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ?
        ORDER BY o.created_at DESC, o.id DESC`,
     ),
-    selectOrdersByInvoiceHashAndTicker: prepare(
+    selectOrdersByInvoiceHashAndTicker: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ? AND o.onchain_ticker = ?
        ORDER BY o.created_at DESC, o.id DESC`,
     ),
-    selectOrdersAfter: prepare(
+    selectOrdersAfter: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE (o.created_at, o.id) > (?, ?) ORDER BY o.created_at, o.id LIMIT ?`,
     ),
-    selectOrdersExpiredIn: prepare(
+    selectOrdersExpiredIn: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = ? AND o.expires_at <= ?
        ORDER BY o.expires_at, o.id`,
     ),
-    selectOrdersByPaymentHash: prepare(
+    selectOrdersByPaymentHash: prepareOrderRead(
       `${ORDERS_WITH_TRANSACTIONS} WHERE o.payment_hash = ? AND o.state IN (SELECT value FROM json_each(?))
        ORDER BY o.created_at, o.id`,
     ),
     countOrdersInStates: prepare(`SELECT count(*) FROM orders WHERE state IN (SELECT value FROM json_each(?))`).pluck(),
     selectStoredOrder: prepare('SELECT internal_id AS internalId, state FROM orders WHERE id = ?'),
     selectStateByInternalId: prepare('SELECT state FROM orders WHERE internal_id = ?').pluck(),
-    insertOrder: prepare(`INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})`),
+    insertOrder: prepare(`INSERT INTO orders (${SQLITE_ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})`),
     replaceOrder: prepare(`UPDATE orders SET ${ORDER_ASSIGNMENTS} WHERE internal_id = ?`),
     moveOrderState: prepare(
       `UPDATE orders SET state = ?, payment_preimage = coalesce(?, payment_preimage)
        WHERE id = ? AND state = ? RETURNING internal_id`,
     ).pluck(),
+    // After a write to order_transactions alone: the row's list made again from the table.
+    relistTransactions: prepare(
+      `UPDATE orders SET transactions = (
+         SELECT json_group_array(json_array(type, tx_id, amount, output_index, block_height))
+         FROM (SELECT * FROM order_transactions WHERE order_internal_id = @internalId ORDER BY seq))
+       WHERE internal_id = @internalId`,
+    ),
     deleteTransactions: prepare('DELETE FROM order_transactions WHERE order_internal_id = ?'),
     insertTransaction: prepare(
       `INSERT INTO order_transactions (order_internal_id, seq, type, tx_id, amount, output_index, block_height)

@@ -30,11 +30,12 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     const [type, txId, amount, outputIndex, blockHeight] = transactionValues(transaction);
     const values = { internalId, type, txId, amount, outputIndex, blockHeight };
     if (statements.updateSameTransaction.run(values).changes === 0) statements.appendTransaction.run(values);
+    statements.relistTransactions.run({ internalId });
   };
 
   /** A new order's rows; its internal id is the next one SQLite hands out. Returns that id. */
   const insertOrder = (order: OrderRecord, at: number, cause?: TransitionCause): number => {
-    const internalId = Number(statements.insertOrder.run(...orderValues(order)).lastInsertRowid);
+    const internalId = Number(statements.insertOrder.run(...rowValues(order)).lastInsertRowid);
     statements.insertFirstHistory.run(internalId, order.state, at, cause === undefined ? null : causeColumn(cause));
     insertTransactions(internalId, order.transactions);
     return internalId;
@@ -42,7 +43,7 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
 
   /** Rewrites a stored order as `order` says; its history grows only when the state changes. */
   const replaceOrder = (stored: StoredOrder, order: OrderRecord, at: number) => {
-    statements.replaceOrder.run(...orderValues(order), stored.internalId);
+    statements.replaceOrder.run(...rowValues(order), stored.internalId);
     statements.deleteTransactions.run(stored.internalId);
     if (stored.state !== order.state) appendHistory(stored.internalId, order.state, at);
     insertTransactions(stored.internalId, order.transactions);
@@ -92,6 +93,11 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
       for (const provider of configuration.providers) upsertProvider(provider);
     }),
   };
+}
+
+/** The values of an order's row: its columns, then its transaction list as order reads return it. */
+function rowValues(order: OrderRecord): (string | number | null)[] {
+  return [...orderValues(order), JSON.stringify(order.transactions.map(transactionValues))];
 }
 
 /** What replacing an order needs to know of the row it replaces. */
