@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt } from './build.js';
-import { prepareDatasets } from './dataset/datasets.js';
+import { COLD_SAMPLE_SIZE } from './dataset/cold-sample.js';
+import { prepareDatasets, type Datasets } from './dataset/datasets.js';
+import { upgradeSchema } from './dataset/schema-upgrade.js';
 import { timeImport } from './import-timing.js';
 import { chooseLoadTool } from './load/choose-tool.js';
 import type { LoadTool } from './load/load-tool.js';
@@ -12,7 +14,7 @@ import { writeLatestRun } from './report/benchmarks-file.js';
 import { formatRun, formatTable, type ImportTiming } from './report/format.js';
 import { currentLoad, currentLoadAverage, describeMachine } from './report/machine.js';
 import { CEILING, summarize, type ScenarioTargetSummary, type TargetName } from './report/summary.js';
-import { buildScenarios, type Scenario } from './scenarios.js';
+import { buildScenarios, COLD_VERIFIED_PATHS, RANDOM_HOT_SET_SIZE, type Scenario } from './scenarios.js';
 import { runSocketLoad } from './socket-load/run.js';
 import { socketLoadWanted } from './socket-load/settings.js';
 import {
@@ -23,6 +25,7 @@ import {
   isSmokeRun,
   readSettings,
   type BenchSettings,
+  type StoreName,
 } from './settings.js';
 import { verifyResponses } from './verify-responses.js';
 
@@ -79,7 +82,7 @@ async function measureScenario(
 ): Promise<ScenarioTargetSummary[]> {
   const check = await verifyResponses(scenario, lnswap);
   if (check.differingBodies > 0) {
-    const differing = `${check.differingBodies} of ${scenario.paths.length}`;
+    const differing = `${check.differingBodies} of ${scenario.verifiedPaths.length}`;
     notes.push(`${scenario.name}: ${differing} responses differ between SQLite and PostgreSQL.`);
   }
   const ceiling = await startCeiling(check.meanBodyBytes);
@@ -104,21 +107,57 @@ async function measureScenario(
   return summarize(scenario.name, check.meanBodyBytes, rounds);
 }
 
+const STORE_TARGETS: Readonly<Record<StoreName, { title: string; target: TargetName }>> = {
+  sqlite: { title: 'SQLite', target: 'lnswap SQLite' },
+  postgres: { title: 'PostgreSQL', target: 'lnswap PostgreSQL' },
+};
+
+/** The lnswap targets of the run, each with its dataset's URL. */
+function storeTargets(settings: BenchSettings, datasets: Datasets): { store: string; name: TargetName; url: string }[] {
+  return settings.stores.map((store) => {
+    const url = store === 'sqlite' ? datasets.sqliteUrl : datasets.postgresUrl;
+    if (url === undefined) throw new Error(`no ${store} dataset was prepared`);
+    return { store: STORE_TARGETS[store].title, name: STORE_TARGETS[store].target, url };
+  });
+}
+
 async function profileKeyScenarios(
   scenarios: readonly Scenario[],
-  datasets: { sqliteUrl: string; postgresUrl: string },
+  targets: readonly { store: string; url: string }[],
   tool: LoadTool,
   settings: BenchSettings,
 ): Promise<string[]> {
   const profiles: string[] = [];
-  for (const scenario of scenarios.filter((s) => s.name === 'order-by-id' || s.name === 'orders-by-invoice-hash')) {
-    for (const [store, url] of [['SQLite', datasets.sqliteUrl], ['PostgreSQL', datasets.postgresUrl]] as const) {
+  const profiled = ['order-by-id', 'orders-by-invoice-hash', 'cold-order-by-id', 'cold-orders-by-invoice-hash'];
+  for (const scenario of scenarios.filter((s) => profiled.includes(s.name))) {
+    for (const { store, url } of targets) {
       log(`profiling lnswap ${store} under ${scenario.name}`);
       const target = { title: `lnswap ${store}, ${scenario.name}`, serveArgs: serveArgs(url), paths: scenario.paths };
       profiles.push(await profileServer(target, tool, settings, CACHE_DIR));
     }
   }
   return profiles;
+}
+
+/** How the hot and cold sets were drawn and how much of them was checked, for the report. */
+function scenarioMethod(scenarios: readonly Scenario[]): string[] {
+  const names = new Set(scenarios.map((scenario) => scenario.name));
+  const method: string[] = [];
+  if ([...names].some((name) => name.startsWith('random-'))) {
+    method.push(
+      `random-${RANDOM_HOT_SET_SIZE}-*: ${RANDOM_HOT_SET_SIZE.toLocaleString('en')} orders (or invoices) drawn at random ` +
+        'from the whole store (the head of the cold sample), every response checked before measuring.',
+    );
+  }
+  if ([...names].some((name) => name.startsWith('cold-'))) {
+    method.push(
+      `cold-*: load spread uniformly over ${COLD_SAMPLE_SIZE.toLocaleString('en')} orders (by id) or invoices (by ` +
+        'hash) drawn with a seeded reservoir over the whole store, far more than the response cache holds; wrk ' +
+        'walks the shuffled list from a random offset. Responses (200, same body from both stores) were checked on ' +
+        `the first ${COLD_VERIFIED_PATHS.toLocaleString('en')} paths of each cold list, not on all of them.`,
+    );
+  }
+  return method;
 }
 
 async function main(): Promise<void> {
@@ -128,17 +167,27 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   mkdirSync(LOG_DIR, { recursive: true });
   ensureBuilt(log);
-  const datasets = await prepareDatasets(settings.orders, settings.postgresUrl);
+  const datasets = await prepareDatasets(
+    settings.orders,
+    settings.stores.includes('postgres') ? settings.postgresUrl : undefined,
+  );
+  const targets = storeTargets(settings, datasets);
+  const notes: string[] = [];
+  for (const { store, url } of targets) {
+    const upgraded = await upgradeSchema(`${store} dataset`, url);
+    if (upgraded !== undefined) {
+      log(upgraded);
+      notes.push(upgraded);
+    }
+  }
   const tool = chooseLoadTool(CACHE_DIR, settings.tool);
-  const scenarios = selectScenarios(buildScenarios(datasets.sample), settings.scenarios);
+  const scenarios = selectScenarios(buildScenarios(datasets.sample, datasets.coldSample), settings.scenarios);
   log(`measuring with ${tool.name} ${tool.version}; server logs in ${LOG_DIR}`);
 
   const rows: ScenarioTargetSummary[] = [];
-  const notes: string[] = [];
   const lnswap: RunningServer[] = [];
   try {
-    lnswap.push(await startLnswap('lnswap SQLite', datasets.sqliteUrl));
-    lnswap.push(await startLnswap('lnswap PostgreSQL', datasets.postgresUrl));
+    for (const { name, url } of targets) lnswap.push(await startLnswap(name, url));
     for (const scenario of scenarios) rows.push(...(await measureScenario(scenario, lnswap, tool, settings, notes)));
   } finally {
     await Promise.all(lnswap.map((server) => server.stop()));
@@ -150,7 +199,7 @@ async function main(): Promise<void> {
     log(`timing \`lnswap import\` of the snapshot into a fresh SQLite database, ${settings.rounds} times`);
     importTiming = await timeImport(datasets.snapshotFile, settings.orders, settings.rounds);
   }
-  const profiles = settings.profile ? await profileKeyScenarios(scenarios, datasets, tool, settings) : [];
+  const profiles = settings.profile ? await profileKeyScenarios(scenarios, targets, tool, settings) : [];
 
   const report = formatRun({
     smoke: isSmokeRun(settings),
@@ -164,8 +213,9 @@ async function main(): Promise<void> {
     warmupSeconds: settings.warmupSeconds,
     seconds: settings.seconds,
     rounds: settings.rounds,
+    stores: targets.map(({ store }) => store).join(', '),
     rows,
-    notes,
+    notes: [...scenarioMethod(scenarios), ...notes],
     ...(importTiming === undefined ? {} : { importTiming }),
     profiles,
   });

@@ -12,6 +12,8 @@ export const DEFAULT_ROUNDS = 3;
 export const DEFAULT_CONNECTIONS = 32;
 
 export type LoadToolName = 'wrk' | 'autocannon';
+export type StoreName = 'sqlite' | 'postgres';
+const STORE_NAMES: readonly StoreName[] = ['sqlite', 'postgres'];
 
 export interface BenchSettings {
   readonly orders: number;
@@ -28,6 +30,8 @@ export interface BenchSettings {
   readonly timeImport: boolean;
   /** Undefined: every scenario. */
   readonly scenarios?: readonly string[];
+  /** The lnswap stores measured: both unless BENCH_STORES names fewer (a 10M PostgreSQL copy takes an hour). */
+  readonly stores: readonly StoreName[];
 }
 
 function positiveInteger(name: string, fallback: number): number {
@@ -51,9 +55,22 @@ function loadTool(): LoadToolName | undefined {
   return raw;
 }
 
+function stores(): StoreName[] {
+  const raw = process.env.BENCH_STORES;
+  if (raw === undefined || raw === '') return [...STORE_NAMES];
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !STORE_NAMES.includes(name as StoreName));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new Error(`BENCH_STORES must list sqlite and/or postgres, got "${raw}"`);
+  }
+  return STORE_NAMES.filter((name) => names.includes(name));
+}
+
 export function readSettings(): BenchSettings {
   const seconds = positiveInteger('BENCH_SECONDS', DEFAULT_SECONDS);
-  const scenarios = process.env.BENCH_SCENARIOS?.split(',').map((name) => name.trim()).filter(Boolean);
+  const scenarios = process.env.BENCH_SCENARIOS?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const tool = loadTool();
   return {
     orders: positiveInteger('BENCH_ORDERS', FULL_ORDER_COUNT),
@@ -66,6 +83,7 @@ export function readSettings(): BenchSettings {
     profile: process.env.BENCH_PROFILE === '1',
     timeImport: process.env.BENCH_IMPORT !== '0',
     ...(scenarios && scenarios.length > 0 ? { scenarios } : {}),
+    stores: stores(),
   };
 }
 
@@ -77,6 +95,7 @@ export function isSmokeRun(settings: BenchSettings): boolean {
     settings.rounds < DEFAULT_ROUNDS ||
     settings.connections !== DEFAULT_CONNECTIONS ||
     !settings.timeImport ||
-    settings.scenarios !== undefined
+    settings.scenarios !== undefined ||
+    settings.stores.length < STORE_NAMES.length
   );
 }

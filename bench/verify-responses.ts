@@ -24,21 +24,22 @@ async function fetchAll(baseUrl: string, paths: readonly string[]): Promise<{ st
 }
 
 /**
- * Requests every path of the scenario once from each target before anything is measured: a target that answers
- * errors would otherwise be measured on how fast it fails.
+ * Requests the scenario's verified paths (all of a hot one, a few thousand of a cold one) once from each target
+ * before anything is measured: a target that answers errors would otherwise be measured on how fast it fails.
  */
 export async function verifyResponses(
   scenario: Scenario,
   targets: readonly { name: string; baseUrl: string }[],
 ): Promise<ResponseCheck> {
-  const answers = await Promise.all(targets.map((target) => fetchAll(target.baseUrl, scenario.paths)));
+  const answers = await Promise.all(targets.map((target) => fetchAll(target.baseUrl, scenario.verifiedPaths)));
   targets.forEach((target, targetIndex) => {
-    const failures = answers[targetIndex]!
-      .map((answer, index) => ({ ...answer, path: scenario.paths[index]! }))
-      .filter((answer) => answer.status !== 200);
+    const failures = answers[targetIndex]!.map((answer, index) => ({
+      ...answer,
+      path: scenario.verifiedPaths[index]!,
+    })).filter((answer) => answer.status !== 200);
     if (failures.length > 0) {
       const examples = failures.slice(0, 3).map((f) => `  ${f.status} ${f.path} -> ${f.body.slice(0, 120)}`);
-      const count = `${failures.length} of ${scenario.paths.length} ${scenario.name} requests`;
+      const count = `${failures.length} of ${scenario.verifiedPaths.length} ${scenario.name} requests`;
       throw new Error(`${target.name} answered ${count} with an error:\n${examples.join('\n')}`);
     }
   });

@@ -41,6 +41,8 @@ export interface ServiceOptions {
   readonly engine?: Partial<EngineOptions>;
   /** WebSocket flood bounds and cluster timing; the defaults suit production. */
   readonly sockets?: Partial<SocketOptions>;
+  /** False: no `/metrics` and no counting for it (the counters cost a little on every request); true when absent. */
+  readonly metrics?: boolean;
   /** Memory for cached answers about orders; the API's default when absent, 0 for none. */
   readonly responseCacheBytes?: number;
   /**
@@ -100,7 +102,9 @@ async function startParts(
   outage: StoreOutage,
 ): Promise<RunningService> {
   const ethereum =
-    options.ethereum === undefined ? undefined : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
+    options.ethereum === undefined
+      ? undefined
+      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
   const bitcoinOptions = options.bitcoin;
   const bitcoin =
     bitcoinOptions === undefined
@@ -115,10 +119,11 @@ async function startParts(
   if (ethereum !== undefined) followed.push(followedChain(options, 'ethereum', ethereum.backend));
   if (bitcoin !== undefined) followed.push(followedChain(options, 'bitcoin', bitcoin.backend));
   const readiness = new Readiness(store, followed);
-  const metrics = new ServiceMetrics({ store, chainProgress: () => readiness.progress() });
+  const metrics =
+    options.metrics === false ? undefined : new ServiceMetrics({ store, chainProgress: () => readiness.progress() });
   const api = await buildApiServer({
     store,
-    metrics,
+    ...(metrics === undefined ? {} : { metrics }),
     readiness: () => readiness.check(),
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
@@ -130,7 +135,7 @@ async function startParts(
     logger: options.logger,
     ...(bus === undefined ? {} : { bus }),
     ...(engine === undefined ? {} : { engine }),
-    events: metrics,
+    ...(metrics === undefined ? {} : { events: metrics }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
     broadcasters: {
       ...(ethereum === undefined
@@ -153,7 +158,7 @@ async function startParts(
     },
   }).catch(async (error: unknown) => {
     await api.close();
-    metrics.stop();
+    metrics?.stop();
     throw error;
   });
   try {
@@ -161,7 +166,7 @@ async function startParts(
   } catch (error) {
     await sockets.close();
     await api.close();
-    metrics.stop();
+    metrics?.stop();
     throw error;
   }
   const { publish } = sockets.transitions;
@@ -196,7 +201,7 @@ async function startParts(
       await drained;
       await bus?.close();
       outage.stop();
-      metrics.stop();
+      metrics?.stop();
     },
   };
 }

@@ -8,6 +8,7 @@ import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import type { Store } from '../../src/store/store.js';
 import { CACHE_DIR, CLI_ENTRY, FULL_ORDER_COUNT } from '../settings.js';
 import { runNode } from '../processes.js';
+import { prepareColdSample, type ColdSample } from './cold-sample.js';
 import { benchConfiguration } from './configuration.js';
 import { markerMatches, readMarker, removeMarker, writeMarker } from './markers.js';
 import { GENERATOR_VERSION, type DatasetSample } from './order-generator.js';
@@ -18,9 +19,11 @@ const PROGRESS_EVERY = 100_000;
 
 export interface Datasets {
   readonly sqliteUrl: string;
-  readonly postgresUrl: string;
+  /** Absent when the run leaves PostgreSQL out (BENCH_STORES=sqlite). */
+  readonly postgresUrl?: string;
   readonly snapshotFile: string;
   readonly sample: DatasetSample;
+  readonly coldSample: ColdSample;
 }
 
 function log(message: string): void {
@@ -41,6 +44,8 @@ function cachePaths(orders: number) {
     sqliteFile: join(dir, 'lnswap.sqlite'),
     sqliteMarker: join(dir, 'lnswap.sqlite.marker.json'),
     sampleFile: join(dir, 'sample.json'),
+    coldSampleFile: join(dir, 'cold-sample.json'),
+    coldSampleMarker: join(dir, 'cold-sample.marker.json'),
     postgresMarker: join(dir, 'postgres.marker.json'),
     snapshotFile: join(dir, 'snapshot.json'),
     snapshotMarker: join(dir, 'snapshot.marker.json'),
@@ -176,7 +181,9 @@ async function prepareSqlite(paths: ReturnType<typeof cachePaths>, orders: numbe
     (await countOrders(sqliteUrl)) === orders;
   if (!sqliteReady) {
     // Everything derived from the SQLite dataset is stale with it.
-    for (const marker of [paths.sqliteMarker, paths.postgresMarker, paths.snapshotMarker]) removeMarker(marker);
+    for (const marker of [paths.sqliteMarker, paths.postgresMarker, paths.snapshotMarker, paths.coldSampleMarker]) {
+      removeMarker(marker);
+    }
     log(`generating ${orders.toLocaleString('en')} orders into ${paths.sqliteFile}`);
     await buildAndMark(paths.sqliteMarker, orders, () => buildSqlite(paths, orders));
   }
@@ -184,7 +191,11 @@ async function prepareSqlite(paths: ReturnType<typeof cachePaths>, orders: numbe
 }
 
 /** The snapshot of the SQLite dataset, exported unless `.bench-cache/` holds a complete one. */
-async function prepareSnapshotOf(paths: ReturnType<typeof cachePaths>, orders: number, sqliteUrl: string): Promise<void> {
+async function prepareSnapshotOf(
+  paths: ReturnType<typeof cachePaths>,
+  orders: number,
+  sqliteUrl: string,
+): Promise<void> {
   const snapshotMarker = readMarker(paths.snapshotMarker);
   const snapshotReady =
     markerMatches(snapshotMarker, GENERATOR_VERSION, orders) &&
@@ -212,15 +223,39 @@ export async function prepareSnapshot(orders: number): Promise<string> {
 
 /**
  * Reuses what `.bench-cache/` and the PostgreSQL schema hold when their markers say they are complete and of this
- * generator version (and the stores still count every order); otherwise rebuilds them.
+ * generator version (and the stores still count every order); otherwise rebuilds them. Without `postgresBaseUrl`
+ * PostgreSQL is left alone (a 10,000,000-order copy takes the better part of an hour).
  */
-export async function prepareDatasets(orders: number, postgresBaseUrl: string): Promise<Datasets> {
+export async function prepareDatasets(orders: number, postgresBaseUrl: string | undefined): Promise<Datasets> {
   const paths = cachePaths(orders);
   mkdirSync(paths.dir, { recursive: true });
   const sqliteUrl = await prepareSqlite(paths, orders);
+  const postgresUrl =
+    postgresBaseUrl === undefined ? undefined : await preparePostgres(paths, orders, sqliteUrl, postgresBaseUrl);
+  await prepareSnapshotOf(paths, orders, sqliteUrl);
+  const coldSample = prepareColdSample(
+    { sqliteFile: paths.sqliteFile, sampleFile: paths.coldSampleFile, markerFile: paths.coldSampleMarker },
+    { version: GENERATOR_VERSION, orders },
+    log,
+  );
+  const sample = JSON.parse(readFileSync(paths.sampleFile, 'utf8')) as DatasetSample;
+  return {
+    sqliteUrl,
+    ...(postgresUrl === undefined ? {} : { postgresUrl }),
+    snapshotFile: paths.snapshotFile,
+    sample,
+    coldSample,
+  };
+}
+
+async function preparePostgres(
+  paths: ReturnType<typeof cachePaths>,
+  orders: number,
+  sqliteUrl: string,
+  postgresBaseUrl: string,
+): Promise<string> {
   const schema = postgresSchema(orders);
   const postgresUrl = withSchema(postgresBaseUrl, schema);
-
   const postgresReady =
     markerMatches(readMarker(paths.postgresMarker), GENERATOR_VERSION, orders) &&
     (await countOrders(postgresUrl)) === orders;
@@ -229,9 +264,5 @@ export async function prepareDatasets(orders: number, postgresBaseUrl: string): 
     log(`copying the dataset into PostgreSQL schema ${schema}`);
     await buildAndMark(paths.postgresMarker, orders, () => buildPostgres(sqliteUrl, postgresBaseUrl, schema, orders));
   }
-
-  await prepareSnapshotOf(paths, orders, sqliteUrl);
-
-  const sample = JSON.parse(readFileSync(paths.sampleFile, 'utf8')) as DatasetSample;
-  return { sqliteUrl, postgresUrl, snapshotFile: paths.snapshotFile, sample };
+  return postgresUrl;
 }

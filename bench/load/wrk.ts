@@ -8,22 +8,21 @@ import type { LoadResult, LoadRun, LoadTool } from './load-tool.js';
 const WRK_THREADS = 1;
 
 /**
- * wrk requests the paths in a loop starting at a random offset (the list itself comes shuffled), with every request
- * formatted once up front; `done` prints the numbers as one machine-readable line.
+ * wrk requests the paths of a file, one a line, in a loop starting at a random offset (the list itself comes
+ * shuffled), with every request formatted once up front; `done` prints the numbers as one machine-readable line.
+ * The paths are read from a file rather than written into the script: Lua refuses a chunk with 200,000 constants.
  */
-function luaScript(paths: readonly string[]): string {
-  const list = paths.map((path) => `  ${JSON.stringify(path)},`).join('\n');
-  return `local paths = {
-${list}
-}
-local requests = {}
+export const WRK_SCRIPT = `local requests = {}
 local position = 0
 
 function init(args)
-  for i, path in ipairs(paths) do
-    requests[i] = wrk.format("GET", path)
+  for path in io.lines(args[1]) do
+    requests[#requests + 1] = wrk.format("GET", path)
   end
-  math.randomseed(os.time())
+  if #requests == 0 then
+    error("no paths in " .. args[1])
+  end
+  math.randomseed(os.time() + os.clock() * 1000000)
   position = math.random(#requests) - 1
 end
 
@@ -39,6 +38,13 @@ function done(summary, latency, _)
     errors.status + errors.connect + errors.read + errors.write + errors.timeout))
 end
 `;
+
+/** The paths as the script reads them: one a line. */
+export function pathsFileContent(paths: readonly string[]): string {
+  for (const path of paths) {
+    if (/[\r\n]/.test(path)) throw new Error(`a request path holds a line break: ${JSON.stringify(path)}`);
+  }
+  return `${paths.join('\n')}\n`;
 }
 
 export function wrkVersion(): string | undefined {
@@ -49,10 +55,12 @@ export function wrkVersion(): string | undefined {
 
 export function createWrkTool(version: string, scriptDir: string): LoadTool {
   mkdirSync(scriptDir, { recursive: true });
-  const scriptFor = (paths: readonly string[]) => {
-    const script = luaScript(paths);
-    const file = join(scriptDir, `${createHash('sha256').update(script).digest('hex').slice(0, 16)}.lua`);
-    writeFileSync(file, script);
+  const script = join(scriptDir, 'paths.lua');
+  writeFileSync(script, WRK_SCRIPT);
+  const pathsFileFor = (paths: readonly string[]) => {
+    const content = pathsFileContent(paths);
+    const file = join(scriptDir, `${createHash('sha256').update(content).digest('hex').slice(0, 16)}.paths`);
+    writeFileSync(file, content);
     return file;
   };
   return {
@@ -60,7 +68,7 @@ export function createWrkTool(version: string, scriptDir: string): LoadTool {
     version,
     async run(run: LoadRun): Promise<LoadResult> {
       const args = ['-t', String(WRK_THREADS), '-c', String(run.connections), '-d', `${run.seconds}s`];
-      args.push('-s', scriptFor(run.paths), run.baseUrl);
+      args.push('-s', script, run.baseUrl, '--', pathsFileFor(run.paths));
       const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -150,7 +150,6 @@ export const BITCOIN_SETTINGS: {
   },
 };
 
-/** Every setting above, for parseArgs, help and the documentation test. */
 /** The client-facing bounds an operator behind a load balancer must be able to set. */
 export const SOCKET_SETTINGS: {
   readonly trustProxy: Setting<boolean>;
@@ -174,7 +173,22 @@ export const SOCKET_SETTINGS: {
   },
 };
 
+/**
+ * `/metrics` and the per-request counting behind it. On by default; off where nothing scrapes, or to measure what
+ * the counting costs (BENCHMARKS.md).
+ */
+export const METRICS_SETTING: Setting<boolean> = {
+  flag: 'metrics',
+  env: 'METRICS',
+  valueName: 'on|off',
+  help: 'serve /metrics for Prometheus and count every request for it',
+  defaultText: 'on',
+  parse: (text) => (text === 'on' ? true : text === 'off' ? false : { invalid: 'must be on or off' }),
+};
+
+/** Every setting above, for parseArgs, help and the documentation test. */
 export const SERVE_SETTINGS: readonly Setting<unknown>[] = [
+  METRICS_SETTING,
   ...Object.values(SOCKET_SETTINGS),
   ...Object.values(ETHEREUM_SETTINGS),
   ...Object.values(BITCOIN_SETTINGS),
@@ -206,6 +220,8 @@ export interface EthereumSettings {
 
 export interface ServeSettings {
   readonly engine: Partial<EngineOptions>;
+  /** False with `--metrics off`: no `/metrics`, nothing counted for it. */
+  readonly metrics: boolean;
   readonly sockets?: Partial<SocketOptions>;
   /** Absent when no node is configured: the service then works from imported chain views. */
   readonly ethereum?: EthereumSettings;
@@ -258,7 +274,8 @@ export function readServeSettings(flags: Readonly<Record<string, unknown>>, env:
     ...(trustProxy === undefined ? {} : { trustProxy }),
     ...(connectionsPerAddress === undefined ? {} : { connectionsPerAddress }),
   };
-  const base = Object.keys(sockets).length === 0 ? { engine } : { engine, sockets };
+  const metrics = readSetting(METRICS_SETTING, flags, env) ?? true;
+  const base = Object.keys(sockets).length === 0 ? { engine, metrics } : { engine, metrics, sockets };
   const rpcUrl = readSetting(ETHEREUM_SETTINGS.rpcUrl, flags, env);
   const swapContractAddress = readSetting(ETHEREUM_SETTINGS.swapContractAddress, flags, env);
   const confirmations = readSetting(ETHEREUM_SETTINGS.confirmations, flags, env) ?? DEFAULT_ETHEREUM_CONFIRMATIONS;

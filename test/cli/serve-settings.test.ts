@@ -48,13 +48,20 @@ test('without an Ethereum node the service works from chain views; with one, its
 
 test('a bad value is a usage error naming where it came from', () => {
   const refused = (args: string[], env: Record<string, string>, message: RegExp) =>
-    assert.throws(() => settings(args, env), (error: unknown) => error instanceof UsageError && message.test(error.message));
+    assert.throws(
+      () => settings(args, env),
+      (error: unknown) => error instanceof UsageError && message.test(error.message),
+    );
   refused(['--quote-deadline-ms', '1.5'], {}, /^--quote-deadline-ms must be a whole number, not "1.5"$/);
   refused([], { MAX_SWAPS_IN_FLIGHT: '-1' }, /^MAX_SWAPS_IN_FLIGHT must be a whole number/);
   refused(['--ethereum-rpc', 'ftp://x'], {}, /^--ethereum-rpc must be an http:\/\/ or https:\/\/ URL/);
   refused([], { ETHEREUM_RPC_URL: 'localhost:8545' }, /^ETHEREUM_RPC_URL must be/);
   refused([], { ETHEREUM_RPC_URL: 'ws://node:8546' }, /^ETHEREUM_RPC_URL must be/);
-  refused(['--ethereum-rpc', 'http://n', '--swap-contract', '0x1234'], {}, /^--swap-contract must be an Ethereum address/);
+  refused(
+    ['--ethereum-rpc', 'http://n', '--swap-contract', '0x1234'],
+    {},
+    /^--swap-contract must be an Ethereum address/,
+  );
   refused(['--ethereum-rpc', 'http://n', '--ethereum-confirmations', '0'], {}, /^--ethereum-confirmations must be/);
   refused(['--swap-contract', CONTRACT], {}, /needs an Ethereum node/);
   refused(
@@ -87,6 +94,19 @@ test('the README and the command line decisions document every setting', async (
   }
 });
 
+test('metrics are on unless --metrics off (or METRICS=off) turns them off', () => {
+  assert.equal(settings([]).metrics, true);
+  assert.equal(settings(['--metrics', 'off']).metrics, false);
+  assert.equal(settings([], { METRICS: 'off' }).metrics, false);
+  assert.equal(settings(['--metrics', 'on'], { METRICS: 'off' }).metrics, true);
+  assert.throws(
+    () => settings(['--metrics', 'no']),
+    (error: unknown) => {
+      return error instanceof UsageError && error.message === '--metrics must be on or off, not "no"';
+    },
+  );
+});
+
 test('Bitcoin: one backend or none, credentials from the environment, both at once refused', () => {
   assert.equal(settings([]).bitcoin, undefined);
   assert.deepEqual(settings(['--bitcoin-esplora', 'https://mempool.space/api']).bitcoin, {
@@ -101,7 +121,13 @@ test('Bitcoin: one backend or none, credentials from the environment, both at on
       BITCOIN_RPC_PASSWORD: 'secret',
       BITCOIN_POLL_INTERVAL_MS: '500',
     }).bitcoin,
-    { rpcUrl: 'http://127.0.0.1:8332', confirmations: 3, pollIntervalMs: 500, rpcUser: 'lnswap', rpcPassword: 'secret' },
+    {
+      rpcUrl: 'http://127.0.0.1:8332',
+      confirmations: 3,
+      pollIntervalMs: 500,
+      rpcUser: 'lnswap',
+      rpcPassword: 'secret',
+    },
   );
   assert.throws(
     () => settings(['--bitcoin-esplora', 'https://mempool.space/api'], { BITCOIN_RPC_URL: 'http://127.0.0.1:8332' }),

@@ -99,3 +99,25 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+test('lnswap serve --metrics off answers the API without /metrics; on by default', { timeout: 60_000 }, async () => {
+  for (const [args, metricsStatus] of [
+    [['--metrics', 'off'], 404],
+    [[], 200],
+  ] as const) {
+    const child = startCli(['serve', '--db', 'sqlite::memory:', '--port', '0', ...args]);
+    try {
+      const url = await waitForLine(child, servingUrl);
+      assert.equal((await get(`${url}/api/markets`)).status, 200);
+      assert.equal(
+        (await get(`${url}/metrics`)).status,
+        metricsStatus,
+        `/metrics with ${args.join(' ') || 'defaults'}`,
+      );
+    } finally {
+      const closed = once(child, 'close');
+      child.kill('SIGTERM');
+      await closed;
+    }
+  }
+});

@@ -72,6 +72,7 @@ per HTTP request).
         databaseUrl,
         responseCacheBytes,
         engine: settings.engine,
+        metrics: settings.metrics,
         ...(settings.sockets === undefined ? {} : { sockets: settings.sockets }),
         ...(settings.ethereum === undefined ? {} : { ethereum: settings.ethereum }),
         ...(settings.bitcoin === undefined ? {} : { bitcoin: settings.bitcoin }),
