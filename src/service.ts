@@ -120,6 +120,7 @@ async function startParts(
     store,
     metrics,
     readiness: () => readiness.check(),
+    ...(ethereum === undefined ? {} : { ethereumChainId: ethereum.chainId }),
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
     ...(options.responseCacheBytes === undefined ? {} : { responseCacheBytes: options.responseCacheBytes }),

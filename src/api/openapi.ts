@@ -7,14 +7,26 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { routeMethods } from './methods.js';
 import { TOKEN_BODY_DESCRIPTION } from './schemas.js';
+import { TRACKER_ASSET_PATH, TRACKER_PAGE_PATHS } from './tracker-page.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/docs';
 
 /** Paths that answer without the store, so never ServiceUnavailable. */
-const STORELESS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics', OPENAPI_PATH]);
-/** Answers in text, not JSON. */
-const TEXT_ANSWERS: ReadonlySet<string> = new Set(['/metrics']);
+const STORELESS_PATHS: ReadonlySet<string> = new Set([
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  OPENAPI_PATH,
+  ...TRACKER_PAGE_PATHS,
+  TRACKER_ASSET_PATH,
+]);
+/** Answers that are not JSON, and their media types. */
+const OTHER_ANSWERS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ['/metrics', ['text/plain']],
+  ...TRACKER_PAGE_PATHS.map((path): [string, readonly string[]] => [path, ['text/html']]),
+  [TRACKER_ASSET_PATH, ['text/javascript', 'text/css']],
+]);
 
 const DESCRIPTION = [
   'The read API of lnswap: markets, their requirements, and the orders wallets follow.',
@@ -54,9 +66,11 @@ function documentedSchema(schema: FastifySchema, url: string): FastifySchema {
   for (const [status, body] of Object.entries(response)) {
     if (isTokenBody(body)) response[status] = tokenResponse(status, body.enum);
   }
-  if (TEXT_ANSWERS.has(url)) {
+  const mediaTypes = OTHER_ANSWERS.get(url);
+  if (mediaTypes !== undefined) {
     const ok = response['200'] as { description: string };
-    response['200'] = { description: ok.description, content: { 'text/plain': { schema: { type: 'string' } } } };
+    const content = Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string' } }]));
+    response['200'] = { description: ok.description, content };
   }
   const badRequest = response['400'] as { content?: { 'text/plain': { schema: { enum: string[] } } } } | undefined;
   response['400'] = tokenResponse('400', [...(badRequest?.content?.['text/plain'].schema.enum ?? []), 'BadRequest']);
@@ -85,6 +99,7 @@ const swaggerOptions: FastifyDynamicSwaggerOptions = {
       { name: 'markets', description: 'What the service offers' },
       { name: 'orders', description: 'Orders and what to do with them' },
       { name: 'operations', description: 'Probes for load balancers and orchestrators' },
+      { name: 'tracker', description: 'The order tracker page and what it reads besides the read API' },
     ],
   },
   transform: ({ schema, url }) => ({ schema: documentedSchema(schema, url), url }),
