@@ -267,11 +267,13 @@ export class OrderCard {
           ? refund.blocksRemaining
           : Math.max(0, refund.refundableAtBlockHeight - this.#tip);
     const when =
-      remaining === undefined
-        ? 'The operator started this refund.'
-        : remaining === 0
-          ? `Refundable now (from block ${refund.refundableAtBlockHeight}).`
-          : `Refundable in ${remaining} block${remaining === 1 ? '' : 's'}, at block ${refund.refundableAtBlockHeight}.`;
+      order.state === 'WaitingForRefundTxConfirmation'
+        ? 'The refund transaction is sent; it counts once confirmed.'
+        : remaining === undefined
+          ? 'The operator started this refund.'
+          : remaining === 0
+            ? `Refundable now (from block ${refund.refundableAtBlockHeight}).`
+            : `Refundable in ${remaining} block${remaining === 1 ? '' : 's'}, at block ${refund.refundableAtBlockHeight}.`;
     const fields =
       details.to !== undefined
         ? [copyable('Contract (to)', details.to), copyable('Refund call data', details.data)]
