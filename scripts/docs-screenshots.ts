@@ -2,10 +2,14 @@
  * Regenerates docs/screenshots/*.png: the tracker page's views on the demo store, in headless Chromium.
  * `npm run docs:screenshots`; the README shows them.
  */
-import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
+import { startCli } from '../test/cli/cli-process.js';
 import { chromiumSkipReason, launchChromium } from '../test/support/chromium.js';
 import { DEMO_SNAPSHOT, startDemoService } from '../test/support/demo-service.js';
 
@@ -36,6 +40,64 @@ async function capture(page: Page, url: string, name: string, ready: string): Pr
   process.stdout.write(`wrote docs/screenshots/${name}\n`);
 }
 
+/** Waits for a line of the child's stdout matching `pattern`; rejects when the child exits or time runs out. */
+function stdoutLines(
+  child: ReturnType<typeof startCli>,
+): (pattern: RegExp, timeoutMs: number) => Promise<RegExpExecArray> {
+  const lines: string[] = [];
+  let partial = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const parts = (partial + chunk.toString('utf8')).split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  return async (pattern, timeoutMs) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const line of lines) {
+        const match = pattern.exec(line);
+        if (match !== null) return match;
+      }
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`no line matching ${String(pattern)}; stdout:\n${lines.join('\n')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+}
+
+/**
+ * `lnswap demo` itself, with its live swaps on Anvil: an order that was funded, not paid and refunded, every
+ * step made by the chain watcher. Skipped, saying why, when the demo runs without live swaps.
+ */
+async function captureLiveOrder(page: Page): Promise<void> {
+  const directory = await mkdtemp(join(tmpdir(), 'lnswap-screenshots-'));
+  const child = startCli(['demo', '--port', '0'], { cwd: directory });
+  try {
+    const waitFor = stdoutLines(child);
+    const [, url] = await waitFor(/serving at (http:\/\/\S+)/, 30_000);
+    const off = await waitFor(/^\*\*\* LIVE SWAPS OFF.*|^live swaps on /, 30_000);
+    if (off[0].startsWith('***')) {
+      process.stdout.write(`skipped docs/screenshots/live-order.png: ${off[0]}\n`);
+      return;
+    }
+    const [, prefix] = await waitFor(/^live ([0-9a-f]{8}) SETH_LSBTC Refunded\b/, 90_000);
+    const database = new Database(join(directory, 'data', 'demo.sqlite'), { readonly: true });
+    const row = database.prepare('SELECT id FROM orders WHERE id LIKE ?').get(`${prefix}%`) as { id: string };
+    database.close();
+    await page.goto(`${url}/orders/${row.id}`);
+    await page.locator('.timeline li[data-state="Refunded"]').waitFor();
+    await page.screenshot({ path: join(OUTPUT, 'live-order.png'), fullPage: true });
+    process.stdout.write('wrote docs/screenshots/live-order.png\n');
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    }
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
 const skip = chromiumSkipReason();
 if (skip !== false) throw new Error(skip);
 const orders = await demoOrders();
@@ -61,21 +123,8 @@ try {
   );
   const refunding = pick(orders, 'BTC_LBTC', 'WaitingForRefundTx');
   await capture(page, `${base}/orders/${refunding.id}`, 'tracker-refund.png', '.refund');
-  // A move made the way the chain watcher makes them, so the timeline shows a step with its cause.
-  const timeline = page.locator('.timeline li');
-  const refundTxId = 'c0ffee'.padEnd(64, '5');
-  await demo.service.transitions.apply({
-    orderId: refunding.id,
-    from: 'WaitingForRefundTx',
-    to: 'WaitingForRefundTxConfirmation',
-    at: Date.now(),
-    cause: { source: 'chain', reason: 'refundSeen', chain: 'bitcoin', txId: refundTxId },
-    transaction: { type: 'REFUND', id: refundTxId },
-  });
-  await timeline.nth(1).waitFor();
-  await page.screenshot({ path: join(OUTPUT, 'tracker-timeline.png'), fullPage: true });
-  process.stdout.write('wrote docs/screenshots/tracker-timeline.png (moved live, without a reload)\n');
   await capture(page, `${base}/markets`, 'markets.png', 'li.market');
+  await captureLiveOrder(page);
   const small = await phone.context.newPage();
   await capture(small, `${base}/orders/${pick(orders, 'ETH_LBTC', 'WaitingForFundingTx').id}`, 'phone.png', '.qr svg');
 } finally {

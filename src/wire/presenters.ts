@@ -160,12 +160,16 @@ export interface OrderHistoryParts {
   readonly ethereumChainId?: number;
 }
 
-export function presentOrderHistory({ order, market, history, chains, ethereumChainId }: OrderHistoryParts): OrderHistoryView {
+export function presentOrderHistory({
+  order,
+  market,
+  history,
+  chains,
+  ethereumChainId,
+}: OrderHistoryParts): OrderHistoryView {
   const chainHeight = chains[market.onchain.chain]?.blockHeight;
   return {
     orderId: order.id,
-    ...(chainHeight === undefined ? {} : { chainHeight }),
-    ...(ethereumChainId === undefined || market.onchain.chain !== 'ethereum' ? {} : { ethereumChainId }),
     states: history.map(({ sequence, state, at, cause }) => ({
       sequence,
       state,
@@ -177,5 +181,7 @@ export function presentOrderHistory({ order, market, history, chains, ethereumCh
       id,
       ...(blockHeight === undefined ? {} : { blockHeight }),
     })),
+    ...(chainHeight === undefined ? {} : { chainHeight }),
+    ...(ethereumChainId === undefined || market.onchain.chain !== 'ethereum' ? {} : { ethereumChainId }),
   };
 }

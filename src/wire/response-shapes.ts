@@ -119,7 +119,10 @@ const transitionCauseShape = {
   required: ['source', 'reason'],
   properties: {
     source: { type: 'string', enum: ['request', 'timer', 'chain', 'import'] },
-    reason: { type: 'string', description: 'The rule or event: requestQuote, fundingConfirmed, fundWindowElapsed, ...' },
+    reason: {
+      type: 'string',
+      description: 'The rule or event: requestQuote, fundingConfirmed, fundWindowElapsed, ...',
+    },
     chain: { type: 'string', enum: ['bitcoin', 'ethereum'] },
     txId: string,
     blockHeight: integer,
@@ -137,15 +140,16 @@ export const orderHistoryShape = {
   required: ['orderId', 'states', 'transactions'],
   properties: {
     orderId: string,
-    chainHeight: { type: 'integer', description: "The service's view of the order's chain tip" },
-    ethereumChainId: { type: 'integer', description: 'EIP-155 chain id of the Ethereum node followed, when known' },
     states: {
       type: 'array',
       items: {
         type: 'object',
         required: ['sequence', 'state', 'at'],
         properties: {
-          sequence: { type: 'integer', description: "1 for the order's first state, one more per move (stateChanged's)" },
+          sequence: {
+            type: 'integer',
+            description: "1 for the order's first state, one more per move (stateChanged's)",
+          },
           state: orderState,
           at: timestamp,
           cause: transitionCauseShape,
@@ -166,6 +170,8 @@ export const orderHistoryShape = {
         additionalProperties: false,
       },
     },
+    chainHeight: { type: 'integer', description: "The service's view of the order's chain tip" },
+    ethereumChainId: { type: 'integer', description: 'EIP-155 chain id of the Ethereum node followed, when known' },
   },
   additionalProperties: false,
 } as const;
