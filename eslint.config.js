@@ -67,6 +67,17 @@ export default tseslint.config(
     },
   },
   {
+    // The tracker page's modules run in the browser, unbundled.
+    files: ['web/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'navigator', 'history', 'location', 'fetch', 'Node', 'TextEncoder', 'URLSearchParams'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },

@@ -125,6 +125,7 @@ async function startParts(
     store,
     ...(metrics === undefined ? {} : { metrics }),
     readiness: () => readiness.check(),
+    ...(ethereum === undefined ? {} : { ethereumChainId: ethereum.chainId }),
     loggerInstance: options.logger,
     accessLog: options.logger.isLevelEnabled('debug'),
     ...(options.responseCacheBytes === undefined ? {} : { responseCacheBytes: options.responseCacheBytes }),

@@ -10,6 +10,7 @@ import {
   marketRequirementsShape,
   marketShape,
   object,
+  orderHistoryShape,
   orderShape,
   orderState,
   orderSummaryShape,
@@ -158,4 +159,41 @@ export const metricsSchema = {
   summary: "Prometheus metrics in the text exposition format (version 0.0.4); docs/operations.md lists them",
   tags: ['operations'],
   response: { 200: { type: 'string', description: 'Prometheus text exposition format' } },
+} as const;
+
+export const orderHistorySchema = {
+  operationId: 'getOrderHistory',
+  summary: "The tracker page's view of an order: when and why it entered each state, its transactions' blocks",
+  description:
+    'Not part of the REDSHIFT read API under /api: the order tracker page reads it (docs/tracker.md). ' +
+    "`sequence` numbers the states as socket.io's stateChanged does.",
+  tags: ['tracker'],
+  params: orderIdParams,
+  response: { 200: orderHistoryShape, ...orderErrors },
+} as const;
+
+const TRACKER_PAGES: Readonly<Record<string, { operationId: string; summary: string }>> = {
+  '/': { operationId: 'trackerPage', summary: 'The order tracker page: look orders up by invoice or order id' },
+  '/orders/:id': { operationId: 'trackerOrderPage', summary: 'The order tracker page opened on one order' },
+  '/markets': { operationId: 'trackerMarketsPage', summary: 'The order tracker page listing the markets' },
+};
+
+/** The page's HTML, the same document at each of its paths: its scripts choose the view. */
+export function trackerPageSchema(url: string) {
+  const page = TRACKER_PAGES[url];
+  if (page === undefined) throw new Error(`no tracker page at ${url}`);
+  return {
+    ...page,
+    tags: ['tracker'],
+    ...(url.includes(':id') ? { params: orderIdParams } : {}),
+    response: { 200: { type: 'string', description: 'HTML' } },
+  } as const;
+}
+
+export const trackerAssetSchema = {
+  operationId: 'trackerAsset',
+  summary: "The tracker page's scripts and styles, with ETag and Cache-Control: no-cache",
+  tags: ['tracker'],
+  params: object({ file: { type: 'string', description: 'File name, e.g. tracker.js' } }),
+  response: { 200: { type: 'string', description: 'JavaScript or CSS' }, 404: tokenBody('NotFound') },
 } as const;

@@ -19,6 +19,8 @@ import type { ReadinessVerdict } from '../engine/readiness.js';
 import { METRICS_CONTENT_TYPE, type ServiceMetrics } from '../engine/metrics.js';
 import { HttpMetrics } from './http-metrics.js';
 import { metricsRoutes } from './metrics.js';
+import { orderHistoryRoutes } from './order-history.js';
+import { trackerPageRoutes } from './tracker-page.js';
 
 export interface ApiServerOptions {
   readonly store: Store;
@@ -33,6 +35,8 @@ export interface ApiServerOptions {
   readonly readiness?: () => Promise<ReadinessVerdict>;
   /** Serve `/metrics` from these, with the API's own request and cache metrics added; none without it. */
   readonly metrics?: ServiceMetrics;
+  /** The chain id of the Ethereum node followed, for the tracker page's payment links. */
+  readonly ethereumChainId?: number;
 }
 
 export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -105,5 +109,10 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     responseCacheBytes: options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
     ...(httpMetrics === undefined ? {} : { cacheCounts: httpMetrics.cache }),
   });
+  await app.register(orderHistoryRoutes, {
+    store: options.store,
+    ...(options.ethereumChainId === undefined ? {} : { ethereumChainId: options.ethereumChainId }),
+  });
+  await app.register(trackerPageRoutes);
   return app;
 }

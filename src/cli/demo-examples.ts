@@ -30,6 +30,8 @@ export function pickDemoExamples(orders: readonly OrderRecord[]): DemoExamples {
 export function demoBanner(url: string, examples: DemoExamples): string {
   return `lnswap demo is serving at ${url} (demo database: ./data/demo.sqlite)
 
+Follow orders in a browser: ${url}/ (e.g. ${url}/orders/${examples.refundOrderId})
+
 Try:
   curl -s ${url}/api/orders/${examples.orderId}
   curl -s '${url}/api/orders?invoiceHash=${examples.invoiceHash}'

@@ -6,13 +6,15 @@
 import { formatFixedPoint, formatWholeUnits } from '../domain/amounts.js';
 import type { FundingDetails } from '../domain/funding.js';
 import type { Market } from '../domain/markets.js';
-import type { OrderRecord } from '../domain/order.js';
+import type { ChainViews, OrderRecord, StateChange } from '../domain/order.js';
+import type { TransitionCause } from '../domain/transition-cause.js';
 import type { RefundDerivation } from '../domain/refund.js';
 import type { MarketRequirements } from '../domain/requirements.js';
 import type {
   FundingDetailsView,
   MarketRequirementsView,
   MarketView,
+  OrderHistoryView,
   OrderSummaryView,
   OrderView,
   RefundView,
@@ -143,5 +145,55 @@ export function presentRefund(refund: RefundDerivation, market: Market): RefundV
               tokens: exactNumber(utxo.tokens),
             })),
           },
+  };
+}
+
+/**
+ * The cause as the public may read it: the request id stays in the operator's logs, since whoever knows an
+ * order id need not be whoever asked for the quote.
+ */
+function presentCause(cause: TransitionCause): NonNullable<OrderHistoryView['states'][number]['cause']> {
+  return {
+    source: cause.source,
+    reason: cause.reason,
+    ...(cause.chain === undefined ? {} : { chain: cause.chain }),
+    ...(cause.txId === undefined ? {} : { txId: cause.txId }),
+    ...(cause.blockHeight === undefined ? {} : { blockHeight: cause.blockHeight }),
+    ...(cause.blockHash === undefined ? {} : { blockHash: cause.blockHash }),
+  };
+}
+
+export interface OrderHistoryParts {
+  readonly order: OrderRecord;
+  readonly market: Market;
+  /** The order's history rows with their sequence numbers, oldest first. */
+  readonly history: readonly (StateChange & { readonly sequence: number })[];
+  readonly chains: ChainViews;
+  readonly ethereumChainId?: number;
+}
+
+export function presentOrderHistory({
+  order,
+  market,
+  history,
+  chains,
+  ethereumChainId,
+}: OrderHistoryParts): OrderHistoryView {
+  const chainHeight = chains[market.onchain.chain]?.blockHeight;
+  return {
+    orderId: order.id,
+    states: history.map(({ sequence, state, at, cause }) => ({
+      sequence,
+      state,
+      at: isoTimestamp(at),
+      ...(cause === undefined ? {} : { cause: presentCause(cause) }),
+    })),
+    transactions: order.transactions.map(({ type, id, blockHeight }) => ({
+      type,
+      id,
+      ...(blockHeight === undefined ? {} : { blockHeight }),
+    })),
+    ...(chainHeight === undefined ? {} : { chainHeight }),
+    ...(ethereumChainId === undefined || market.onchain.chain !== 'ethereum' ? {} : { ethereumChainId }),
   };
 }

@@ -114,6 +114,68 @@ export const refundShape = {
   ],
 } as const;
 
+const transitionCauseShape = {
+  type: 'object',
+  required: ['source', 'reason'],
+  properties: {
+    source: { type: 'string', enum: ['request', 'timer', 'chain', 'import'] },
+    reason: {
+      type: 'string',
+      description: 'The rule or event: requestQuote, fundingConfirmed, fundWindowElapsed, ...',
+    },
+    chain: { type: 'string', enum: ['bitcoin', 'ethereum'] },
+    txId: string,
+    blockHeight: integer,
+    blockHash: string,
+  },
+  additionalProperties: false,
+} as const;
+
+/**
+ * What the order tracker page shows beyond the read API (docs/tracker.md): when and why the order entered
+ * each state, its transactions with the block that holds them, and the service's view of its chain.
+ */
+export const orderHistoryShape = {
+  type: 'object',
+  required: ['orderId', 'states', 'transactions'],
+  properties: {
+    orderId: string,
+    states: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['sequence', 'state', 'at'],
+        properties: {
+          sequence: {
+            type: 'integer',
+            description: "1 for the order's first state, one more per move (stateChanged's)",
+          },
+          state: orderState,
+          at: timestamp,
+          cause: transitionCauseShape,
+        },
+        additionalProperties: false,
+      },
+    },
+    transactions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'id'],
+        properties: {
+          type: { type: 'string', enum: ['FUND', 'REFUND'] },
+          id: string,
+          blockHeight: { type: 'integer', description: 'Absent while only seen in the mempool' },
+        },
+        additionalProperties: false,
+      },
+    },
+    chainHeight: { type: 'integer', description: "The service's view of the order's chain tip" },
+    ethereumChainId: { type: 'integer', description: 'EIP-155 chain id of the Ethereum node followed, when known' },
+  },
+  additionalProperties: false,
+} as const;
+
 export type MarketView = FromSchema<typeof marketShape>;
 export type MarketRequirementsView = FromSchema<typeof marketRequirementsShape>;
 export type OrderSummaryView = FromSchema<typeof orderSummaryShape>;
@@ -121,3 +183,4 @@ export type OrderView = FromSchema<typeof orderShape>;
 export type FundingDetailsView = FromSchema<typeof fundingDetailsShape>;
 export type TransactionView = FromSchema<typeof transactionShape>;
 export type RefundView = FromSchema<typeof refundShape>;
+export type OrderHistoryView = FromSchema<typeof orderHistoryShape>;

@@ -21,6 +21,7 @@ const INVOICE_HASH = order.record.invoiceHash;
 const OFFERED_MARKETS = ['BTC_LBTC', 'ETH_LBTC'];
 const OFFERED_TICKERS = ['BTC', 'ETH'];
 const ORDER_SUFFIXES = ['', '/state', '/fundDetails', '/transactions', '/refund'];
+const HTML_TYPE = 'text/html; charset=utf-8';
 const TOKENS = new Set([
   'InvalidOrderId',
   'OrderNotFound',
@@ -98,10 +99,13 @@ function isDotSegment(text: string): boolean {
   return text === '.' || text === '..';
 }
 
-/** A 2xx or 4xx with a known token as text, or JSON. */
+/** A 2xx or 4xx with a known token as text, JSON, or the tracker page (`/` and `/orders/:id`). */
 function assertAnsweredWith(status: number, contentType: unknown, body: string, context: string): void {
   assert.ok(status >= 200 && status < 500, `${context}: ${status} ${body}`);
-  if (contentType === TEXT_TYPE) {
+  if (contentType === HTML_TYPE) {
+    assert.equal(status, 200, context);
+    assert.match(body, /^<!doctype html>/i, context);
+  } else if (contentType === TEXT_TYPE) {
     assert.ok(TOKENS.has(body), `${context}: unexpected text body ${JSON.stringify(body)}`);
   } else if (body !== '') {
     assert.equal(contentType, JSON_TYPE, context);

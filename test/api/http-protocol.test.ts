@@ -21,7 +21,6 @@ const ENDPOINT_URLS = [
 ];
 
 const UNKNOWN_PATHS = [
-  '/',
   '/api',
   '/api/',
   '/api/order',

@@ -56,6 +56,19 @@ function collectLines(child: ChildProcessWithoutNullStreams): {
   return { lines, waitFor };
 }
 
+/** The banner's line pointing a browser at the tracker page: both its links open the page. */
+async function assertTrackerPageLineWorks(lines: readonly string[]): Promise<void> {
+  const line = lines.find((candidate) => candidate.startsWith('Follow orders in a browser: '));
+  assert.ok(line, 'the banner names the tracker page');
+  const urls = line.match(/http:\/\/[^\s)]+/g) ?? [];
+  assert.equal(urls.length, 2, line);
+  for (const url of urls) {
+    const response = await fetch(url);
+    assert.equal(response.status, 200, url);
+    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8', url);
+  }
+}
+
 const curlUrls = (lines: readonly string[]) =>
   lines.map((line) => CURL_LINE.exec(line)?.[1]).filter((url): url is string => url !== undefined);
 
@@ -133,6 +146,7 @@ for (const { why, anvilBinary, loudLine } of [
           [loudLine],
         );
         await assertCurlLinesWork(curlUrls(lines));
+        await assertTrackerPageLineWorks(lines);
         assert.equal(lines.filter((line) => line.startsWith('live ')).length, 0);
         const markets = await offeredMarkets(curlUrls(lines)[0]!);
         assert.deepEqual(markets, ['BTC_LBTC', 'ETH_LBTC'], "the snapshot's own markets are offered");

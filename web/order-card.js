@@ -1,0 +1,305 @@
+// One order: its state timeline, how to fund it (with a QR code), its transactions and, once it can be
+// refunded, how. Reads the read API and the tracker's history route; moves come from Live.
+import qrcode from '/assets/qrcode.mjs';
+import { assetOf } from './chains.js';
+import { copyable, formatDuration, getJson, h, plainField, timeElement } from './dom.js';
+import { amountLeft, bitcoinUri, ethereumChainId, ethereumUri } from './payment-uri.js';
+
+const AWAITING_FUNDS = new Set(['WaitingForFundingTx', 'PartiallyFunded']);
+const REFUNDING = new Set([
+  'WaitingForRefundTx',
+  'AddressBlacklistedWaitingForRefundTx',
+  'WaitingForRefundTxConfirmation',
+]);
+
+const REASONS = {
+  requestQuote: 'Quote accepted',
+  fundingSeen: 'Funding seen on chain',
+  fundingConfirmed: 'Funding confirmed',
+  fundingReorged: 'Funding undone by a reorganisation',
+  paymentResult: 'Provider paid the invoice',
+  paymentFailedAddressBlacklisted: 'Provider refused the payment: address blacklisted',
+  claimSeen: 'Provider claimed with the preimage',
+  fundWindowElapsed: 'Fund window closed',
+  refundHeightReached: 'Refund height reached',
+  refundSeen: 'Refund seen on chain',
+  refundConfirmed: 'Refund confirmed',
+  refundReorged: 'Refund undone by a reorganisation',
+};
+
+function describeCause(cause) {
+  if (cause === undefined) return ['Imported: no cause recorded'];
+  const parts = [`${REASONS[cause.reason] ?? cause.reason} (${cause.source} ${cause.reason})`];
+  if (cause.txId !== undefined) parts.push(h('span', { class: 'hex' }, `tx ${cause.txId}`));
+  if (cause.blockHeight !== undefined) parts.push(`block ${cause.blockHeight}`);
+  return parts.flatMap((part, index) => (index === 0 ? [part] : [' · ', part]));
+}
+
+function shortId(id) {
+  return id.slice(0, 8);
+}
+
+function qrFigure(uri, label) {
+  const code = qrcode(0, 'M');
+  code.addData(uri, 'Byte');
+  code.make();
+  const figure = h('figure', { class: 'qr' });
+  // The library's SVG is markup it generates from the module matrix alone: no text of ours is inside it.
+  figure.innerHTML = code.createSvgTag({ cellSize: 4, margin: 4, scalable: true, alt: label });
+  figure.firstElementChild.setAttribute('role', 'img');
+  figure.firstElementChild.setAttribute('aria-label', label);
+  figure.append(h('figcaption', {}, 'Scan with a wallet, or copy the fields below.'));
+  return figure;
+}
+
+export class OrderCard {
+  #live;
+  #tip;
+  #data;
+  #countdown;
+  #reloading;
+  element;
+
+  constructor(orderId, live) {
+    this.orderId = orderId;
+    this.#live = live;
+    this.element = h('article', { class: 'order', 'data-order-id': orderId, 'aria-labelledby': `order-${orderId}` });
+  }
+
+  async load() {
+    const [order, funding, history] = await Promise.all([
+      getJson(`/api/orders/${this.orderId}`),
+      getJson(`/api/orders/${this.orderId}/fundDetails`),
+      getJson(`/tracker/orders/${this.orderId}/history`),
+    ]);
+    const refund = REFUNDING.has(order.state) ? await getJson(`/api/orders/${this.orderId}/refund`) : undefined;
+    const asset = assetOf(order.onchainTicker);
+    const firstLoad = this.#data === undefined;
+    this.#data = { order, funding, history, refund, asset };
+    const height = history.chainHeight ?? refund?.details.currentBlockHeight;
+    if (height !== undefined && (this.#tip === undefined || height > this.#tip)) this.#tip = height;
+    const lastSequence = history.states.at(-1)?.sequence ?? 0;
+    if (firstLoad) {
+      this.#live.followOrder(this.orderId, lastSequence, (event) => this.#moved(event));
+      this.#live.followChain(asset.chain, asset.network, (height) => this.#newBlock(height));
+    } else {
+      this.#live.sawSequence(this.orderId, lastSequence);
+    }
+    this.#render();
+  }
+
+  #moved(event) {
+    const badge = this.element.querySelector('.state');
+    if (badge !== null) {
+      badge.textContent = event.state;
+      badge.dataset.state = event.state;
+    }
+    this.#reload();
+  }
+
+  /** Moves can come in bursts: one reload at a time, and one more after it if anything moved meanwhile. */
+  #reload() {
+    if (this.#reloading !== undefined) {
+      this.#reloading.again = true;
+      return;
+    }
+    this.#reloading = { again: false };
+    this.load()
+      .catch(() =>
+        this.element.querySelector('.order-status')?.replaceChildren('Could not refresh: retrying on the next move'),
+      )
+      .finally(() => {
+        const { again } = this.#reloading;
+        this.#reloading = undefined;
+        if (again) this.#reload();
+      });
+  }
+
+  #newBlock(height) {
+    if (this.#tip !== undefined && height <= this.#tip) return;
+    this.#tip = height;
+    this.#render();
+  }
+
+  #render() {
+    const { order, funding, history, refund, asset } = this.#data;
+    clearInterval(this.#countdown);
+    const titleId = `order-${order.id}`;
+    this.element.dataset.state = order.state;
+    const sections = [
+      h(
+        'header',
+        { class: 'order-head' },
+        h('h2', { id: titleId }, `${order.market} order `, h('span', { class: 'hex' }, shortId(order.id))),
+        h('p', { class: 'state', 'data-state': order.state }, order.state),
+      ),
+      h(
+        'dl',
+        { class: 'fields' },
+        copyable('Order id', order.id),
+        plainField('Amount', `${order.amount} ${order.onchainTicker}`),
+        plainField('Paid', `${order.amountPaid} ${order.onchainTicker}`),
+        plainField('Created', timeElement(order.createdAt)),
+        order.paymentPreimage === undefined ? undefined : copyable('Payment preimage', order.paymentPreimage),
+      ),
+      h('p', { class: 'order-status', role: 'status' }),
+      this.#timeline(history),
+      AWAITING_FUNDS.has(order.state) ? this.#funding(order, funding, history, asset) : undefined,
+      this.#transactions(history),
+      refund === undefined ? undefined : this.#refund(refund, order),
+    ];
+    this.element.replaceChildren(...sections.filter((section) => section !== undefined));
+  }
+
+  #timeline(history) {
+    return h(
+      'section',
+      { class: 'timeline', 'aria-label': 'States' },
+      h('h3', {}, 'States'),
+      h(
+        'ol',
+        {},
+        history.states.map((step, index) =>
+          h(
+            'li',
+            { 'data-state': step.state, 'aria-current': index === history.states.length - 1 ? 'step' : undefined },
+            h('span', { class: 'step-state' }, step.state),
+            ' ',
+            timeElement(step.at),
+            h('span', { class: 'step-cause' }, describeCause(step.cause)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  #funding(order, funding, history, asset) {
+    const { details } = funding;
+    const toPay = amountLeft(order.amount, order.amountPaid, asset.decimals);
+    const countdown = h('strong', { class: 'countdown' });
+    const tick = () => {
+      const left = funding.expiryTimestampMs - Date.now();
+      countdown.textContent = left > 0 ? `${formatDuration(left)} left to fund` : 'The fund window has closed';
+    };
+    tick();
+    this.#countdown = setInterval(tick, 1000);
+    const expiry = new Date(funding.expiryTimestampMs).toISOString();
+    const head = [h('h3', {}, 'Fund it'), h('p', {}, countdown, ' (until ', timeElement(expiry), ')')];
+
+    if (details.unsignedFundingTx !== undefined) {
+      const tx = details.unsignedFundingTx;
+      const uri = ethereumUri(tx, ethereumChainId(asset.network, history.ethereumChainId));
+      return h(
+        'section',
+        { class: 'funding', 'aria-label': 'Funding' },
+        head,
+        h(
+          'p',
+          {},
+          `Send one transaction calling the swap contract, with exactly this value and data (${order.amount} ${order.onchainTicker}).`,
+        ),
+        uri === undefined ? undefined : qrFigure(uri, `QR code of the payment link ${uri}`),
+        h(
+          'dl',
+          { class: 'fields' },
+          copyable('To', tx.to),
+          copyable('Value (wei)', tx.value),
+          copyable('Data', tx.data),
+          uri === undefined ? undefined : copyable('Payment link', uri),
+        ),
+      );
+    }
+    const uri = bitcoinUri(details.payToAddress, toPay);
+    return h(
+      'section',
+      { class: 'funding', 'aria-label': 'Funding' },
+      head,
+      h('p', {}, `Send ${toPay} ${order.onchainTicker} to the swap's address.`),
+      qrFigure(uri, `QR code of the payment link ${uri}`),
+      h(
+        'dl',
+        { class: 'fields' },
+        copyable('Address', details.payToAddress),
+        copyable('Amount', toPay),
+        copyable('Payment link', uri),
+        plainField('Refundable from block', String(details.refundableAtBlockHeight)),
+      ),
+      h('details', {}, h('summary', {}, 'Redeem script'), h('code', { class: 'value' }, details.redeemScript)),
+    );
+  }
+
+  #transactions(history) {
+    if (history.transactions.length === 0) return undefined;
+    return h(
+      'section',
+      { class: 'transactions', 'aria-label': 'Transactions' },
+      h('h3', {}, 'Transactions'),
+      h(
+        'ul',
+        {},
+        history.transactions.map((tx) =>
+          h(
+            'li',
+            { 'data-tx': tx.id },
+            h('span', { class: 'tx-type' }, tx.type),
+            ' ',
+            h('code', { class: 'value' }, tx.id),
+            h('span', { class: 'confirmations' }, this.#confirmations(tx)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  #confirmations(tx) {
+    if (tx.blockHeight === undefined) return 'in the mempool, not yet in a block';
+    if (this.#tip === undefined || this.#tip < tx.blockHeight) return `in block ${tx.blockHeight}`;
+    const confirmations = this.#tip - tx.blockHeight + 1;
+    return `in block ${tx.blockHeight}, ${confirmations} confirmation${confirmations === 1 ? '' : 's'}`;
+  }
+
+  #refund(refund, order) {
+    const { details } = refund;
+    const remaining =
+      refund.refundableAtBlockHeight === undefined
+        ? undefined
+        : this.#tip === undefined
+          ? refund.blocksRemaining
+          : Math.max(0, refund.refundableAtBlockHeight - this.#tip);
+    const when =
+      order.state === 'WaitingForRefundTxConfirmation'
+        ? 'The refund transaction is sent; it counts once confirmed.'
+        : remaining === undefined
+          ? 'The operator started this refund.'
+          : remaining === 0
+            ? `Refundable now (from block ${refund.refundableAtBlockHeight}).`
+            : `Refundable in ${remaining} block${remaining === 1 ? '' : 's'}, at block ${refund.refundableAtBlockHeight}.`;
+    const fields =
+      details.to !== undefined
+        ? [copyable('Contract (to)', details.to), copyable('Refund call data', details.data)]
+        : [
+            details.refundAddress === undefined ? undefined : copyable('Refund address', details.refundAddress),
+            copyable('Redeem script', details.redeemScript),
+            plainField('Fee rate', `${details.feeTokensPerVirtualByte} sat/vB`),
+            ...details.utxos.map((utxo, index) =>
+              copyable(`Output ${index + 1} (${utxo.tokens} sat)`, `${utxo.txId}:${utxo.index}`),
+            ),
+          ];
+    return h(
+      'section',
+      { class: 'refund', 'aria-label': 'Refund' },
+      h('h3', {}, 'Refund'),
+      h('p', { class: 'blocks-remaining', 'data-blocks-remaining': remaining }, when),
+      h(
+        'dl',
+        { class: 'fields' },
+        plainField('Refundable balance', `${refund.refundableBalance} ${order.onchainTicker}`),
+        fields,
+      ),
+    );
+  }
+
+  dispose() {
+    clearInterval(this.#countdown);
+  }
+}
