@@ -10,7 +10,7 @@ import type { LoadTool } from './load/load-tool.js';
 import { measureRound, type RoundResult } from './measure.js';
 import { freePort, startServer, type RunningServer } from './processes.js';
 import { profileServer } from './profile/profile-server.js';
-import { writeLatestRun } from './report/benchmarks-file.js';
+import { LATEST_RUN, writeGeneratedSection } from './report/benchmarks-file.js';
 import { formatRun, formatTable, type ImportTiming } from './report/format.js';
 import { currentLoad, currentLoadAverage, describeMachine } from './report/machine.js';
 import { CEILING, summarize, type ScenarioTargetSummary, type TargetName } from './report/summary.js';
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     profiles,
   });
   process.stdout.write(`\n${report}\n`);
-  writeLatestRun(BENCHMARKS_FILE, report);
+  writeGeneratedSection(BENCHMARKS_FILE, LATEST_RUN, report);
   log(`wrote the latest run into ${BENCHMARKS_FILE}`);
   if (socketLoadWanted()) await runSocketLoad();
 }

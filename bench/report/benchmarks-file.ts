@@ -1,17 +1,28 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-const START = '<!-- latest-run:start (written by `npm run bench`) -->';
-const END = '<!-- latest-run:end -->';
+/** A part of BENCHMARKS.md written by a bench between two markers; the text around it is written by hand. */
+export interface GeneratedSection {
+  readonly start: string;
+  readonly end: string;
+  /** The heading the section gets when the file does not have it yet. */
+  readonly heading: string;
+}
 
-/** Replaces the "Latest run" section of BENCHMARKS.md, leaving everything written by hand around it alone. */
-export function writeLatestRun(file: string, content: string): void {
-  const section = `${START}\n${content}\n${END}`;
+export const LATEST_RUN: GeneratedSection = {
+  start: '<!-- latest-run:start (written by `npm run bench`) -->',
+  end: '<!-- latest-run:end -->',
+  heading: 'Latest run',
+};
+
+/** Replaces `section`'s generated part of BENCHMARKS.md with `content`, leaving everything written by hand alone. */
+export function writeGeneratedSection(file: string, section: GeneratedSection, content: string): void {
+  const marked = `${section.start}\n${content}\n${section.end}`;
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
+  const start = current.indexOf(section.start);
+  const end = current.indexOf(section.end);
   const updated =
     start >= 0 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n## Latest run\n\n${section}\n`;
+      ? `${current.slice(0, start)}${marked}${current.slice(end + section.end.length)}`
+      : `${current.trimEnd()}\n\n## ${section.heading}\n\n${marked}\n`;
   writeFileSync(file, updated);
 }

@@ -1,10 +1,13 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { GeneratedSection } from '../report/benchmarks-file.js';
 import type { MachineDescription } from '../report/machine.js';
 import type { SocketLoadSettings } from './settings.js';
 import type { StoreLoadResult } from './socket-load.js';
 
-const START = '<!-- socket-load:start (written by `npm run bench:sockets`) -->';
-const END = '<!-- socket-load:end -->';
+export const SOCKET_LOAD_RUN: GeneratedSection = {
+  start: '<!-- socket-load:start (written by `npm run bench:sockets`) -->',
+  end: '<!-- socket-load:end -->',
+  heading: 'Socket load: latest run',
+};
 const STORE_TITLE = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 
 const ms = (value: number) => value.toFixed(value < 10 ? 1 : 0);
@@ -71,17 +74,4 @@ export function formatSocketLoadRun(run: SocketLoadRun): string {
     '|---|---|---|---|---|---|---|',
     ...quoteRows.map((row) => `| ${row} |`),
   ].join('\n');
-}
-
-/** Replaces the generated part of the socket load section of BENCHMARKS.md; the text around it is written by hand. */
-export function writeSocketLoadRun(file: string, content: string): void {
-  const section = `${START}\n${content}\n${END}`;
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const updated =
-    start >= 0 && end > start
-      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n## Socket load: latest run\n\n${section}\n`;
-  writeFileSync(file, updated);
 }

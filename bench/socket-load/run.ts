@@ -6,7 +6,8 @@
 import { pathToFileURL } from 'node:url';
 import { describeMachine } from '../report/machine.js';
 import { BENCHMARKS_FILE } from '../settings.js';
-import { formatSocketLoadRun, writeSocketLoadRun } from './report.js';
+import { writeGeneratedSection } from '../report/benchmarks-file.js';
+import { formatSocketLoadRun, SOCKET_LOAD_RUN } from './report.js';
 import { readSocketLoadSettings } from './settings.js';
 import { loadOneStore, type StoreLoadResult } from './socket-load.js';
 
@@ -22,7 +23,7 @@ export async function runSocketLoad(): Promise<void> {
   for (const store of settings.stores) results.push(await loadOneStore(store, settings, log));
   const report = formatSocketLoadRun({ date, machine, settings, results });
   process.stdout.write(`\n${report}\n`);
-  writeSocketLoadRun(BENCHMARKS_FILE, report);
+  writeGeneratedSection(BENCHMARKS_FILE, SOCKET_LOAD_RUN, report);
   log(`wrote the socket load run into ${BENCHMARKS_FILE}`);
 }
 
