@@ -38,6 +38,7 @@ import type {
   StoreConfiguration,
 } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
+import { BatchedReads } from './batched-reads.js';
 import * as chainWatch from './chain-watch.js';
 import { changeChannel, notifyChange, PostgresChangeFeed } from './change-feed.js';
 import type { PostgresTarget } from './connection-url.js';
@@ -56,10 +57,10 @@ import {
   TAKE_RATE_LIMIT_TOKEN,
   PRUNE_RATE_LIMIT_BUCKETS,
   SELECT_MARKETS,
-  SELECT_ORDER,
   SELECT_ORDERS_AFTER,
-  SELECT_ORDERS_BY_INVOICE_HASH,
+  SELECT_ORDERS_BY_IDS,
   SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER,
+  SELECT_ORDERS_BY_INVOICE_HASHES,
   SELECT_ORDERS_BY_PAYMENT_HASH,
   SELECT_ORDERS_EXPIRED_IN,
   SELECT_ORDERS_OF_TICKERS_IN_STATES,
@@ -90,6 +91,16 @@ class PostgresStore implements Store {
   private rateLimitTakes = 0;
   private readonly configuration: ConfigurationCache;
   private closing: Promise<void> | undefined;
+  private readonly ordersById = new BatchedReads<string, OrderRow, OrderRecord | undefined>({
+    readRows: (ids) => this.orderRows(SELECT_ORDERS_BY_IDS, [ids]),
+    keyOf: ([id]) => id,
+    answer: ([row]) => (row === undefined ? undefined : orderFromRow(row)),
+  });
+  private readonly ordersByInvoiceHash = new BatchedReads<string, OrderRow, OrderRecord[]>({
+    readRows: (invoiceHashes) => this.orderRows(SELECT_ORDERS_BY_INVOICE_HASHES, [invoiceHashes]),
+    keyOf: ([, , , invoiceHash]) => invoiceHash,
+    answer: (rows) => rows.map(orderFromRow),
+  });
 
   constructor(
     private readonly pool: pg.Pool,
@@ -116,13 +127,13 @@ class PostgresStore implements Store {
     };
   }
 
-  async getOrder(id: string): Promise<OrderRecord | undefined> {
-    return (await this.orders(SELECT_ORDER, [id]))[0];
+  getOrder(id: string): Promise<OrderRecord | undefined> {
+    return this.ordersById.load(id);
   }
 
   async findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]> {
     return onchainTicker === undefined
-      ? this.orders(SELECT_ORDERS_BY_INVOICE_HASH, [invoiceHash])
+      ? this.ordersByInvoiceHash.load(invoiceHash)
       : this.orders(SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER, [invoiceHash, onchainTicker.toUpperCase()]);
   }
 
@@ -255,7 +266,11 @@ class PostgresStore implements Store {
 
   close(): Promise<void> {
     this.configuration.stop();
-    this.closing ??= this.changes.close().then(() => this.pool.end());
+    // Lookups asked before close() send their query in the next turn, which the pool must still take.
+    this.closing ??= this.changes
+      .close()
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => this.pool.end());
     return this.closing;
   }
 
@@ -272,10 +287,13 @@ class PostgresStore implements Store {
     return (await this.pool.query<Row>({ ...query, values })).rows;
   }
 
-  /** Order reads come back as `OrderRow` arrays. */
   private async orders(query: NamedQuery, values: unknown[]): Promise<OrderRecord[]> {
-    const { rows } = await this.pool.query<OrderRow>({ ...query, values, rowMode: 'array' });
-    return rows.map(orderFromRow);
+    return (await this.orderRows(query, values)).map(orderFromRow);
+  }
+
+  /** Order reads come back as `OrderRow` arrays. */
+  private async orderRows(query: NamedQuery, values: unknown[]): Promise<OrderRow[]> {
+    return (await this.pool.query<OrderRow>({ ...query, values, rowMode: 'array' })).rows;
   }
 }
 

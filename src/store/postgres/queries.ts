@@ -40,10 +40,14 @@ const ORDER_UPDATES = ORDER_COLUMNS.filter((column) => column !== 'id')
   .map((column) => `${column} = excluded.${column}`)
   .join(', ');
 
-export const SELECT_ORDER = named('select-order', `${ORDERS_WITH_TRANSACTIONS} WHERE o.id = $1`);
-export const SELECT_ORDERS_BY_INVOICE_HASH = named(
-  'select-orders-by-invoice-hash',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = $1 ORDER BY o.created_at DESC, o.id DESC`,
+export const SELECT_ORDERS_BY_IDS = named(
+  'select-orders-by-ids',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ANY($1::text[])`,
+);
+// Each hash's orders newest first; the rows of different hashes may interleave.
+export const SELECT_ORDERS_BY_INVOICE_HASHES = named(
+  'select-orders-by-invoice-hashes',
+  `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ANY($1::text[]) ORDER BY o.created_at DESC, o.id DESC`,
 );
 export const SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER = named(
   'select-orders-by-invoice-hash-and-ticker',
