@@ -1,5 +1,11 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { LnswapError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
 import {
@@ -13,6 +19,8 @@ import { deferredChildLogger } from './deferred-logger.js';
 import { marketRoutes } from './markets.js';
 import { acceptEveryHttpMethod, isReadMethod } from './methods.js';
 import { orderRoutes } from './orders.js';
+import { OrderReads } from './order-reads.js';
+import { readLaneBefore } from './read-lane.js';
 import { healthRoutes } from './health.js';
 import { registerOpenApi, serveOpenApiDocument } from './openapi.js';
 import type { ReadinessVerdict } from '../engine/readiness.js';
@@ -27,8 +35,10 @@ export interface ApiServerOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** An existing pino logger to log through (takes precedence over `logger`). */
   readonly loggerInstance?: FastifyBaseLogger;
-  /** One `debug` line per answered request (off by default: it costs throughput). */
+  /** One `debug` line per answered request (off by default: it costs throughput). Turns the read lane off. */
   readonly accessLog?: boolean;
+  /** Answer the most polled order reads before Fastify (`read-lane.ts`); on unless false or `accessLog`. */
+  readonly readLane?: boolean;
   /** Memory for serialized answers about orders (default 16 MiB); 0 turns the cache off. */
   readonly responseCacheBytes?: number;
   /** What `/readyz` answers; without it the instance is ready whenever it answers. */
@@ -57,7 +67,27 @@ function logEveryResponse(app: FastifyInstance): void {
 
 /** The read API, not yet listening: the caller listens (or injects), then closes it before the store. */
 export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  const httpMetrics = options.metrics === undefined ? undefined : new HttpMetrics();
+  const reads = new OrderReads({
+    store: options.store,
+    responseCacheBytes: options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
+    ...(httpMetrics === undefined ? {} : { cacheCounts: httpMetrics.cache }),
+  });
+  const readLane = options.readLane !== false && options.accessLog !== true;
   const app = Fastify({
+    // The server Fastify would make (its timeouts as Fastify sets them), with the read lane in front.
+    serverFactory: (fastifyHandler, settings) => {
+      const handler = readLane
+        ? readLaneBefore(fastifyHandler, { reads, ...(httpMetrics === undefined ? {} : { metrics: httpMetrics }) })
+        : fastifyHandler;
+      // Fastify passes its options with their defaults filled in.
+      const { keepAliveTimeout, requestTimeout, connectionTimeout } = settings as Record<string, number>;
+      const server = createServer(handler);
+      server.keepAliveTimeout = keepAliveTimeout!;
+      server.requestTimeout = requestTimeout!;
+      server.setTimeout(connectionTimeout);
+      return server;
+    },
     ...(options.loggerInstance === undefined
       ? { logger: options.logger ?? false }
       : { loggerInstance: options.loggerInstance }),
@@ -95,7 +125,6 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
 
   await registerOpenApi(app);
   serveOpenApiDocument(app);
-  const httpMetrics = options.metrics === undefined ? undefined : new HttpMetrics();
   if (options.metrics !== undefined && httpMetrics !== undefined) {
     httpMetrics.register(options.metrics.registry);
     httpMetrics.observe(app);
@@ -104,11 +133,8 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
   }
   await app.register(healthRoutes, options.readiness === undefined ? {} : { readiness: options.readiness });
   await app.register(marketRoutes, { store: options.store });
-  await app.register(orderRoutes, {
-    store: options.store,
-    responseCacheBytes: options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
-    ...(httpMetrics === undefined ? {} : { cacheCounts: httpMetrics.cache }),
-  });
+  app.addHook('onClose', async () => reads.stop());
+  await app.register(orderRoutes, { reads });
   await app.register(orderHistoryRoutes, {
     store: options.store,
     ...(options.ethereumChainId === undefined ? {} : { ethereumChainId: options.ethereumChainId }),
