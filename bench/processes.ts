@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CpuPinning } from './cpu-pinning.js';
 import { RssSampler } from './rss-sampler.js';
 
 export interface RunningServer {
@@ -21,6 +22,8 @@ export interface ServerCommand {
   /** A GET that answers 200 once the server is ready. */
   readonly readyPath: string;
   readonly env?: NodeJS.ProcessEnv;
+  /** The core it runs on; the scheduler's choice without. */
+  readonly pinning?: CpuPinning;
 }
 
 export async function freePort(): Promise<number> {
@@ -65,7 +68,12 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export async function startServer(command: ServerCommand): Promise<RunningServer> {
   const log = openSync(command.logFile, 'w');
-  const child = spawn(process.execPath, command.args, {
+  // taskset execs the command in its own process, so the pid is the server's.
+  const [executable, args] = command.pinning?.wrap('server', process.execPath, command.args) ?? [
+    process.execPath,
+    [...command.args],
+  ];
+  const child = spawn(executable, args, {
     stdio: ['ignore', log, log],
     env: { ...process.env, ...command.env },
   });

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt } from './build.js';
+import { choosePinning, type CpuPinning } from './cpu-pinning.js';
 import { COLD_SAMPLE_SIZE } from './dataset/cold-sample.js';
 import { prepareDatasets, type Datasets } from './dataset/datasets.js';
 import { upgradeSchema } from './dataset/schema-upgrade.js';
@@ -8,6 +9,7 @@ import { timeImport } from './import-timing.js';
 import { chooseLoadTool } from './load/choose-tool.js';
 import type { LoadTool } from './load/load-tool.js';
 import { measureRound, type RoundResult } from './measure.js';
+import { warmDataset } from './page-cache.js';
 import { freePort, startServer, type RunningServer } from './processes.js';
 import { profileServer } from './profile/profile-server.js';
 import { LATEST_RUN, writeGeneratedSection } from './report/benchmarks-file.js';
@@ -32,6 +34,12 @@ import { verifyResponses } from './verify-responses.js';
 const BARE_SERVER = join(PROJECT_ROOT, 'bench', 'targets', 'bare-server.mjs');
 const LOG_DIR = join(CACHE_DIR, 'logs');
 
+/** A running lnswap server and the dataset it serves. */
+interface LnswapTarget {
+  readonly server: RunningServer;
+  readonly databaseUrl: string;
+}
+
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
@@ -40,9 +48,10 @@ function serveArgs(databaseUrl: string): string[] {
   return [CLI_ENTRY, 'serve', '--db', databaseUrl, '--host', '127.0.0.1'];
 }
 
-async function startLnswap(name: TargetName, databaseUrl: string): Promise<RunningServer> {
+async function startLnswap(name: TargetName, databaseUrl: string, pinning: CpuPinning): Promise<RunningServer> {
   const port = await freePort();
   return startServer({
+    pinning,
     name,
     args: [...serveArgs(databaseUrl), '--port', String(port)],
     port,
@@ -51,9 +60,10 @@ async function startLnswap(name: TargetName, databaseUrl: string): Promise<Runni
   });
 }
 
-async function startCeiling(bodyBytes: number): Promise<RunningServer> {
+async function startCeiling(bodyBytes: number, pinning: CpuPinning): Promise<RunningServer> {
   const port = await freePort();
   return startServer({
+    pinning,
     name: CEILING,
     args: [BARE_SERVER, '--port', String(port), '--bytes', String(bodyBytes)],
     port,
@@ -75,21 +85,26 @@ function selectScenarios(all: Scenario[], wanted: readonly string[] | undefined)
 /** A B C, A B C, ...: drift on a shared machine (other jobs, thermal, caches) spreads evenly over the targets. */
 async function measureScenario(
   scenario: Scenario,
-  lnswap: readonly RunningServer[],
+  lnswap: readonly LnswapTarget[],
   tool: LoadTool,
   settings: BenchSettings,
   notes: string[],
+  pinning: CpuPinning,
 ): Promise<ScenarioTargetSummary[]> {
-  const check = await verifyResponses(scenario, lnswap);
+  const check = await verifyResponses(
+    scenario,
+    lnswap.map(({ server }) => server),
+  );
   if (check.differingBodies > 0) {
     const differing = `${check.differingBodies} of ${scenario.verifiedPaths.length}`;
     notes.push(`${scenario.name}: ${differing} responses differ between SQLite and PostgreSQL.`);
   }
-  const ceiling = await startCeiling(check.meanBodyBytes);
+  const ceiling = await startCeiling(check.meanBodyBytes, pinning);
   const rounds = new Map<TargetName, RoundResult[]>();
   try {
     for (let round = 1; round <= settings.rounds; round++) {
-      for (const server of [ceiling, ...lnswap]) {
+      for (const { server, databaseUrl } of [{ server: ceiling, databaseUrl: undefined }, ...lnswap]) {
+        if (databaseUrl !== undefined) await warmDataset(databaseUrl);
         const result = await measureRound(tool, server, scenario.paths, settings);
         const name = server.name as TargetName;
         rounds.set(name, [...(rounds.get(name) ?? []), result]);
@@ -180,17 +195,26 @@ async function main(): Promise<void> {
       notes.push(upgraded);
     }
   }
-  const tool = chooseLoadTool(CACHE_DIR, settings.tool);
+  const pinning = choosePinning(settings.pin);
+  const tool = chooseLoadTool(CACHE_DIR, pinning, settings.tool);
   const scenarios = selectScenarios(buildScenarios(datasets.sample, datasets.coldSample), settings.scenarios);
   log(`measuring with ${tool.name} ${tool.version}; server logs in ${LOG_DIR}`);
 
   const rows: ScenarioTargetSummary[] = [];
-  const lnswap: RunningServer[] = [];
+  notes.push(
+    `CPU: ${pinning.description}. Page cache: each lnswap dataset read into the operating system's page cache ` +
+      'before each of its rounds (`bench/page-cache.ts`: this host pages out files idle for a minute).',
+  );
+  const lnswap: LnswapTarget[] = [];
   try {
-    for (const { name, url } of targets) lnswap.push(await startLnswap(name, url));
-    for (const scenario of scenarios) rows.push(...(await measureScenario(scenario, lnswap, tool, settings, notes)));
+    for (const { name, url } of targets) {
+      lnswap.push({ server: await startLnswap(name, url, pinning), databaseUrl: url });
+    }
+    for (const scenario of scenarios) {
+      rows.push(...(await measureScenario(scenario, lnswap, tool, settings, notes, pinning)));
+    }
   } finally {
-    await Promise.all(lnswap.map((server) => server.stop()));
+    await Promise.all(lnswap.map(({ server }) => server.stop()));
   }
   process.stdout.write(`${formatTable(rows)}\n`);
 

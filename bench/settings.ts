@@ -32,6 +32,8 @@ export interface BenchSettings {
   readonly scenarios?: readonly string[];
   /** The lnswap stores measured: both unless BENCH_STORES names fewer (a 10M PostgreSQL copy takes an hour). */
   readonly stores: readonly StoreName[];
+  /** Servers on one core, the load generator on the others (`cpu-pinning.ts`); BENCH_PIN=0 turns it off. */
+  readonly pin: boolean;
 }
 
 function positiveInteger(name: string, fallback: number): number {
@@ -84,6 +86,7 @@ export function readSettings(): BenchSettings {
     timeImport: process.env.BENCH_IMPORT !== '0',
     ...(scenarios && scenarios.length > 0 ? { scenarios } : {}),
     stores: stores(),
+    pin: process.env.BENCH_PIN !== '0',
   };
 }
 

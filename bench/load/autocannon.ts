@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { CpuPinning } from '../cpu-pinning.js';
 import { fileURLToPath } from 'node:url';
 import type { LoadResult, LoadRun, LoadTool } from './load-tool.js';
 
@@ -22,7 +23,7 @@ export function autocannonVersion(): string {
   return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version;
 }
 
-export function createAutocannonTool(pathsDir: string): LoadTool {
+export function createAutocannonTool(pathsDir: string, pinning: CpuPinning): LoadTool {
   mkdirSync(pathsDir, { recursive: true });
   return {
     name: 'autocannon',
@@ -31,11 +32,16 @@ export function createAutocannonTool(pathsDir: string): LoadTool {
       const json = JSON.stringify(run.paths);
       const pathsFile = join(pathsDir, `${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`);
       writeFileSync(pathsFile, json);
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', RUNNER, run.baseUrl, String(run.seconds), String(run.connections), pathsFile],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const [command, args] = pinning.wrap('load', process.execPath, [
+        '--import',
+        'tsx',
+        RUNNER,
+        run.baseUrl,
+        String(run.seconds),
+        String(run.connections),
+        pathsFile,
+      ]);
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

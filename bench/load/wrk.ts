@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CpuPinning } from '../cpu-pinning.js';
 import type { LoadResult, LoadRun, LoadTool } from './load-tool.js';
 
 /** One wrk thread: the machine has two cores and the server under test needs one of them more than wrk does. */
@@ -53,7 +54,7 @@ export function wrkVersion(): string | undefined {
   return /wrk (\S+)/.exec(`${probe.stdout}${probe.stderr}`)?.[1] ?? 'unknown';
 }
 
-export function createWrkTool(version: string, scriptDir: string): LoadTool {
+export function createWrkTool(version: string, scriptDir: string, pinning: CpuPinning): LoadTool {
   mkdirSync(scriptDir, { recursive: true });
   const script = join(scriptDir, 'paths.lua');
   writeFileSync(script, WRK_SCRIPT);
@@ -69,7 +70,8 @@ export function createWrkTool(version: string, scriptDir: string): LoadTool {
     async run(run: LoadRun): Promise<LoadResult> {
       const args = ['-t', String(WRK_THREADS), '-c', String(run.connections), '-d', `${run.seconds}s`];
       args.push('-s', script, run.baseUrl, '--', pathsFileFor(run.paths));
-      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const [command, pinnedArgs] = pinning.wrap('load', 'wrk', args);
+      const child = spawn(command, pinnedArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
