@@ -7,6 +7,7 @@ import {
 } from '../engine/bitcoin-watch.js';
 import { DEFAULT_SOCKET_OPTIONS, type SocketOptions } from '../ws/socket-options.js';
 import { UsageError } from './usage-error.js';
+import { HEAP_GROWING_PERCENT } from './heap-growth.js';
 
 /** Always passed to the service, so the CLI's default is the one in force. */
 export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
@@ -186,9 +187,22 @@ export const METRICS_SETTING: Setting<boolean> = {
   parse: (text) => (text === 'on' ? true : text === 'off' ? false : { invalid: 'must be on or off' }),
 };
 
+/** How far V8 lets the old generation grow between full collections (`heap-growth.ts` says why it is bounded). */
+export const HEAP_GROWTH_SETTING: Setting<number> = {
+  flag: 'heap-growth-percent',
+  env: 'HEAP_GROWTH_PERCENT',
+  valueName: 'N',
+  help: "growth of V8's old generation past its live size before a full collection, in percent (0: V8 chooses)",
+  defaultText: String(HEAP_GROWING_PERCENT),
+  // V8 reads the flag as an int; past 300 % the bound is V8's own maximum anyway.
+  parse: (text) =>
+    /^\d{1,3}$/.test(text) && Number(text) <= 1000 ? Number(text) : { invalid: 'must be a whole number from 0 to 1000' },
+};
+
 /** Every setting above, for parseArgs, help and the documentation test. */
 export const SERVE_SETTINGS: readonly Setting<unknown>[] = [
   METRICS_SETTING,
+  HEAP_GROWTH_SETTING,
   ...Object.values(SOCKET_SETTINGS),
   ...Object.values(ETHEREUM_SETTINGS),
   ...Object.values(BITCOIN_SETTINGS),

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_ETHEREUM_CONFIRMATIONS,
+  HEAP_GROWTH_SETTING,
   readServeSettings,
+  readSetting,
   SERVE_SETTINGS,
   settingOptions,
 } from '../../src/cli/serve-settings.js';
@@ -135,4 +137,14 @@ test('Bitcoin: one backend or none, credentials from the environment, both at on
   );
   assert.throws(() => settings(['--bitcoin-rpc', 'ftp://node']), /--bitcoin-rpc must be an http or https URL/);
   assert.throws(() => settings([], { BITCOIN_CONFIRMATIONS: '0' }), /BITCOIN_CONFIRMATIONS must be a whole number/);
+});
+
+test('the heap growth bound is a whole percentage, from the flag or HEAP_GROWTH_PERCENT', async () => {
+  const flags = (args: string[]) => parseArgs({ args, options: settingOptions() }).values;
+  assert.equal(readSetting(HEAP_GROWTH_SETTING, flags(['--heap-growth-percent', '80']), {}), 80);
+  assert.equal(readSetting(HEAP_GROWTH_SETTING, flags([]), { HEAP_GROWTH_PERCENT: '0' }), 0);
+  assert.equal(readSetting(HEAP_GROWTH_SETTING, flags([]), {}), undefined);
+  const refused = await runCli(['serve', '--db', 'sqlite::memory:', '--heap-growth-percent', 'half']);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /--heap-growth-percent must be a whole number from 0 to 1000, not "half"/);
 });

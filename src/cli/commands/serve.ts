@@ -1,4 +1,5 @@
 import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
+import { boundHeapGrowth, HEAP_GROWING_PERCENT } from '../heap-growth.js';
 import { createLogger } from '../logger.js';
 import {
   databaseUrlFrom,
@@ -10,7 +11,13 @@ import {
   portFrom,
   responseCacheBytesFrom,
 } from '../settings.js';
-import { readServeSettings, settingOptions, settingsHelp } from '../serve-settings.js';
+import {
+  HEAP_GROWTH_SETTING,
+  readServeSettings,
+  readSetting,
+  settingOptions,
+  settingsHelp,
+} from '../serve-settings.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -61,6 +68,7 @@ per HTTP request).
       import('../serve-until-shutdown.js'),
     ]);
     const logger = createLogger(env);
+    boundHeapGrowth(readSetting(HEAP_GROWTH_SETTING, values, env) ?? HEAP_GROWING_PERCENT);
     const store = await openStore(databaseUrl);
     const announce = (url: string) => logger.info({ url }, 'lnswap is serving');
     await serveUntilShutdown(
