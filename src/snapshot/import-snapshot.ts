@@ -7,6 +7,7 @@ import { FieldError, recordError, SnapshotError } from './snapshot-error.js';
 import { HEADER_KEYS, ORDERS_KEY } from './snapshot-format.js';
 import { validateConfiguration, validateVersion, type SnapshotHeader } from './validate-configuration.js';
 import { INVOICE_NOT_SIGNED_BOLT11, orderIdForMessages, validateOrder } from './validate-order.js';
+import { OrderIdIndex } from './order-id-index.js';
 
 export interface ImportSummary {
   readonly markets: number;
@@ -111,7 +112,7 @@ class SnapshotImporter {
   private sawOrders = false;
   private batch: OrderRecord[] = [];
   private orderCount = 0;
-  private readonly indexById = new Map<string, number>();
+  private readonly indexById = new OrderIdIndex();
   /** The live order of each payment hash that has one: a second is refused, as the store's unique index would. */
   private readonly liveOrderByPaymentHash = new Map<string, { index: number; id: string }>();
   /** While `markets` is still unread: the first order of each market, checked once it is read. */

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { OrderIdIndex } from '../../src/snapshot/order-id-index.js';
+
+/** Ids as fixtures write them: all but the last digits equal. */
+function countingId(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+test('an id read once gives back its record index; one never read gives nothing', () => {
+  const index = new OrderIdIndex();
+  const id = randomUUID();
+  index.set(id, 7);
+  assert.equal(index.get(id), 7);
+  assert.equal(index.get(randomUUID()), undefined);
+  assert.equal(index.size, 1);
+});
+
+test('a repeated id keeps the index it was first read at', () => {
+  const index = new OrderIdIndex();
+  const id = randomUUID();
+  index.set(id, 3);
+  index.set(id, 9);
+  assert.equal(index.get(id), 3);
+  assert.equal(index.size, 1);
+});
+
+test('every one of 200,000 ids, random and counting, is found at its index after the table has grown', () => {
+  const index = new OrderIdIndex();
+  const ids = Array.from({ length: 100_000 }, (_, n) => [randomUUID(), countingId(n)]).flat();
+  ids.forEach((id, at) => index.set(id, at));
+  assert.equal(index.size, ids.length);
+  ids.forEach((id, at) => assert.equal(index.get(id), at, id));
+  assert.equal(index.get(countingId(100_000)), undefined);
+});
+
+test('ids that differ in one 32-bit word only are told apart', () => {
+  const index = new OrderIdIndex();
+  const ids = [
+    '12345678-9abc-4def-8123-456789abcdef',
+    '12345679-9abc-4def-8123-456789abcdef',
+    '12345678-9abd-4def-8123-456789abcdef',
+    '12345678-9abc-4def-8124-456789abcdef',
+    '12345678-9abc-4def-8123-456789abcdee',
+  ];
+  ids.forEach((id, at) => index.set(id, at));
+  ids.forEach((id, at) => assert.equal(index.get(id), at));
+});
+
+test('only canonical ids and record indexes that fit are taken', () => {
+  const index = new OrderIdIndex();
+  assert.throws(() => index.set('12345678-9ABC-4DEF-8123-456789ABCDEF', 0), /not a canonical order id/);
+  assert.throws(() => index.get('123456789abc4def8123456789abcdef'), /not a canonical order id/);
+  assert.throws(() => index.set(randomUUID(), -1), RangeError);
+  assert.throws(() => index.set(randomUUID(), 0x7fffffff), RangeError);
+});
