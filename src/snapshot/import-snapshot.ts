@@ -55,7 +55,7 @@ function isHeaderKey(key: string): key is HeaderKey {
 /**
  * Loads a version-1 snapshot as it streams in, inside one store transaction: every record is
  * validated, and the first bad one aborts the import with nothing written. Orders go to the
- * store in batches, so memory stays flat however many there are.
+ * store in batches; what stays behind per order is its id's 20-byte slot in `indexById`.
  */
 export async function importSnapshot(
   store: Store,
