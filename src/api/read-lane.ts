@@ -9,9 +9,10 @@
  *   /api/orders?invoiceHash=<64 hex digits>
  *
  * and sends only a 200, with the body `OrderReads` gives the Fastify routes too and the headers Fastify would
- * send, written with the other answers of the same turn of the event loop (`AnswersOfOneTurn`). Anything else (another spelling, a refusal, a failure) is handed to Fastify as if the lane were not
- * there, which then reads again and answers: refusals keep their one mapping (`errors.ts`), and an order that is
- * not found costs two reads. `test/api/read-lane.test.ts` holds both ways to the same bytes.
+ * send, written with the other answers of the same turn of the event loop (`AnswersOfOneTurn`). Anything else
+ * (another spelling, a refusal, a failure) is handed to Fastify as if the lane were not there, which then reads
+ * again and answers: refusals keep their one mapping (`errors.ts`), and an order that is not found costs two
+ * reads. `test/api/read-lane.test.ts` holds both ways to the same bytes.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

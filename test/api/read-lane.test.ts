@@ -12,17 +12,17 @@ import { buildApiServer } from '../../src/api/server.js';
 import { LnswapError } from '../../src/domain/errors.js';
 import { ServiceMetrics } from '../../src/engine/metrics.js';
 import type { Store } from '../../src/store/store.js';
-import { buildOrder, configuration, hashOfInvoice, seedStore, uuidFor } from '../support/fixtures.js';
+import {
+  buildOrder,
+  configuration,
+  hashOfInvoice,
+  seedStore,
+  settledOrdersOfOneInvoice,
+  uuidFor,
+} from '../support/fixtures.js';
 import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 
-const complete = buildOrder({ label: 'lane-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
-const refunded = buildOrder({
-  label: 'lane-refunded',
-  state: 'Refunded',
-  funds: [35590n],
-  refunded: true,
-  sameInvoiceAs: complete,
-});
+const { complete, refunded } = settledOrdersOfOneInvoice('lane');
 const ethereum = buildOrder({ label: 'lane-eth', market: 'ETH_LBTC', state: 'PartiallyFunded', funds: [10n] });
 const waiting = buildOrder({ label: 'lane-waiting', state: 'WaitingForFundingTx' });
 const ORDERS = [complete, refunded, ethereum, waiting];

@@ -9,20 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
-import { buildOrder, configuration, hashOfInvoice, seedStore } from '../support/fixtures.js';
+import { buildOrder, configuration, hashOfInvoice, seedStore, settledOrdersOfOneInvoice } from '../support/fixtures.js';
 import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { JSON_TYPE } from './harness.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 import { eventually } from '../support/eventually.js';
 
-const complete = buildOrder({ label: 'cache-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
-const refunded = buildOrder({
-  label: 'cache-refunded',
-  state: 'Refunded',
-  funds: [35590n],
-  refunded: true,
-  sameInvoiceAs: complete,
-});
+const { complete, refunded } = settledOrdersOfOneInvoice('cache');
 const invoiceHash = hashOfInvoice(complete.record.invoice);
 const live = buildOrder({ label: 'cache-live', state: 'WaitingForFundingTx' });
 const retry = buildOrder({ label: 'cache-retry', sameInvoiceAs: complete, createdAt: complete.record.createdAt + 1 });

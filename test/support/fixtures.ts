@@ -174,6 +174,22 @@ export function buildOrder(spec: OrderSpec): BuiltOrder {
   return { record, market, preimage };
 }
 
+/**
+ * One invoice paid twice over: a completed order and a refunded one, the pair behind a lookup by invoice hash
+ * that answers several orders. Labels are `<prefix>-complete` and `<prefix>-refunded`.
+ */
+export function settledOrdersOfOneInvoice(prefix: string): { complete: BuiltOrder; refunded: BuiltOrder } {
+  const complete = buildOrder({ label: `${prefix}-complete`, state: 'Complete', funds: [35590n], preimageKnown: true });
+  const refunded = buildOrder({
+    label: `${prefix}-refunded`,
+    state: 'Refunded',
+    funds: [35590n],
+    refunded: true,
+    sameInvoiceAs: complete,
+  });
+  return { complete, refunded };
+}
+
 /** SHA-256 of the invoice string as sent, lowercase hex: what clients look orders up by. */
 export function hashOfInvoice(invoice: string): string {
   return createHash('sha256').update(invoice, 'utf8').digest('hex');
