@@ -1,4 +1,12 @@
-import { checksumAddress, decodeFunctionData, encodeFunctionData } from 'viem';
+import {
+  type AbiFunction,
+  checksumAddress,
+  concatHex,
+  decodeFunctionData,
+  encodeAbiParameters,
+  getAbiItem,
+  toFunctionSelector,
+} from 'viem';
 import { isHexOfLength, isZeroXHex } from './hex.js';
 import { normalizeOrderId, orderIdToBytes16 } from './order-ids.js';
 
@@ -38,24 +46,32 @@ function bytes32(hex: string, what: string): `0x${string}` {
   return `0x${hex.toLowerCase()}`;
 }
 
+type SwapFunctionName = (typeof SWAP_CONTRACT_ABI)[number]['name'];
+
+/**
+ * viem's `encodeFunctionData` finds the function in the ABI and hashes its signature on every call; the fund
+ * details and refund routes encode per request, so each function's selector is found and hashed once.
+ */
+function calldataEncoder(name: SwapFunctionName): (args: readonly `0x${string}`[]) => `0x${string}` {
+  const abiFunction = getAbiItem({ abi: SWAP_CONTRACT_ABI, name }) as AbiFunction;
+  const selector = toFunctionSelector(abiFunction);
+  return (args) => concatHex([selector, encodeAbiParameters(abiFunction.inputs, args)]);
+}
+
+const encodeFund = calldataEncoder('fund');
+const encodeClaim = calldataEncoder('claim');
+const encodeRefund = calldataEncoder('refund');
+
 export function encodeFundCalldata(orderId: string, paymentHash: string): `0x${string}` {
-  return encodeFunctionData({
-    abi: SWAP_CONTRACT_ABI,
-    functionName: 'fund',
-    args: [orderIdToBytes16(orderId), bytes32(paymentHash, 'paymentHash')],
-  });
+  return encodeFund([orderIdToBytes16(orderId), bytes32(paymentHash, 'paymentHash')]);
 }
 
 export function encodeClaimCalldata(orderId: string, preimage: string): `0x${string}` {
-  return encodeFunctionData({
-    abi: SWAP_CONTRACT_ABI,
-    functionName: 'claim',
-    args: [orderIdToBytes16(orderId), bytes32(preimage, 'preimage')],
-  });
+  return encodeClaim([orderIdToBytes16(orderId), bytes32(preimage, 'preimage')]);
 }
 
 export function encodeRefundCalldata(orderId: string): `0x${string}` {
-  return encodeFunctionData({ abi: SWAP_CONTRACT_ABI, functionName: 'refund', args: [orderIdToBytes16(orderId)] });
+  return encodeRefund([orderIdToBytes16(orderId)]);
 }
 
 /**
