@@ -20,19 +20,25 @@ export const ORDER_COLUMNS = [
   'htlc_refundable_at_block_height',
 ] as const;
 
+/**
+ * Columns of `orders` as both stores keep them, in the order `storedOrderValues` lists them: the transaction list
+ * also sits on the order's row (SQLite migration 6, PostgreSQL migration 6), written with it, so a read of an
+ * order walks no second B-tree. `order_transactions` stays, for the writes that match a transaction by its id.
+ */
+export const STORED_ORDER_COLUMNS = [...ORDER_COLUMNS, 'transactions'] as const;
+
 /** Columns of `order_transactions` after `order_id` and `seq`, in the order `transactionValues` lists them. */
 export const TRANSACTION_COLUMNS = ['type', 'tx_id', 'amount', 'output_index', 'block_height'] as const;
 
 /**
- * What every order read selects from `orders o`, followed by a `transactions` column: a JSON array of
- * [type, tx_id, amount, output_index, block_height] in seq order. SQLite keeps it on the order's row; PostgreSQL
- * builds it with a correlated subquery, which always runs as one primary-key lookup per order.
+ * What every order read selects: the order's columns and its `transactions`, a JSON array of
+ * [type, tx_id, amount, output_index, block_height] in seq order, kept on the row (`transactionListOf`).
  * Rows come back as arrays in this order (`OrderRow`): a row object would cost its column names looked up and
- * its shape built again for every order read.
+ * its shape built again for every order read. Callers add the conditions.
  */
-export const ORDER_SELECT_LIST = `o.id, o.market, o.invoice, o.invoice_hash, o.payment_hash, o.created_at,
+export const SELECT_ORDERS = `SELECT o.id, o.market, o.invoice, o.invoice_hash, o.payment_hash, o.created_at,
   o.expires_at, o.state, o.amount, o.pay_to_address, o.payment_preimage, o.refund_address, o.htlc_redeem_script,
-  o.htlc_refundable_at_block_height`;
+  o.htlc_refundable_at_block_height, o.transactions FROM orders o`;
 
 type TransactionTuple = [string, string, string | null, number | null, number | null];
 
@@ -51,7 +57,7 @@ export type OrderRow = [
   refundAddress: string | null,
   htlcRedeemScript: string | null,
   htlcRefundableAtBlockHeight: number,
-  /** JSON text from SQLite; already parsed by pg. */
+  /** JSON text from SQLite; already parsed by pg (a `json` column). */
   transactions: string | TransactionTuple[],
 ];
 
@@ -79,6 +85,16 @@ export function orderValues(order: OrderRecord): (string | number | null)[] {
     order.htlc.redeemScript ?? null,
     order.htlc.refundableAtBlockHeight,
   ];
+}
+
+/** `orderValues` followed by the order's transaction list, as `STORED_ORDER_COLUMNS` name them. */
+export function storedOrderValues(order: OrderRecord): (string | number | null)[] {
+  return [...orderValues(order), transactionListOf(order.transactions)];
+}
+
+/** The `transactions` column of an order's row: what `orderFromRow` reads back. */
+export function transactionListOf(transactions: readonly OrderTransaction[]): string {
+  return JSON.stringify(transactions.map(transactionValues));
 }
 
 export function transactionValues(transaction: OrderTransaction): (string | number | null)[] {

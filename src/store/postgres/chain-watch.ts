@@ -12,7 +12,7 @@ import {
   type BlockRow,
   type ObservationRow,
 } from '../chain-rows.js';
-import { transactionValues } from '../order-rows.js';
+import { transactionListOf, transactionValues } from '../order-rows.js';
 import type { ChainStep, ChainWatchState } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
 import { notifyChange } from './change-feed.js';
@@ -134,9 +134,15 @@ async function writeStep(client: Queryable, step: ChainStep): Promise<number[]> 
       );
     }
     await client.query(
-      `UPDATE orders SET htlc_refundable_at_block_height = $1, payment_preimage = coalesce($2, payment_preimage)
+      `UPDATE orders SET htlc_refundable_at_block_height = $1, payment_preimage = coalesce($2, payment_preimage),
+         transactions = $4::json
        WHERE id = $3`,
-      [update.refundableAtBlockHeight, update.paymentPreimage ?? null, update.orderId],
+      [
+        update.refundableAtBlockHeight,
+        update.paymentPreimage ?? null,
+        update.orderId,
+        transactionListOf(update.transactions),
+      ],
     );
   }
   return sequences;

@@ -1,4 +1,4 @@
-import { ORDER_COLUMNS, ORDER_SELECT_LIST } from '../order-rows.js';
+import { SELECT_ORDERS, STORED_ORDER_COLUMNS } from '../order-rows.js';
 
 /** A statement pg prepares once per connection (by name) and reuses. */
 export interface NamedQuery {
@@ -8,13 +8,12 @@ export interface NamedQuery {
 
 const named = (name: string, text: string): NamedQuery => ({ name: `lnswap-${name}`, text });
 
-const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST},
-  (SELECT coalesce(json_agg(json_build_array(t.type, t.tx_id, t.amount::text, t.output_index, t.block_height)
-     ORDER BY t.seq), '[]'::json)
-   FROM order_transactions t WHERE t.order_id = o.id) AS transactions
-  FROM orders o`;
+// An order's transaction list as its row keeps it (migration 6), made from `order_transactions`.
+const TRANSACTION_LIST_OF_ORDER = `(SELECT coalesce(json_agg(
+    json_build_array(t.type, t.tx_id, t.amount::text, t.output_index, t.block_height) ORDER BY t.seq), '[]'::json)
+  FROM order_transactions t WHERE t.order_id = o.id)`;
 
-const ORDER_COLUMN_TYPES: Record<(typeof ORDER_COLUMNS)[number], string> = {
+const ORDER_COLUMN_TYPES: Record<(typeof STORED_ORDER_COLUMNS)[number], string> = {
   id: 'text',
   market: 'text',
   onchain_ticker: 'text',
@@ -30,41 +29,42 @@ const ORDER_COLUMN_TYPES: Record<(typeof ORDER_COLUMNS)[number], string> = {
   refund_address: 'text',
   htlc_redeem_script: 'text',
   htlc_refundable_at_block_height: 'int8',
+  transactions: 'json',
 };
 
 // Batches go in as one array per column: one statement of fixed text whatever the batch size.
-const UNNEST_ORDERS = `SELECT * FROM unnest(${ORDER_COLUMNS.map(
+const UNNEST_ORDERS = `SELECT * FROM unnest(${STORED_ORDER_COLUMNS.map(
   (column, index) => `$${index + 1}::${ORDER_COLUMN_TYPES[column]}[]`,
 ).join(', ')})`;
-const ORDER_UPDATES = ORDER_COLUMNS.filter((column) => column !== 'id')
+const ORDER_UPDATES = STORED_ORDER_COLUMNS.filter((column) => column !== 'id')
   .map((column) => `${column} = excluded.${column}`)
   .join(', ');
 
 export const SELECT_ORDERS_BY_IDS = named(
   'select-orders-by-ids',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ANY($1::text[])`,
+  `${SELECT_ORDERS} WHERE o.id = ANY($1::text[])`,
 );
 // Each hash's orders newest first; the rows of different hashes may interleave.
 export const SELECT_ORDERS_BY_INVOICE_HASHES = named(
   'select-orders-by-invoice-hashes',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ANY($1::text[]) ORDER BY o.created_at DESC, o.id DESC`,
+  `${SELECT_ORDERS} WHERE o.invoice_hash = ANY($1::text[]) ORDER BY o.created_at DESC, o.id DESC`,
 );
 export const SELECT_ORDERS_BY_INVOICE_HASH_AND_TICKER = named(
   'select-orders-by-invoice-hash-and-ticker',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = $1 AND o.onchain_ticker = $2
+  `${SELECT_ORDERS} WHERE o.invoice_hash = $1 AND o.onchain_ticker = $2
    ORDER BY o.created_at DESC, o.id DESC`,
 );
 export const SELECT_ORDERS_AFTER = named(
   'select-orders-after',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE (o.created_at, o.id) > ($1, $2) ORDER BY o.created_at, o.id LIMIT $3`,
+  `${SELECT_ORDERS} WHERE (o.created_at, o.id) > ($1, $2) ORDER BY o.created_at, o.id LIMIT $3`,
 );
 export const SELECT_ORDERS_EXPIRED_IN = named(
   'select-orders-expired-in',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = $1 AND o.expires_at <= $2 ORDER BY o.expires_at, o.id`,
+  `${SELECT_ORDERS} WHERE o.state = $1 AND o.expires_at <= $2 ORDER BY o.expires_at, o.id`,
 );
 export const SELECT_ORDERS_BY_PAYMENT_HASH = named(
   'select-orders-by-payment-hash',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.payment_hash = $1 AND o.state = ANY($2::text[])
+  `${SELECT_ORDERS} WHERE o.payment_hash = $1 AND o.state = ANY($2::text[])
    ORDER BY o.created_at, o.id`,
 );
 export const COUNT_ORDERS_IN_STATES = named(
@@ -75,10 +75,13 @@ export const SELECT_ORDER_STATES_FOR_UPDATE = named(
   'select-order-states-for-update',
   'SELECT id, state FROM orders WHERE id = ANY($1::text[]) FOR UPDATE',
 );
-export const INSERT_ORDERS = named('insert-orders', `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) ${UNNEST_ORDERS}`);
+export const INSERT_ORDERS = named(
+  'insert-orders',
+  `INSERT INTO orders (${STORED_ORDER_COLUMNS.join(', ')}) ${UNNEST_ORDERS}`,
+);
 export const UPSERT_ORDERS = named(
   'upsert-orders',
-  `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) ${UNNEST_ORDERS} ON CONFLICT (id) DO UPDATE SET ${ORDER_UPDATES}`,
+  `INSERT INTO orders (${STORED_ORDER_COLUMNS.join(', ')}) ${UNNEST_ORDERS} ON CONFLICT (id) DO UPDATE SET ${ORDER_UPDATES}`,
 );
 export const MOVE_ORDER_STATE = named(
   'move-order-state',
@@ -98,6 +101,11 @@ export const APPEND_TRANSACTION = named(
   `INSERT INTO order_transactions (order_id, seq, type, tx_id, amount, output_index, block_height)
    SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4::numeric, $5::int4, $6::int8
    FROM order_transactions WHERE order_id = $1`,
+);
+// After a write to order_transactions alone: the row's list made again from the table.
+export const RELIST_TRANSACTIONS = named(
+  'relist-transactions',
+  `UPDATE orders o SET transactions = ${TRANSACTION_LIST_OF_ORDER} WHERE o.id = $1`,
 );
 export const UPDATE_SAME_TRANSACTION = named(
   'update-same-transaction',
@@ -195,6 +203,6 @@ export const REVOKE_CREDENTIAL = named(
 );
 export const SELECT_ORDERS_OF_TICKERS_IN_STATES = named(
   'select-orders-of-tickers-in-states',
-  `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = ANY($1::text[]) AND o.onchain_ticker = ANY($2::text[])
+  `${SELECT_ORDERS} WHERE o.state = ANY($1::text[]) AND o.onchain_ticker = ANY($2::text[])
    ORDER BY o.created_at, o.id`,
 );

@@ -2,7 +2,7 @@ import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
-import { ORDER_COLUMNS, orderValues, TRANSACTION_COLUMNS, transactionValues } from '../order-rows.js';
+import { STORED_ORDER_COLUMNS, storedOrderValues, TRANSACTION_COLUMNS, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
 import type { Queryable } from './pool.js';
 import {
@@ -16,6 +16,7 @@ import {
   INSERT_ORDERS,
   INSERT_PROVIDER_MARKETS,
   INSERT_TRANSACTIONS,
+  RELIST_TRANSACTIONS,
   MOVE_ORDER_STATE,
   SELECT_ORDER_STATES_FOR_UPDATE,
   UPDATE_SAME_TRANSACTION,
@@ -80,7 +81,7 @@ async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]
 }
 
 export async function createOrder(client: Queryable, order: OrderRecord, cause: TransitionCause): Promise<void> {
-  await insertRows(client, INSERT_ORDERS, [orderValues(order)], ORDER_COLUMNS.length);
+  await insertRows(client, INSERT_ORDERS, [storedOrderValues(order)], STORED_ORDER_COLUMNS.length);
   await insertTransactions(client, [order]);
   await appendHistory(client, [{ orderId: order.id, state: order.state, at: order.createdAt, cause }]);
 }
@@ -107,7 +108,7 @@ export async function writeOrders(client: Queryable, orders: readonly OrderRecor
     }
   }
   const replacements = [...latest.values()];
-  await insertRows(client, UPSERT_ORDERS, replacements.map(orderValues), ORDER_COLUMNS.length);
+  await insertRows(client, UPSERT_ORDERS, replacements.map(storedOrderValues), STORED_ORDER_COLUMNS.length);
   await client.query({ ...DELETE_TRANSACTIONS, values: [ids] });
   await insertTransactions(client, replacements);
   await appendHistory(client, history);
@@ -118,6 +119,7 @@ async function recordTransaction(client: Queryable, orderId: string, transaction
   const values = [orderId, ...transactionValues(transaction)];
   const updated = await client.query({ ...UPDATE_SAME_TRANSACTION, values });
   if (updated.rowCount === 0) await client.query({ ...APPEND_TRANSACTION, values });
+  await client.query({ ...RELIST_TRANSACTIONS, values: [orderId] });
 }
 
 /** Compare-and-set on the order's state; call inside a transaction. Resolves the move's history sequence number. */

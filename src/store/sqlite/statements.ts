@@ -1,12 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { ORDER_COLUMNS, ORDER_SELECT_LIST } from '../order-rows.js';
+import { SELECT_ORDERS, STORED_ORDER_COLUMNS } from '../order-rows.js';
 
-// Orders' rows carry their transaction list (migration 6), written with them: `sqliteOrderValues`.
-const SQLITE_ORDER_COLUMNS = [...ORDER_COLUMNS, 'transactions'];
-const ORDER_PLACEHOLDERS = SQLITE_ORDER_COLUMNS.map(() => '?').join(', ');
-const ORDER_ASSIGNMENTS = SQLITE_ORDER_COLUMNS.map((column) => `${column} = ?`).join(', ');
-// The transaction list sits on the order's row (migration 6).
-const ORDERS_WITH_TRANSACTIONS = `SELECT ${ORDER_SELECT_LIST}, o.transactions FROM orders o`;
+// Orders' rows carry their transaction list (migration 6), written with them: `storedOrderValues`.
+const ORDER_PLACEHOLDERS = STORED_ORDER_COLUMNS.map(() => '?').join(', ');
+const ORDER_ASSIGNMENTS = STORED_ORDER_COLUMNS.map((column) => `${column} = ?`).join(', ');
 
 /** Every statement the SQLite store runs, prepared once per connection. */
 export function prepareStatements(db: Database) {
@@ -14,30 +11,30 @@ export function prepareStatements(db: Database) {
   // Order reads return `OrderRow` arrays.
   const prepareOrderRead = (sql: string): Statement => db.prepare(sql).raw();
   return {
-    selectOrder: prepareOrderRead(`${ORDERS_WITH_TRANSACTIONS} WHERE o.id = ?`),
+    selectOrder: prepareOrderRead(`${SELECT_ORDERS} WHERE o.id = ?`),
     selectOrdersByInvoiceHash: prepareOrderRead(
-      `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ?
+      `${SELECT_ORDERS} WHERE o.invoice_hash = ?
        ORDER BY o.created_at DESC, o.id DESC`,
     ),
     selectOrdersByInvoiceHashAndTicker: prepareOrderRead(
-      `${ORDERS_WITH_TRANSACTIONS} WHERE o.invoice_hash = ? AND o.onchain_ticker = ?
+      `${SELECT_ORDERS} WHERE o.invoice_hash = ? AND o.onchain_ticker = ?
        ORDER BY o.created_at DESC, o.id DESC`,
     ),
     selectOrdersAfter: prepareOrderRead(
-      `${ORDERS_WITH_TRANSACTIONS} WHERE (o.created_at, o.id) > (?, ?) ORDER BY o.created_at, o.id LIMIT ?`,
+      `${SELECT_ORDERS} WHERE (o.created_at, o.id) > (?, ?) ORDER BY o.created_at, o.id LIMIT ?`,
     ),
     selectOrdersExpiredIn: prepareOrderRead(
-      `${ORDERS_WITH_TRANSACTIONS} WHERE o.state = ? AND o.expires_at <= ?
+      `${SELECT_ORDERS} WHERE o.state = ? AND o.expires_at <= ?
        ORDER BY o.expires_at, o.id`,
     ),
     selectOrdersByPaymentHash: prepareOrderRead(
-      `${ORDERS_WITH_TRANSACTIONS} WHERE o.payment_hash = ? AND o.state IN (SELECT value FROM json_each(?))
+      `${SELECT_ORDERS} WHERE o.payment_hash = ? AND o.state IN (SELECT value FROM json_each(?))
        ORDER BY o.created_at, o.id`,
     ),
     countOrdersInStates: prepare(`SELECT count(*) FROM orders WHERE state IN (SELECT value FROM json_each(?))`).pluck(),
     selectStoredOrder: prepare('SELECT internal_id AS internalId, state FROM orders WHERE id = ?'),
     selectStateByInternalId: prepare('SELECT state FROM orders WHERE internal_id = ?').pluck(),
-    insertOrder: prepare(`INSERT INTO orders (${SQLITE_ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})`),
+    insertOrder: prepare(`INSERT INTO orders (${STORED_ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_PLACEHOLDERS})`),
     replaceOrder: prepare(`UPDATE orders SET ${ORDER_ASSIGNMENTS} WHERE internal_id = ?`),
     moveOrderState: prepare(
       `UPDATE orders SET state = ?, payment_preimage = coalesce(?, payment_preimage)

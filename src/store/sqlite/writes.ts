@@ -4,7 +4,7 @@ import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
-import { orderValues, transactionValues } from '../order-rows.js';
+import { storedOrderValues, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
 import type { SqliteStatements } from './statements.js';
 
@@ -35,7 +35,7 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
 
   /** A new order's rows; its internal id is the next one SQLite hands out. Returns that id. */
   const insertOrder = (order: OrderRecord, at: number, cause?: TransitionCause): number => {
-    const internalId = Number(statements.insertOrder.run(...rowValues(order)).lastInsertRowid);
+    const internalId = Number(statements.insertOrder.run(...storedOrderValues(order)).lastInsertRowid);
     statements.insertFirstHistory.run(internalId, order.state, at, cause === undefined ? null : causeColumn(cause));
     insertTransactions(internalId, order.transactions);
     return internalId;
@@ -43,7 +43,7 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
 
   /** Rewrites a stored order as `order` says; its history grows only when the state changes. */
   const replaceOrder = (stored: StoredOrder, order: OrderRecord, at: number) => {
-    statements.replaceOrder.run(...rowValues(order), stored.internalId);
+    statements.replaceOrder.run(...storedOrderValues(order), stored.internalId);
     statements.deleteTransactions.run(stored.internalId);
     if (stored.state !== order.state) appendHistory(stored.internalId, order.state, at);
     insertTransactions(stored.internalId, order.transactions);
@@ -93,11 +93,6 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
       for (const provider of configuration.providers) upsertProvider(provider);
     }),
   };
-}
-
-/** The values of an order's row: its columns, then its transaction list as order reads return it. */
-function rowValues(order: OrderRecord): (string | number | null)[] {
-  return [...orderValues(order), JSON.stringify(order.transactions.map(transactionValues))];
 }
 
 /** What replacing an order needs to know of the row it replaces. */
