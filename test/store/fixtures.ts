@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { afterEach, beforeEach } from 'node:test';
 import type { OrderRecord, ProviderRecord } from '../../src/domain/order.js';
 import type { Store, StoreConfiguration } from '../../src/store/store.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 import { openFreshStore, type FreshStore, type StoreKind } from '../support/stores.js';
 
 /** A well-formed order id whose sort order follows `n`. */
@@ -29,6 +31,30 @@ export function makeOrder(n: number, fields: Partial<OrderRecord> = {}): OrderRe
     transactions: [],
     ...fields,
   };
+}
+
+/** A funded order with two FUND transactions, one of them unconfirmed: what migrations must carry over. */
+export function fundedOrderWithTwoTransactions(n: number): OrderRecord {
+  return makeOrder(n, {
+    state: 'Funded',
+    transactions: [
+      { type: 'FUND', id: 'a'.repeat(64), amount: 1000n, outputIndex: 0, blockHeight: 612_000 },
+      { type: 'FUND', id: 'b'.repeat(64), amount: 34_590n, outputIndex: 1 },
+    ],
+  });
+}
+
+/**
+ * After a migration that put the transaction lists on the orders' rows: both orders read back whole, and a move
+ * that records a transaction (`id` 'c' x 64, 5 units, output 2) shows in `waiting`'s list.
+ */
+export async function assertTransactionListsKept(store: Store, funded: OrderRecord, waiting: OrderRecord) {
+  assert.deepStrictEqual(await store.getOrder(funded.id), funded);
+  assert.deepStrictEqual(await store.getOrder(waiting.id), waiting);
+  const funding = { type: 'FUND', id: 'c'.repeat(64), amount: 5n, outputIndex: 2 } as const;
+  const move = { orderId: waiting.id, from: 'WaitingForFundingTx', to: 'WaitingForFundingTxConfirmation' } as const;
+  assert.ok(await store.transitionOrder({ ...move, at: 50, cause: MOVE_CAUSE, transaction: funding }));
+  assert.deepStrictEqual((await store.getOrder(waiting.id))?.transactions, [funding]);
 }
 
 export function makeProvider(id: string, markets: ProviderRecord['markets'], active = true): ProviderRecord {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { openStore } from '../../src/store/open.js';
 import { ORDER_COLUMNS, orderValues, transactionValues } from '../../src/store/order-rows.js';
-import { makeOrder } from './fixtures.js';
+import { assertTransactionListsKept, fundedOrderWithTwoTransactions, makeOrder } from './fixtures.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
 let dir: string;
@@ -18,13 +18,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const funded = makeOrder(1, {
-  state: 'Funded',
-  transactions: [
-    { type: 'FUND', id: 'a'.repeat(64), amount: 1000n, outputIndex: 0, blockHeight: 612_000 },
-    { type: 'FUND', id: 'b'.repeat(64), amount: 34_590n, outputIndex: 1 },
-  ],
-});
+const funded = fundedOrderWithTwoTransactions(1);
 const waiting = makeOrder(2);
 
 /** A database as the first schema left it, with rows written by that schema's own statements. */
@@ -115,12 +109,7 @@ test('version 6 puts each order transaction list on its row, and writes keep it 
   writeVersionFiveDatabase(path);
   const store = await openStore(`sqlite:${path}`);
   try {
-    assert.deepStrictEqual(await store.getOrder(funded.id), funded);
-    assert.deepStrictEqual(await store.getOrder(waiting.id), waiting);
-    const funding = { type: 'FUND', id: 'c'.repeat(64), amount: 5n, outputIndex: 2 } as const;
-    const move = { orderId: waiting.id, from: 'WaitingForFundingTx', to: 'WaitingForFundingTxConfirmation' } as const;
-    assert.ok(await store.transitionOrder({ ...move, at: 50, cause: MOVE_CAUSE, transaction: funding }));
-    assert.deepStrictEqual((await store.getOrder(waiting.id))?.transactions, [funding]);
+    await assertTransactionListsKept(store, funded, waiting);
   } finally {
     await store.close();
   }
