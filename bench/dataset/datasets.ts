@@ -13,6 +13,7 @@ import { benchConfiguration } from './configuration.js';
 import { markerMatches, readMarker, removeMarker, writeMarker } from './markers.js';
 import { GENERATOR_VERSION, type DatasetSample } from './order-generator.js';
 import { generateChunks, joinSamples } from './parallel-generation.js';
+import { vacuumAnalyze } from './vacuum.js';
 
 const WRITE_BATCH = 5000;
 const PROGRESS_EVERY = 100_000;
@@ -158,23 +159,7 @@ async function buildPostgres(
   } finally {
     await Promise.all([source.close(), target.close()]);
   }
-  await vacuumAnalyze(postgresBaseUrl, schema);
-}
-
-/**
- * What autovacuum does to a database in service, done at once: without it the first read of each page sets its
- * tuples' hint bits and dirties it, and a cold round measures those writes (15,000-17,000 req/s by id, 18,200 after).
- */
-async function vacuumAnalyze(baseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: parsePostgresUrl(baseUrl).connectionString });
-  await client.connect();
-  try {
-    for (const table of ['orders', 'order_transactions', 'order_state_history']) {
-      await client.query(`VACUUM (ANALYZE) "${schema}".${table}`);
-    }
-  } finally {
-    await client.end();
-  }
+  await vacuumAnalyze(parsePostgresUrl(postgresBaseUrl).connectionString, schema);
 }
 
 /** `lnswap export` of the SQLite dataset: the file `lnswap import` is timed on. */

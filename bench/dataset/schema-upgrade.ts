@@ -5,6 +5,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/store/migrations/postgres.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { openStore } from '../../src/store/open.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
+import { vacuumAnalyze } from './vacuum.js';
 
 async function appliedVersions(url: string): Promise<number[]> {
   if (url.startsWith('sqlite:')) {
@@ -40,7 +41,11 @@ export async function upgradeSchema(label: string, url: string): Promise<string 
   const started = performance.now();
   const store = await openStore(url);
   await store.close();
-  const seconds = (performance.now() - started) / 1000;
+  const migrated = (performance.now() - started) / 1000;
   const names = pending.map((migration) => `${migration.version} (${migration.name})`).join(', ');
-  return `${label}: the cached dataset was migrated to this lnswap's schema, migration ${names}, in ${seconds.toFixed(1)} s.`;
+  const done = `${label}: the cached dataset was migrated to this lnswap's schema, migration ${names}, in ${migrated.toFixed(1)} s`;
+  if (url.startsWith('sqlite:')) return `${done}.`;
+  const { connectionString, schema } = parsePostgresUrl(url);
+  await vacuumAnalyze(connectionString, schema ?? 'public');
+  return `${done}, then vacuumed in ${((performance.now() - started) / 1000 - migrated).toFixed(1)} s.`;
 }
