@@ -1,9 +1,10 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { lnswapCommand } from './launcher.js';
 import { runNode } from './processes.js';
 import type { ImportTiming } from './report/format.js';
 import { median } from './report/summary.js';
-import { CACHE_DIR, CLI_ENTRY } from './settings.js';
+import { CACHE_DIR } from './settings.js';
 
 /**
  * Times `lnswap import SNAPSHOT` into a database that does not exist yet, as an operator moving hosts would,
@@ -27,7 +28,7 @@ export async function timeImport(snapshotFile: string, orders: number, runs: num
   try {
     for (let run = 0; run < runs; run++) {
       removeDatabase();
-      const result = await runNode([CLI_ENTRY, 'import', snapshotFile, '--db', `sqlite:${database}`]);
+      const result = await runNode(lnswapCommand('import', snapshotFile, '--db', `sqlite:${database}`));
       runSeconds.push(result.seconds);
       maxRssMegabytes = Math.max(maxRssMegabytes, result.maxRssMegabytes);
       if (result.exitCode !== 0) {

@@ -6,6 +6,7 @@ import { COLD_SAMPLE_SIZE } from './dataset/cold-sample.js';
 import { prepareDatasets, type Datasets } from './dataset/datasets.js';
 import { upgradeSchema } from './dataset/schema-upgrade.js';
 import { timeImport } from './import-timing.js';
+import { lnswapCommand } from './launcher.js';
 import { chooseLoadTool } from './load/choose-tool.js';
 import type { LoadTool } from './load/load-tool.js';
 import { measureRound, type RoundResult } from './measure.js';
@@ -22,7 +23,6 @@ import { socketLoadWanted } from './socket-load/settings.js';
 import {
   BENCHMARKS_FILE,
   CACHE_DIR,
-  CLI_ENTRY,
   PROJECT_ROOT,
   isSmokeRun,
   readSettings,
@@ -45,7 +45,7 @@ function log(message: string): void {
 }
 
 function serveArgs(databaseUrl: string): string[] {
-  return [CLI_ENTRY, 'serve', '--db', databaseUrl, '--host', '127.0.0.1'];
+  return lnswapCommand('serve', '--db', databaseUrl, '--host', '127.0.0.1');
 }
 
 async function startLnswap(name: TargetName, databaseUrl: string, pinning: CpuPinning): Promise<RunningServer> {

@@ -6,7 +6,8 @@ import { ORDER_STATES } from '../../src/domain/states.js';
 import { openStore } from '../../src/store/open.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import type { Store } from '../../src/store/store.js';
-import { CACHE_DIR, CLI_ENTRY, FULL_ORDER_COUNT } from '../settings.js';
+import { lnswapCommand } from '../launcher.js';
+import { CACHE_DIR, FULL_ORDER_COUNT } from '../settings.js';
 import { runNode } from '../processes.js';
 import { prepareColdSample, type ColdSample } from './cold-sample.js';
 import { benchConfiguration } from './configuration.js';
@@ -165,7 +166,7 @@ async function buildPostgres(
 /** `lnswap export` of the SQLite dataset: the file `lnswap import` is timed on. */
 async function buildSnapshot(sqliteUrl: string, snapshotFile: string): Promise<void> {
   const partial = `${snapshotFile}.partial`;
-  const result = await runNode([CLI_ENTRY, 'export', '--db', sqliteUrl], { stdoutFile: partial });
+  const result = await runNode(lnswapCommand('export', '--db', sqliteUrl), { stdoutFile: partial });
   if (result.exitCode !== 0) {
     rmSync(partial, { force: true });
     throw new Error(`lnswap export failed (exit ${result.exitCode}): ${result.stderr.trim()}`);

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --v8-pool-size=0
 import type { Command, CliContext } from './command.js';
 import { contractCommand } from './commands/contract.js';
 import { demoCommand } from './commands/demo.js';
