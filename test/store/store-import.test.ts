@@ -164,6 +164,18 @@ for (const kind of STORE_KINDS) {
     });
 
     if (kind === 'sqlite') {
+      test('a read asked while an import holds the connection is answered inside it, and leaves it open', async () => {
+        const imported = makeOrder(20);
+        const importing = fresh.store().importAtomically(async (session) => {
+          await session.writeOrders([imported]);
+          // One connection: the import's own writes are what a read on it sees until the import ends.
+          assert.deepStrictEqual(await fresh.store().getOrder(imported.id), imported);
+          throw new Error('import failed after the read');
+        });
+        await assert.rejects(importing, /import failed after the read/);
+        assert.equal(await fresh.store().getOrder(imported.id), undefined, 'the read did not commit the import');
+      });
+
       test('a second import while one runs is rejected, and the first one still commits', async () => {
         let releaseFirst!: () => void;
         const firstMayFinish = new Promise<void>((resolve) => {

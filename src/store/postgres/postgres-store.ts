@@ -23,6 +23,7 @@ import {
   type HistoryRow,
   type SequencedHistoryRow,
 } from '../history-rows.js';
+import { BatchedReads } from '../batched-reads.js';
 import type { StoreChange } from '../change-feed.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { openImportSession } from '../import-session.js';
@@ -38,7 +39,6 @@ import type {
   StoreConfiguration,
 } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
-import { BatchedReads } from './batched-reads.js';
 import * as chainWatch from './chain-watch.js';
 import { changeChannel, notifyChange, PostgresChangeFeed } from './change-feed.js';
 import type { PostgresTarget } from './connection-url.js';

@@ -8,6 +8,7 @@ import { LnswapError } from '../../domain/errors.js';
 import type { OrderState } from '../../domain/states.js';
 import { KeyedRateLimiter, type RateLimit } from '../../domain/token-bucket.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
+import { BatchedReads } from '../batched-reads.js';
 import {
   chainViewsFromRows,
   credentialFromRow,
@@ -74,6 +75,10 @@ class SqliteStore implements Store {
   private readonly chainWatch: SqliteChainWatch;
   /** Set while an import holds the connection's transaction open; settles (never rejects) when it ends. */
   private runningImport: Promise<void> | undefined;
+  /** Runs reads in one read transaction (a savepoint inside an import's). */
+  private readonly readTogether: (read: () => OrderRow[]) => OrderRow[];
+  private readonly ordersById: BatchedReads<string, OrderRow, OrderRecord | undefined>;
+  private readonly ordersByInvoiceHash: BatchedReads<string, OrderRow, OrderRecord[]>;
 
   constructor(private readonly db: Database.Database) {
     this.statements = prepareStatements(db);
@@ -83,6 +88,25 @@ class SqliteStore implements Store {
     );
     this.changes = new SqliteChangeFeed(db);
     this.configuration = new ConfigurationCache(this.changes, async () => this.readConfiguration());
+    this.readTogether = db.transaction((read: () => OrderRow[]) => read());
+    this.ordersById = new BatchedReads({
+      readRows: async (ids) =>
+        this.readTogether(() =>
+          ids
+            .map((id) => this.statements.selectOrder.get(id) as OrderRow | undefined)
+            .filter((row) => row !== undefined),
+        ),
+      keyOf: ([id]) => id,
+      answer: ([row]) => (row === undefined ? undefined : orderFromRow(row)),
+    });
+    this.ordersByInvoiceHash = new BatchedReads({
+      readRows: async (invoiceHashes) =>
+        this.readTogether(() =>
+          invoiceHashes.flatMap((hash) => this.statements.selectOrdersByInvoiceHash.all(hash) as OrderRow[]),
+        ),
+      keyOf: ([, , , invoiceHash]) => invoiceHash,
+      answer: (rows) => rows.map(orderFromRow),
+    });
   }
 
   getConfiguration(): Promise<StoreConfiguration> {
@@ -101,16 +125,16 @@ class SqliteStore implements Store {
     };
   }
 
-  async getOrder(id: string): Promise<OrderRecord | undefined> {
-    return this.readOrders(this.statements.selectOrder.all(id))[0];
+  getOrder(id: string): Promise<OrderRecord | undefined> {
+    return this.ordersById.load(id);
   }
 
   async findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]> {
-    const rows =
-      onchainTicker === undefined
-        ? this.statements.selectOrdersByInvoiceHash.all(invoiceHash)
-        : this.statements.selectOrdersByInvoiceHashAndTicker.all(invoiceHash, onchainTicker.toUpperCase());
-    return this.readOrders(rows);
+    return onchainTicker === undefined
+      ? this.ordersByInvoiceHash.load(invoiceHash)
+      : this.readOrders(
+          this.statements.selectOrdersByInvoiceHashAndTicker.all(invoiceHash, onchainTicker.toUpperCase()),
+        );
   }
 
   async getOrderHistory(id: string): Promise<StateChange[]> {
@@ -268,6 +292,8 @@ class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.configuration.stop();
+    // Lookups asked before close() are read in the next turn, on the connection still open.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.db.open) this.db.close();
   }
 

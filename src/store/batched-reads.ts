@@ -16,9 +16,11 @@ interface Waiter<Answer> {
 }
 
 /**
- * The node-postgres client spends far more CPU on each query (Bind/Describe/Execute/Sync, the row description,
- * a pool checkout) than on the rows of a key lookup, so the lookups asked in one turn of the event loop share
- * one query.
+ * The lookups asked in one turn of the event loop, answered together at its end (`setImmediate`). A key lookup
+ * costs each store more per statement than per row: the node-postgres client spends more CPU on each query
+ * (Bind/Describe/Execute/Sync, the row description, a pool checkout) than on its rows, so PostgreSQL's share one
+ * query; SQLite takes and drops its file locks and reads the WAL's index for each statement run on its own, so
+ * SQLite's share one read transaction.
  */
 export class BatchedReads<Key, Row, Answer> {
   private waiting = new Map<Key, Waiter<Answer>[]>();
