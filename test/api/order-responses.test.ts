@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { OrderResponses } from '../../src/api/order-responses.js';
+import { ENTRY_OVERHEAD_BYTES, OrderResponses, TAG_OVERHEAD_BYTES } from '../../src/api/order-responses.js';
 import { ChangeListeners, type ChangeFeed, type StoreChange } from '../../src/store/change-feed.js';
 
 /** A feed driven by the test: what a store reports, and whether it can vouch for caches. */
@@ -17,8 +17,10 @@ class ScriptedFeed implements ChangeFeed {
 }
 
 const BODY = 'x'.repeat(880);
-// Three entries of a 1,000-byte key + body + overhead fit in 3,300 bytes; a fourth does not.
-const BUDGET = 3300;
+/** What an answer about one order takes: its key (`order N`), body, overhead and one tag. */
+const ENTRY_BYTES = 'order 0'.length + BODY.length + ENTRY_OVERHEAD_BYTES + TAG_OVERHEAD_BYTES;
+// Three such entries fit; a fourth does not.
+const BUDGET = 3.5 * ENTRY_BYTES;
 
 /** Two reads of `key` through the cache: an answer is kept from the second read of its key on. */
 function readTwice(cache: OrderResponses, key: string, body: string, readStartedAt: number, tags: string[]): void {
@@ -51,6 +53,17 @@ describe('OrderResponses', () => {
     cache.remember('order 0', BODY, cache.startRead(), ['order:0']);
     assert.equal(cache.get('order 0'), BODY);
     assert.equal(cache.get('order 1'), undefined);
+  });
+
+  test('keeps no answer whose key is read again only after more reads of other keys than the budget holds', () => {
+    // The default budget holds about 16,000 answers; 65,536 reads of other keys lie between the two reads.
+    const cache = new OrderResponses(new ScriptedFeed(), 16 * 1024 * 1024);
+    cache.remember('order polled', BODY, cache.startRead(), []);
+    for (let n = 0; n < 65_536; n++) cache.remember(`order ${n}`, BODY, cache.startRead(), []);
+    cache.remember('order polled', BODY, cache.startRead(), []);
+    assert.equal(cache.get('order polled'), undefined);
+    cache.remember('order polled', BODY, cache.startRead(), []);
+    assert.equal(cache.get('order polled'), BODY, 'read twice in a row, it is kept');
   });
 
   test('never keeps an answer larger than the whole budget', () => {
