@@ -10,6 +10,7 @@ import type { ChainViews, OrderRecord, StateChange } from '../domain/order.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { RefundDerivation } from '../domain/refund.js';
 import type { MarketRequirements } from '../domain/requirements.js';
+import { isoTimestamp } from './iso-timestamp.js';
 import type {
   FundingDetailsView,
   MarketRequirementsView,
@@ -34,10 +35,6 @@ export function presentRequirements({ market, payReq }: MarketRequirements): Mar
       maxBaseUnits: payReq.maxBaseUnits.toString(),
     },
   };
-}
-
-function isoTimestamp(msSinceEpoch: number): string {
-  return new Date(msSinceEpoch).toISOString();
 }
 
 /** What the order's FUND transactions brought in, seen in the mempool or confirmed. */
