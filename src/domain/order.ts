@@ -3,6 +3,9 @@ import type { TransitionCause } from './transition-cause.js';
 
 export type TransactionType = 'FUND' | 'REFUND';
 
+/** A record while it is built field by field, its optional fields set only when present. */
+export type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 export interface OrderTransaction {
   readonly type: TransactionType;
   /** Transaction id on the on-chain network. */

@@ -4,7 +4,7 @@ import { isEthereumAddress } from '../domain/ethereum.js';
 import { isHexBytes, isHexOfLength, isZeroXHex } from '../domain/hex.js';
 import { preimageMatchesPaymentHash } from '../domain/invoice.js';
 import { findMarket, type Market } from '../domain/markets.js';
-import type { HtlcTerms, OrderRecord, OrderTransaction } from '../domain/order.js';
+import type { HtlcTerms, OrderRecord, OrderTransaction, Writable } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { isOrderState, ORDER_STATES } from '../domain/states.js';
 import {
@@ -18,8 +18,6 @@ import {
   readTimestamp,
 } from './fields.js';
 import type { CheckedInvoice } from './invoice-checks.js';
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 const ORDER_FIELDS = new Set([
   'id',
