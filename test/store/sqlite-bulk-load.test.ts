@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { BulkLoad } from '../../src/store/sqlite/bulk-load.js';
+import { migrateSqlite } from '../../src/store/sqlite/migrate.js';
+import { prepareStatements } from '../../src/store/sqlite/statements.js';
+import { prepareWrites } from '../../src/store/sqlite/writes.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { CONFIGURATION, makeOrder } from './fixtures.js';
 
@@ -124,6 +128,32 @@ describe('SQLite import with the database to itself', () => {
       assert.deepStrictEqual(await other.store.getOrder(makeOrder(4).id), makeOrder(4));
     } finally {
       await other.dispose();
+    }
+  });
+});
+
+describe('SQLite bulk load rebuilding the indexes', () => {
+  test("rebuilds every dropped index and gives the connection back its own page cache and sorter threads", () => {
+    const db = new Database(':memory:');
+    try {
+      migrateSqlite(db);
+      const indexSql = () =>
+        db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' ORDER BY name").all();
+      const migrated = indexSql();
+      db.pragma('cache_size = -4096');
+      db.pragma('threads = 0');
+      db.exec('BEGIN');
+      const bulkLoad = new BulkLoad(db, prepareWrites(db, prepareStatements(db)), { distinctOrderIds: true });
+      assert.deepEqual(indexSql(), []);
+      bulkLoad.writeOrders([makeOrder(1), makeOrder(2)], 0);
+      bulkLoad.finish();
+      db.exec('COMMIT');
+      assert.deepEqual(indexSql(), migrated);
+      assert.equal(db.pragma('cache_size', { simple: true }), -4096);
+      assert.equal(db.pragma('threads', { simple: true }), 0);
+      assert.equal(db.prepare('SELECT count(*) FROM orders INDEXED BY orders_by_id').pluck().get(), 2);
+    } finally {
+      db.close();
     }
   });
 });
