@@ -8,11 +8,16 @@ import { prepareWrites } from '../../src/store/sqlite/writes.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { CONFIGURATION, makeOrder } from './fixtures.js';
 
+function orderIndexes(db: Database.Database): unknown[] {
+  return db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' ORDER BY name")
+    .all();
+}
+
 describe('SQLite import into an empty orders table', () => {
   let fresh: FreshStore;
   let inspect: Database.Database;
-  const indexes = () =>
-    inspect.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' ORDER BY name").all();
+  const indexes = () => orderIndexes(inspect);
 
   before(async () => {
     fresh = await openFreshStore('sqlite');
@@ -123,7 +128,10 @@ describe('SQLite import with the database to itself', () => {
       assert.equal(await other.store.getOrder(makeOrder(3).id), undefined);
       assert.equal(await other.store.getOrder(makeOrder(4).id), undefined);
       assert.deepStrictEqual(await other.store.getOrderHistory(makeOrder(3).id), []);
-      await other.store.importAtomically((session) => session.writeOrders([makeOrder(3), makeOrder(4)]), distinctOrderIds);
+      await other.store.importAtomically(
+        (session) => session.writeOrders([makeOrder(3), makeOrder(4)]),
+        distinctOrderIds,
+      );
       assert.deepStrictEqual(await other.store.getOrder(makeOrder(3).id), makeOrder(3));
       assert.deepStrictEqual(await other.store.getOrder(makeOrder(4).id), makeOrder(4));
     } finally {
@@ -133,22 +141,20 @@ describe('SQLite import with the database to itself', () => {
 });
 
 describe('SQLite bulk load rebuilding the indexes', () => {
-  test("rebuilds every dropped index and gives the connection back its own page cache and sorter threads", () => {
+  test('rebuilds every dropped index and gives the connection back its own page cache and sorter threads', () => {
     const db = new Database(':memory:');
     try {
       migrateSqlite(db);
-      const indexSql = () =>
-        db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' ORDER BY name").all();
-      const migrated = indexSql();
+      const migrated = orderIndexes(db);
       db.pragma('cache_size = -4096');
       db.pragma('threads = 0');
       db.exec('BEGIN');
       const bulkLoad = new BulkLoad(db, prepareWrites(db, prepareStatements(db)), { distinctOrderIds: true });
-      assert.deepEqual(indexSql(), []);
+      assert.deepEqual(orderIndexes(db), []);
       bulkLoad.writeOrders([makeOrder(1), makeOrder(2)], 0);
       bulkLoad.finish();
       db.exec('COMMIT');
-      assert.deepEqual(indexSql(), migrated);
+      assert.deepEqual(orderIndexes(db), migrated);
       assert.equal(db.pragma('cache_size', { simple: true }), -4096);
       assert.equal(db.pragma('threads', { simple: true }), 0);
       assert.equal(db.prepare('SELECT count(*) FROM orders INDEXED BY orders_by_id').pluck().get(), 2);

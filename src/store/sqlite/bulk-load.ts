@@ -82,7 +82,7 @@ export class BulkLoad {
 function withIndexBuildSettings(db: Database, build: () => void): void {
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   const threads = db.pragma('threads', { simple: true }) as number;
-  db.pragma(`cache_size = -${INDEX_BUILD_CACHE_KIB}`);
+  setCacheSize(db, INDEX_BUILD_CACHE_KIB);
   db.pragma(`threads = ${availableParallelism()}`);
   try {
     build();
