@@ -8,6 +8,7 @@ import { HEADER_KEYS, ORDERS_KEY } from './snapshot-format.js';
 import { validateConfiguration, validateVersion, type SnapshotHeader } from './validate-configuration.js';
 import { INVOICE_NOT_SIGNED_BOLT11, orderIdForMessages, validateOrder } from './validate-order.js';
 import { OrderIdIndex } from './order-id-index.js';
+import { PaymentHashIndex } from './payment-hash-index.js';
 
 export interface ImportSummary {
   readonly markets: number;
@@ -114,7 +115,7 @@ class SnapshotImporter {
   private orderCount = 0;
   private readonly indexById = new OrderIdIndex();
   /** The live order of each payment hash that has one: a second is refused, as the store's unique index would. */
-  private readonly liveOrderByPaymentHash = new Map<string, { index: number; id: string }>();
+  private readonly liveOrderByPaymentHash = new PaymentHashIndex();
   /** While `markets` is still unread: the first order of each market, checked once it is read. */
   private readonly firstOrderByMarket = new Map<string, { index: number; id: string }>();
 
@@ -184,7 +185,10 @@ class SnapshotImporter {
     }
     const earlier = this.indexById.get(order.id);
     if (earlier !== undefined) {
-      const repeated = recordError(orderLabel(index, idForMessages), new FieldError('id', `repeats orders[${earlier}]`));
+      const repeated = recordError(
+        orderLabel(index, idForMessages),
+        new FieldError('id', `repeats orders[${earlier}]`),
+      );
       throw new RecordFailure(index, true, repeated);
     }
     this.refuseSecondLiveOrder(index, idForMessages, order);
@@ -202,11 +206,15 @@ class SnapshotImporter {
     if (!LIVE_STATES.has(order.state)) return;
     const live = this.liveOrderByPaymentHash.get(order.paymentHash);
     if (live === undefined) {
-      this.liveOrderByPaymentHash.set(order.paymentHash, { index, id: order.id });
+      this.liveOrderByPaymentHash.set(order.paymentHash, index);
       return;
     }
-    const problem = `${order.state}, but ${orderLabel(live.index, live.id)} is already live for the same payment hash`;
-    throw new RecordFailure(index, true, recordError(orderLabel(index, idForMessages), new FieldError('state', problem)));
+    const problem = `${order.state}, but ${orderLabel(live, this.indexById.idAt(live))} is already live for the same payment hash`;
+    throw new RecordFailure(
+      index,
+      true,
+      recordError(orderLabel(index, idForMessages), new FieldError('state', problem)),
+    );
   }
 
   private checkDeferredMarkets(offeredMarkets: ReadonlySet<string>): void {

@@ -55,3 +55,12 @@ test('only canonical ids and record indexes that fit are taken', () => {
   assert.throws(() => index.set(randomUUID(), -1), RangeError);
   assert.throws(() => index.set(randomUUID(), 0x7fffffff), RangeError);
 });
+
+test('the id read at a record index is given back in canonical form; an index never recorded gives nothing', () => {
+  const index = new OrderIdIndex();
+  const ids = Array.from({ length: 5_000 }, (_, n) => (n % 2 === 0 ? randomUUID() : countingId(n)));
+  ids.forEach((id, at) => index.set(id, at * 3));
+  for (const at of [0, 1, 2_500, 4_999]) assert.equal(index.idAt(at * 3), ids[at]);
+  assert.equal(index.idAt(1), undefined);
+  assert.equal(index.idAt(-1), undefined);
+});

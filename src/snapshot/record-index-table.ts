@@ -1,0 +1,100 @@
+const INITIAL_SLOTS = 1 << 12;
+/** Linear probing stays short up to here; past it the table doubles. */
+const MAX_LOAD = 0.75;
+
+/**
+ * The record index at which an import first read each of a set of fixed-size binary keys (ids, hashes), kept
+ * in typed arrays outside V8's heap: `wordsPerKey` 32-bit words and one index a slot. A Map of the keys' hex
+ * strings cost about 100 bytes a key on the heap, and every full collection of a large import traced them all.
+ */
+export class RecordIndexTable {
+  private words: Uint32Array;
+  /** Record index + 1 per slot; 0 marks an empty slot. */
+  private recordIndexes = new Int32Array(INITIAL_SLOTS);
+  private used = 0;
+
+  constructor(private readonly wordsPerKey: number) {
+    this.words = new Uint32Array(INITIAL_SLOTS * wordsPerKey);
+  }
+
+  get size(): number {
+    return this.used;
+  }
+
+  /** The record index `key` was first read at, if it was. */
+  get(key: Uint32Array): number | undefined {
+    const stored = this.recordIndexes[this.findSlot(key)]!;
+    return stored === 0 ? undefined : stored - 1;
+  }
+
+  /** Records that `key` was read at `recordIndex`; a key already recorded keeps its first index. */
+  set(key: Uint32Array, recordIndex: number): void {
+    if (!Number.isInteger(recordIndex) || recordIndex < 0 || recordIndex >= 0x7fffffff) {
+      throw new RangeError(`record index out of range: ${recordIndex}`);
+    }
+    const slot = this.findSlot(key);
+    if (this.recordIndexes[slot] !== 0) return;
+    this.words.set(key, slot * this.wordsPerKey);
+    this.recordIndexes[slot] = recordIndex + 1;
+    this.used += 1;
+    if (this.used > this.recordIndexes.length * MAX_LOAD) this.grow();
+  }
+
+  /**
+   * The key recorded at `recordIndex`, into `out`; false when none was. A scan of the whole table: it names the
+   * earlier record in an error message, once per failed import, so no reverse index is kept for it.
+   */
+  keyAt(recordIndex: number, out: Uint32Array): boolean {
+    if (recordIndex < 0) return false;
+    const slot = this.recordIndexes.indexOf(recordIndex + 1);
+    if (slot < 0) return false;
+    out.set(this.words.subarray(slot * this.wordsPerKey, (slot + 1) * this.wordsPerKey));
+    return true;
+  }
+
+  /** The slot holding `key`, or the empty slot where it belongs. */
+  private findSlot(key: Uint32Array): number {
+    const mask = this.recordIndexes.length - 1;
+    let slot = hashWords(key, this.wordsPerKey) & mask;
+    for (;;) {
+      if (this.recordIndexes[slot] === 0 || this.holds(slot, key)) return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private holds(slot: number, key: Uint32Array): boolean {
+    const at = slot * this.wordsPerKey;
+    for (let word = 0; word < this.wordsPerKey; word++) if (this.words[at + word] !== key[word]) return false;
+    return true;
+  }
+
+  private grow(): void {
+    const oldWords = this.words;
+    const oldIndexes = this.recordIndexes;
+    const width = this.wordsPerKey;
+    this.words = new Uint32Array(oldWords.length * 2);
+    this.recordIndexes = new Int32Array(oldIndexes.length * 2);
+    for (let slot = 0; slot < oldIndexes.length; slot++) {
+      if (oldIndexes[slot] === 0) continue;
+      const key = oldWords.subarray(slot * width, (slot + 1) * width);
+      const target = this.findSlot(key);
+      this.words.set(key, target * width);
+      this.recordIndexes[target] = oldIndexes[slot]!;
+    }
+  }
+}
+
+/** Every word mixed in turn (keys need not be random: fixtures' ids count up), then murmur3's finalizer. */
+function hashWords(key: Uint32Array, wordsPerKey: number): number {
+  let hash = 0;
+  for (let word = 0; word < wordsPerKey; word++) {
+    hash = Math.imul(hash ^ key[word]!, 0x85ebca6b);
+    hash ^= hash >>> 13;
+  }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}
