@@ -183,7 +183,8 @@ class SnapshotImporter {
       const afterInvoiceSignature = !FIELDS_BEFORE_INVOICE.has(error.field);
       throw new RecordFailure(index, afterInvoiceSignature, recordError(orderLabel(index, idForMessages), error));
     }
-    const earlier = this.indexById.get(order.id);
+    // Recorded at once: should a later check refuse this record, the import is over anyway.
+    const earlier = this.indexById.recordFirst(order.id, index);
     if (earlier !== undefined) {
       const repeated = recordError(
         orderLabel(index, idForMessages),
@@ -193,7 +194,6 @@ class SnapshotImporter {
     }
     this.refuseSecondLiveOrder(index, idForMessages, order);
     if (this.invoices.anyBadSignature) throw new BadSignatureSeen();
-    this.indexById.set(order.id, index);
     if (offeredMarkets === undefined && !this.firstOrderByMarket.has(order.market)) {
       this.firstOrderByMarket.set(order.market, { index, id: order.id });
     }
@@ -204,11 +204,8 @@ class SnapshotImporter {
 
   private refuseSecondLiveOrder(index: number, idForMessages: string | undefined, order: OrderRecord): void {
     if (!LIVE_STATES.has(order.state)) return;
-    const live = this.liveOrderByPaymentHash.get(order.paymentHash);
-    if (live === undefined) {
-      this.liveOrderByPaymentHash.set(order.paymentHash, index);
-      return;
-    }
+    const live = this.liveOrderByPaymentHash.recordFirst(order.paymentHash, index);
+    if (live === undefined) return;
     const problem = `${order.state}, but ${orderLabel(live, this.indexById.idAt(live))} is already live for the same payment hash`;
     throw new RecordFailure(
       index,

@@ -11,7 +11,7 @@ function countingId(n: number): string {
 test('an id read once gives back its record index; one never read gives nothing', () => {
   const index = new OrderIdIndex();
   const id = randomUUID();
-  index.set(id, 7);
+  index.recordFirst(id, 7);
   assert.equal(index.get(id), 7);
   assert.equal(index.get(randomUUID()), undefined);
   assert.equal(index.size, 1);
@@ -20,8 +20,8 @@ test('an id read once gives back its record index; one never read gives nothing'
 test('a repeated id keeps the index it was first read at', () => {
   const index = new OrderIdIndex();
   const id = randomUUID();
-  index.set(id, 3);
-  index.set(id, 9);
+  assert.equal(index.recordFirst(id, 3), undefined);
+  assert.equal(index.recordFirst(id, 9), 3);
   assert.equal(index.get(id), 3);
   assert.equal(index.size, 1);
 });
@@ -29,7 +29,7 @@ test('a repeated id keeps the index it was first read at', () => {
 test('every one of 200,000 ids, random and counting, is found at its index after the table has grown', () => {
   const index = new OrderIdIndex();
   const ids = Array.from({ length: 100_000 }, (_, n) => [randomUUID(), countingId(n)]).flat();
-  ids.forEach((id, at) => index.set(id, at));
+  ids.forEach((id, at) => index.recordFirst(id, at));
   assert.equal(index.size, ids.length);
   ids.forEach((id, at) => assert.equal(index.get(id), at, id));
   assert.equal(index.get(countingId(100_000)), undefined);
@@ -44,22 +44,22 @@ test('ids that differ in one 32-bit word only are told apart', () => {
     '12345678-9abc-4def-8124-456789abcdef',
     '12345678-9abc-4def-8123-456789abcdee',
   ];
-  ids.forEach((id, at) => index.set(id, at));
+  ids.forEach((id, at) => index.recordFirst(id, at));
   ids.forEach((id, at) => assert.equal(index.get(id), at));
 });
 
 test('only canonical ids and record indexes that fit are taken', () => {
   const index = new OrderIdIndex();
-  assert.throws(() => index.set('12345678-9ABC-4DEF-8123-456789ABCDEF', 0), /not a canonical order id/);
+  assert.throws(() => index.recordFirst('12345678-9ABC-4DEF-8123-456789ABCDEF', 0), /not a canonical order id/);
   assert.throws(() => index.get('123456789abc4def8123456789abcdef'), /not a canonical order id/);
-  assert.throws(() => index.set(randomUUID(), -1), RangeError);
-  assert.throws(() => index.set(randomUUID(), 0x7fffffff), RangeError);
+  assert.throws(() => index.recordFirst(randomUUID(), -1), RangeError);
+  assert.throws(() => index.recordFirst(randomUUID(), 0x7fffffff), RangeError);
 });
 
 test('the id read at a record index is given back in canonical form; an index never recorded gives nothing', () => {
   const index = new OrderIdIndex();
   const ids = Array.from({ length: 5_000 }, (_, n) => (n % 2 === 0 ? randomUUID() : countingId(n)));
-  ids.forEach((id, at) => index.set(id, at * 3));
+  ids.forEach((id, at) => index.recordFirst(id, at * 3));
   for (const at of [0, 1, 2_500, 4_999]) assert.equal(index.idAt(at * 3), ids[at]);
   assert.equal(index.idAt(1), undefined);
   assert.equal(index.idAt(-1), undefined);
