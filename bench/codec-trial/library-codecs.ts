@@ -106,3 +106,12 @@ export function decodeAddressWithLibrary(
     return undefined;
   }
 }
+
+const ISO_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** What `parseIsoTimestamp` does, with Date: a shape check, Date.parse, and the round trip that refuses rollovers. */
+export function parseTimestampWithLibrary(text: string): number | undefined {
+  if (!ISO_TIMESTAMP_PATTERN.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) || new Date(ms).toISOString() !== text ? undefined : ms;
+}

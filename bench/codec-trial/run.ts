@@ -14,14 +14,18 @@ import { splitBech32 } from '../../src/domain/bech32.js';
 import { decodeBase58Address, decodeSegwitAddress } from '../../src/domain/bitcoin-address.js';
 import { readInvoice } from '../../src/domain/bolt11-reader.js';
 import { isHexBytes, isHexOfLength, isZeroXHex } from '../../src/domain/hex.js';
-import { readTimestamp } from '../../src/snapshot/fields.js';
+import { parseIsoTimestamp } from '../../src/snapshot/iso-timestamp.js';
 import { ensureBuilt } from '../build.js';
 import { prepareSnapshot } from '../dataset/datasets.js';
 import { median } from '../report/summary.js';
 import { readSettings } from '../settings.js';
 import * as handWrittenHex from './hand-written/hex.js';
-import { parseTimestamp as handWrittenTimestamp } from './hand-written/timestamp.js';
-import { decodeAddressWithLibrary, readInvoiceWithLibrary, splitBech32WithLibrary } from './library-codecs.js';
+import {
+  decodeAddressWithLibrary,
+  parseTimestampWithLibrary,
+  readInvoiceWithLibrary,
+  splitBech32WithLibrary,
+} from './library-codecs.js';
 import { readSnapshotValues, type AddressCall, type CodecInputs, type HexCall } from './snapshot-values.js';
 
 interface Contender<T> {
@@ -183,13 +187,10 @@ const trials = [
     library: { name: 'regular expressions', run: regexHex },
   }),
   runTrial({
-    codec: 'timestamps (readTimestamp, src/snapshot/fields.ts)',
+    codec: 'timestamps (src/snapshot/iso-timestamp.ts)',
     inputs: values.timestamps,
-    handWritten: { name: 'parseTimestamp', run: handWrittenTimestamp },
-    library: {
-      name: 'format check + Date.parse + toISOString round trip',
-      run: (text) => readTimestamp(text, 'createdAt'),
-    },
+    handWritten: { name: 'parseIsoTimestamp', run: parseIsoTimestamp },
+    library: { name: 'format check + Date.parse + toISOString round trip', run: parseTimestampWithLibrary },
   }),
 ].filter((result) => result !== undefined);
 

@@ -1,9 +1,8 @@
+import { parseIsoTimestamp } from './iso-timestamp.js';
 import { FieldError } from './snapshot-error.js';
 
 /** Readers for parsed JSON that name the offending field when a value has the wrong shape. */
 export type JsonObject = { readonly [key: string]: unknown };
-
-const ISO_TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function fieldPath(parent: string, key: string): string {
   return parent === '' ? key : `${parent}.${key}`;
@@ -68,19 +67,7 @@ export function readNonNegativeNumber(value: unknown, field: string): number {
 
 /** ISO 8601 UTC with milliseconds (`2019-11-05T20:11:08.821Z`), a real calendar time; ms since the epoch. */
 export function readTimestamp(value: unknown, field: string): number {
-  const ms = parseTimestamp(readString(value, field));
+  const ms = parseIsoTimestamp(readString(value, field));
   if (ms === undefined) fail(field, 'must be an ISO 8601 UTC time with milliseconds, like 2019-11-05T20:11:08.821Z');
   return ms;
-}
-
-/**
- * Date.parse after a check of the shape, and the toISOString round trip that refuses what Date would
- * roll over (February 30th, hour 24). Parsing by hand was 0.55 µs a timestamp faster, about 1.1 s over
- * the two million timestamps of a million-order import: not worth code of our own (BENCHMARKS.md,
- * "Codec trial").
- */
-function parseTimestamp(text: string): number | undefined {
-  if (!ISO_TIMESTAMP_PATTERN.test(text)) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) || new Date(ms).toISOString() !== text ? undefined : ms;
 }

@@ -54,6 +54,24 @@ describe('readTimestamp', () => {
     assert.equal(verdict('9999-12-31T23:59:59.999Z'), 253_402_300_799_999);
   });
 
+  test('accepts exactly what Date.parse and the toISOString round trip accept, out-of-range fields included', () => {
+    const digits = (count: number) => fc.stringMatching(new RegExp(`^[0-9]{${count}}$`));
+    const dateRoundTrip = (text: string) => {
+      const ms = Date.parse(text);
+      return Number.isNaN(ms) || new Date(ms).toISOString() !== text ? 'refused' : ms;
+    };
+    fc.assert(
+      fc.property(
+        fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3)),
+        ([year, month, day, hour, minute, second, ms]) => {
+          const text = `${year}-${month}-${day}T${hour}:${minute}:${second}.${ms}Z`;
+          assert.equal(verdict(text), dateRoundTrip(text));
+        },
+      ),
+      { seed: 20261127, numRuns: 20_000 },
+    );
+  });
+
   test('refuses a value that is not a string as before', () => {
     assert.throws(() => readTimestamp(1_573_000_000_000, 'createdAt'), /^FieldError: createdAt: must be a string$/);
   });
