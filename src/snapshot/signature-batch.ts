@@ -1,4 +1,5 @@
 import type { SignedInvoice } from '../domain/bolt11-reader.js';
+import { BUNDLED_SIGNER_RECOVERY, type RecoverSignerKey } from './signer-recovery.js';
 
 /**
  * Signature checks travel to the checker processes packed, a fixed-size record per invoice in one buffer:
@@ -41,20 +42,27 @@ export function packSignatureChecks(invoices: readonly SignedInvoice[]): Uint8Ar
   return packed;
 }
 
-export function unpackSignatureChecks(packed: Uint8Array): SignedInvoice[] {
+/**
+ * The verdicts of a packed batch, 1 where the signature holds (and, when the record names a payee, was made by
+ * that key), read straight from the packed bytes: turning each record back into hex strings, only for
+ * `checkInvoiceSignature` to turn them into bytes again, cost about 4 us a check.
+ */
+export function checkPackedSignatures(
+  packed: Uint8Array,
+  recoverSignerKey: RecoverSignerKey = BUNDLED_SIGNER_RECOVERY.recover,
+): Uint8Array {
   const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  const invoices: SignedInvoice[] = [];
-  for (let start = 0; start + RECORD_BYTES <= bytes.length; start += RECORD_BYTES) {
+  const valid = new Uint8Array(Math.floor(bytes.length / RECORD_BYTES));
+  for (let check = 0; check < valid.length; check++) {
+    const start = check * RECORD_BYTES;
     const flags = bytes[start + FLAGS_OFFSET]!;
-    const signingHash = bytes.toString('hex', start, start + SIGNATURE_OFFSET);
-    const signature = bytes.toString('hex', start + SIGNATURE_OFFSET, start + FLAGS_OFFSET);
-    const recoveryId = flags & ~HAS_PAYEE;
-    if ((flags & HAS_PAYEE) === 0) {
-      invoices.push({ signingHash, signature, recoveryId });
-    } else {
-      const payee = bytes.toString('hex', start + PAYEE_OFFSET, start + RECORD_BYTES);
-      invoices.push({ signingHash, signature, recoveryId, payee });
-    }
+    const signer = recoverSignerKey(
+      bytes.subarray(start + SIGNATURE_OFFSET, start + FLAGS_OFFSET),
+      flags & ~HAS_PAYEE,
+      bytes.subarray(start, start + SIGNATURE_OFFSET),
+    );
+    const payee = (flags & HAS_PAYEE) === 0 ? undefined : bytes.subarray(start + PAYEE_OFFSET, start + RECORD_BYTES);
+    valid[check] = signer !== undefined && (payee === undefined || payee.equals(signer)) ? 1 : 0;
   }
-  return invoices;
+  return valid;
 }

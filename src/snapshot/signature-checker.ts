@@ -8,20 +8,17 @@
  * from the importer keeps being emptied: while the importer is busy with work that does not yield
  * (rebuilding indexes), this process still has a backlog to check.
  */
-import { checkInvoiceSignature } from '../domain/bolt11-reader.js';
-import { unpackSignatureChecks, type SignatureBatch, type SignatureVerdicts } from './signature-batch.js';
+import { checkPackedSignatures, type SignatureBatch, type SignatureVerdicts } from './signature-batch.js';
+import { fastestSignerRecovery } from './signer-recovery.js';
+
+const { recover } = fastestSignerRecovery();
 
 const queue: SignatureBatch[] = [];
 
 function checkNextBatch(): void {
   const next = queue.shift();
   if (next === undefined) return;
-  const invoices = unpackSignatureChecks(next.checks);
-  const valid = new Uint8Array(invoices.length);
-  invoices.forEach((invoice, index) => {
-    valid[index] = checkInvoiceSignature(invoice) === undefined ? 0 : 1;
-  });
-  const verdicts: SignatureVerdicts = { batch: next.batch, valid };
+  const verdicts: SignatureVerdicts = { batch: next.batch, valid: checkPackedSignatures(next.checks, recover) };
   process.send?.(verdicts);
   if (queue.length > 0) setImmediate(checkNextBatch);
 }
