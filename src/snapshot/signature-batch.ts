@@ -1,5 +1,5 @@
-import type { SignedInvoice } from '../domain/bolt11-reader.js';
-import { BUNDLED_SIGNER_RECOVERY, type RecoverSignerKey } from './signer-recovery.js';
+import { recoverSignerKey as bundledRecovery, type SignedInvoice } from '../domain/bolt11-reader.js';
+import type { RecoverSignerKey } from './signer-recovery.js';
 
 /**
  * Signature checks travel to the checker processes packed, a fixed-size record per invoice in one buffer:
@@ -45,11 +45,11 @@ export function packSignatureChecks(invoices: readonly SignedInvoice[]): Uint8Ar
 /**
  * The verdicts of a packed batch, 1 where the signature holds (and, when the record names a payee, was made by
  * that key), read straight from the packed bytes: turning each record back into hex strings, only for
- * `checkInvoiceSignature` to turn them into bytes again, cost about 4 us a check.
+ * `checkInvoiceSignature` to turn them into bytes again, cost 1.5 to 2 us a check.
  */
 export function checkPackedSignatures(
   packed: Uint8Array,
-  recoverSignerKey: RecoverSignerKey = BUNDLED_SIGNER_RECOVERY.recover,
+  recoverSignerKey: RecoverSignerKey = bundledRecovery,
 ): Uint8Array {
   const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
   const valid = new Uint8Array(Math.floor(bytes.length / RECORD_BYTES));

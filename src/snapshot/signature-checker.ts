@@ -9,9 +9,9 @@
  * (rebuilding indexes), this process still has a backlog to check.
  */
 import { checkPackedSignatures, type SignatureBatch, type SignatureVerdicts } from './signature-batch.js';
-import { fastestSignerRecovery } from './signer-recovery.js';
+import { fastestRecovery } from './signer-recovery.js';
 
-const { recover } = fastestSignerRecovery();
+const recover = fastestRecovery();
 
 const queue: SignatureBatch[] = [];
 

@@ -8,12 +8,6 @@ export type RecoverSignerKey = (
   signingHash: Uint8Array,
 ) => Uint8Array | undefined;
 
-export interface SignerRecovery {
-  /** Where the curve arithmetic comes from, for logs and the bench. */
-  readonly source: string;
-  readonly recover: RecoverSignerKey;
-}
-
 /**
  * The `secp256k1` package bundles libsecp256k1 as it was in 2019; a system's own build is newer (Debian 12 ships
  * 0.2.0, with the safegcd inversions) and recovers a key in 54 us where the bundled one takes 70 (BENCHMARKS.md,
@@ -31,16 +25,11 @@ const RECOVERABLE_SIGNATURE_BYTES = 65;
 const PUBLIC_KEY_BYTES = 64;
 const COMPRESSED_KEY_BYTES = 33;
 
-export const BUNDLED_SIGNER_RECOVERY: SignerRecovery = {
-  source: 'secp256k1 (bundled libsecp256k1)',
-  recover: recoverSignerKey,
-};
-
 /** The system's libsecp256k1, or undefined when none can be loaded (or it was built without recovery). */
-export function loadSystemSignerRecovery(names: readonly string[] = SYSTEM_LIBRARY_NAMES): SignerRecovery | undefined {
+export function loadSystemRecovery(names: readonly string[] = SYSTEM_LIBRARY_NAMES): RecoverSignerKey | undefined {
   for (const name of names) {
     try {
-      return { source: `system ${name}`, recover: bindRecovery(koffi.load(name)) };
+      return bindRecovery(koffi.load(name));
     } catch {
       // Not installed under this name, or lacking the recovery module: try the next.
     }
@@ -48,8 +37,9 @@ export function loadSystemSignerRecovery(names: readonly string[] = SYSTEM_LIBRA
   return undefined;
 }
 
-export function fastestSignerRecovery(): SignerRecovery {
-  return loadSystemSignerRecovery() ?? BUNDLED_SIGNER_RECOVERY;
+/** The system's libsecp256k1 when it can be loaded, else the one bundled in the `secp256k1` package. */
+export function fastestRecovery(): RecoverSignerKey {
+  return loadSystemRecovery() ?? recoverSignerKey;
 }
 
 function bindRecovery(library: LibraryHandle): RecoverSignerKey {

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import secp256k1 from 'secp256k1';
-import { BUNDLED_SIGNER_RECOVERY, loadSystemSignerRecovery } from '../../src/snapshot/signer-recovery.js';
+import { recoverSignerKey as bundledRecovery } from '../../src/domain/bolt11-reader.js';
+import { loadSystemRecovery } from '../../src/snapshot/signer-recovery.js';
 
-const system = loadSystemSignerRecovery();
+const systemRecovery = loadSystemRecovery();
 const bytesOf = (length: number) => fc.uint8Array({ minLength: length, maxLength: length });
 const privateKey = bytesOf(32).filter((key) => secp256k1.privateKeyVerify(key));
 /** The group order n: r or s at or above it does not parse. */
@@ -46,14 +47,14 @@ const hexOrNone = (key: Uint8Array | undefined) => (key === undefined ? 'none' :
 
 describe(
   'the system libsecp256k1',
-  { skip: system === undefined && 'no libsecp256k1 on this machine (Debian: apt-get install libsecp256k1-1)' },
+  { skip: systemRecovery === undefined && 'no libsecp256k1 on this machine (Debian: apt-get install libsecp256k1-1)' },
   () => {
     test('recovers the same key as the bundled library, or refuses the same signatures', () => {
       fc.assert(
         fc.property(fc.oneof(signed, arbitrary), ({ signature, recoveryId, signingHash }) => {
           assert.equal(
-            hexOrNone(system!.recover(signature, recoveryId, signingHash)),
-            hexOrNone(BUNDLED_SIGNER_RECOVERY.recover(signature, recoveryId, signingHash)),
+            hexOrNone(systemRecovery!(signature, recoveryId, signingHash)),
+            hexOrNone(bundledRecovery(signature, recoveryId, signingHash)),
           );
         }),
         { seed: 20261127, numRuns: 2_000 },
@@ -64,18 +65,18 @@ describe(
       const key = Buffer.alloc(32, 3);
       const hash = Buffer.alloc(32, 5);
       const { signature, recid } = secp256k1.ecdsaSign(hash, key);
-      assert.equal(hexOrNone(system!.recover(signature, recid, hash)), hexOrNone(secp256k1.publicKeyCreate(key, true)));
+      assert.equal(hexOrNone(systemRecovery!(signature, recid, hash)), hexOrNone(secp256k1.publicKeyCreate(key, true)));
     });
 
     test('refuses buffers of the wrong length instead of reading past them', () => {
       const { signature, recid } = secp256k1.ecdsaSign(Buffer.alloc(32, 5), Buffer.alloc(32, 3));
-      assert.equal(system!.recover(signature.subarray(0, 63), recid, Buffer.alloc(32, 5)), undefined);
-      assert.equal(system!.recover(signature, recid, Buffer.alloc(31, 5)), undefined);
+      assert.equal(systemRecovery!(signature.subarray(0, 63), recid, Buffer.alloc(32, 5)), undefined);
+      assert.equal(systemRecovery!(signature, recid, Buffer.alloc(31, 5)), undefined);
     });
   },
 );
 
 test('a library that is missing, or lacks the recovery functions, is passed over', () => {
-  assert.equal(loadSystemSignerRecovery(['libsecp256k1-not-here.so']), undefined);
-  assert.equal(loadSystemSignerRecovery(['libc.so.6']), undefined);
+  assert.equal(loadSystemRecovery(['libsecp256k1-not-here.so']), undefined);
+  assert.equal(loadSystemRecovery(['libc.so.6']), undefined);
 });
