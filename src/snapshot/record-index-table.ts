@@ -25,17 +25,6 @@ export class RecordIndexTable {
     this.probe = new Uint32Array(wordsPerKey);
   }
 
-  get size(): number {
-    return this.used;
-  }
-
-  /** The record index `key` was first read at, if it was. */
-  get(key: string): number | undefined {
-    this.readKeyWords(key, this.probe);
-    const stored = this.recordIndexes[this.findSlot(this.probe)]!;
-    return stored === 0 ? undefined : stored - 1;
-  }
-
   /**
    * Records that `key` was read at `recordIndex`, unless it was read before: then its first index stays and is
    * returned. One lookup serves both the check for a repeat and the record, once per order of an import.
