@@ -38,6 +38,8 @@ export interface MakerTerms {
   /** The provider's own view of the Bitcoin chain. */
   bitcoinBlockHeight: number;
   swapContractAddress: string;
+  /** Where the swap contract pays this provider's claims: the payout address the operator registered for it. */
+  ethereumPayoutAddress: string;
   /** Base units of the on-chain asset asked for `satoshis` of Lightning payment. */
   price(market: string, satoshis: bigint): bigint;
   /** Which address of the Bitcoin HTLC the user pays; native P2WSH unless told. */
@@ -69,7 +71,7 @@ export function buildMakerQuote(request: QuoteRequestEvent, terms: MakerTerms): 
       details: {
         unsignedFundingTx: {
           to: terms.swapContractAddress,
-          data: encodeFundCalldata(request.orderId, invoice.paymentHash),
+          data: encodeFundCalldata(request.orderId, invoice.paymentHash, terms.ethereumPayoutAddress),
           value: baseUnits.toString(),
         },
       },

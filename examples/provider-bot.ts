@@ -97,12 +97,18 @@ async function main(): Promise<void> {
       'secret-key': { type: 'string', default: process.env.LNSWAP_SECRET_KEY },
       'bitcoin-height': { type: 'string', default: '612100' },
       'swap-contract': { type: 'string', default: '0xf0398fad8c2aa38c476b010c269158d442730e98' },
+      // The address the operator registered for this provider (lnswap providers add NAME --ethereum-payout ...).
+      'ethereum-payout': { type: 'string', default: process.env.LNSWAP_ETHEREUM_PAYOUT },
     },
   });
   const apiKey = values['api-key'];
   const secretKey = values['secret-key'];
+  const ethereumPayoutAddress = values['ethereum-payout'];
   if (apiKey === undefined || secretKey === undefined) {
     throw new Error('give --api-key and --secret-key (or LNSWAP_API_KEY and LNSWAP_SECRET_KEY)');
+  }
+  if (ethereumPayoutAddress === undefined) {
+    throw new Error('give --ethereum-payout (or LNSWAP_ETHEREUM_PAYOUT): the payout address registered for this provider');
   }
   const socket = io(`${values.url}/provider/v1`, { transports: ['websocket'] });
   socket.on('connect_error', (error) => console.error('cannot connect:', error.message));
@@ -116,6 +122,7 @@ async function main(): Promise<void> {
     timelockBlocks: 144,
     bitcoinBlockHeight: Number(values['bitcoin-height']),
     swapContractAddress: values['swap-contract'],
+    ethereumPayoutAddress,
     // 1% over the invoice for BTC; for ETH a fixed rate of 30 ETH per BTC (1 satoshi = 3e11 wei).
     price: (market, satoshis) => (market.startsWith('BTC') ? satoshis + satoshis / 100n : satoshis * 300_000_000_000n),
   };

@@ -59,6 +59,7 @@ export async function startProviders(url: string, keys: readonly ProviderKeysMes
           timelockBlocks: 144,
           bitcoinBlockHeight,
           swapContractAddress: SWAP_CONTRACT_ADDRESS,
+          ethereumPayoutAddress: `0x${(index + 1).toString(16).padStart(40, '0')}`,
           price: (market, satoshis) =>
             market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * WEI_PER_SATOSHI,
         },

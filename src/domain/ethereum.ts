@@ -10,7 +10,11 @@ import {
 import { isHexOfLength, isZeroXHex } from './hex.js';
 import { normalizeOrderId, orderIdToBytes16 } from './order-ids.js';
 
-/** The deployed swap contract's interface; its signatures fix the function selectors clients rely on. */
+/**
+ * The swap contract's interface, second version (docs/decisions.md): money sits in slots keyed by
+ * (order id, funder), so nobody else's funding can touch a user's slot. Its signatures fix the function
+ * selectors clients rely on.
+ */
 export const SWAP_CONTRACT_ABI = [
   {
     type: 'function',
@@ -19,6 +23,20 @@ export const SWAP_CONTRACT_ABI = [
     inputs: [
       { name: 'orderUUID', type: 'bytes16' },
       { name: 'paymentHash', type: 'bytes32' },
+      { name: 'claimer', type: 'address' },
+    ],
+    outputs: [],
+  },
+  {
+    type: 'function',
+    name: 'fundToken',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'orderUUID', type: 'bytes16' },
+      { name: 'paymentHash', type: 'bytes32' },
+      { name: 'claimer', type: 'address' },
+      { name: 'token', type: 'address' },
+      { name: 'amount', type: 'uint256' },
     ],
     outputs: [],
   },
@@ -28,6 +46,7 @@ export const SWAP_CONTRACT_ABI = [
     stateMutability: 'nonpayable',
     inputs: [
       { name: 'orderUUID', type: 'bytes16' },
+      { name: 'funder', type: 'address' },
       { name: 'preimage', type: 'bytes32' },
     ],
     outputs: [],
@@ -39,56 +58,159 @@ export const SWAP_CONTRACT_ABI = [
     inputs: [{ name: 'orderUUID', type: 'bytes16' }],
     outputs: [],
   },
+  {
+    type: 'function',
+    name: 'adminRefund',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'orderUUID', type: 'bytes16' },
+      { name: 'funder', type: 'address' },
+    ],
+    outputs: [],
+  },
 ] as const;
 
-function bytes32(hex: string, what: string): `0x${string}` {
+/** ERC-20's `approve`: a token order's funder lets the swap contract take the amount with `transferFrom`. */
+export const ERC20_APPROVE_ABI = [
+  {
+    type: 'function',
+    name: 'approve',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'spender', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [{ name: '', type: 'bool' }],
+  },
+] as const;
+
+/** The asset of an ether slot, as the contract's events spell it. */
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+type Hex = `0x${string}`;
+
+function bytes32(hex: string, what: string): Hex {
   if (!isHexOfLength(hex, 64)) throw new Error(`${what} must be 64 hex digits`);
   return `0x${hex.toLowerCase()}`;
 }
 
-type SwapFunctionName = (typeof SWAP_CONTRACT_ABI)[number]['name'];
+function address(text: string, what: string): Hex {
+  if (!isEthereumAddress(text)) throw new Error(`${what} must be an Ethereum address`);
+  return text.toLowerCase() as Hex;
+}
+
+function uint256(amount: bigint, what: string): bigint {
+  if (amount < 0n || amount >= 2n ** 256n) throw new Error(`${what} must fit a uint256`);
+  return amount;
+}
 
 /**
  * viem's `encodeFunctionData` finds the function in the ABI and hashes its signature on every call; the fund
  * details and refund routes encode per request, so each function's selector is found and hashed once.
  */
-function calldataEncoder(name: SwapFunctionName): (args: readonly `0x${string}`[]) => `0x${string}` {
-  const abiFunction = getAbiItem({ abi: SWAP_CONTRACT_ABI, name }) as AbiFunction;
+function calldataEncoder(
+  abi: readonly AbiFunction[],
+  name: string,
+): (args: readonly (Hex | bigint)[]) => Hex {
+  const abiFunction = getAbiItem({ abi, name }) as AbiFunction;
   const selector = toFunctionSelector(abiFunction);
   return (args) => concatHex([selector, encodeAbiParameters(abiFunction.inputs, args)]);
 }
 
-const encodeFund = calldataEncoder('fund');
-const encodeClaim = calldataEncoder('claim');
-const encodeRefund = calldataEncoder('refund');
+const encodeFund = calldataEncoder(SWAP_CONTRACT_ABI, 'fund');
+const encodeFundToken = calldataEncoder(SWAP_CONTRACT_ABI, 'fundToken');
+const encodeClaim = calldataEncoder(SWAP_CONTRACT_ABI, 'claim');
+const encodeRefund = calldataEncoder(SWAP_CONTRACT_ABI, 'refund');
+const encodeAdminRefund = calldataEncoder(SWAP_CONTRACT_ABI, 'adminRefund');
+const encodeApprove = calldataEncoder(ERC20_APPROVE_ABI, 'approve');
 
-export function encodeFundCalldata(orderId: string, paymentHash: string): `0x${string}` {
-  return encodeFund([orderIdToBytes16(orderId), bytes32(paymentHash, 'paymentHash')]);
+/** `fund(orderUUID, paymentHash, claimer)`: locks ether in the sender's slot of the order. */
+export function encodeFundCalldata(orderId: string, paymentHash: string, claimer: string): Hex {
+  return encodeFund([orderIdToBytes16(orderId), bytes32(paymentHash, 'paymentHash'), address(claimer, 'claimer')]);
 }
 
-export function encodeClaimCalldata(orderId: string, preimage: string): `0x${string}` {
-  return encodeClaim([orderIdToBytes16(orderId), bytes32(preimage, 'preimage')]);
+/** `fundToken(orderUUID, paymentHash, claimer, token, amount)`: the same in an ERC-20 token, after `approve`. */
+export function encodeFundTokenCalldata(
+  orderId: string,
+  paymentHash: string,
+  claimer: string,
+  token: string,
+  amount: bigint,
+): Hex {
+  return encodeFundToken([
+    orderIdToBytes16(orderId),
+    bytes32(paymentHash, 'paymentHash'),
+    address(claimer, 'claimer'),
+    address(token, 'token'),
+    uint256(amount, 'amount'),
+  ]);
 }
 
-export function encodeRefundCalldata(orderId: string): `0x${string}` {
+/** `claim(orderUUID, funder, preimage)`: anyone may send it; it pays the slot's claimer. */
+export function encodeClaimCalldata(orderId: string, funder: string, preimage: string): Hex {
+  return encodeClaim([orderIdToBytes16(orderId), address(funder, 'funder'), bytes32(preimage, 'preimage')]);
+}
+
+/** `refund(orderUUID)`: the sender's own slot, after its refund height. The same data for every funder. */
+export function encodeRefundCalldata(orderId: string): Hex {
   return encodeRefund([orderIdToBytes16(orderId)]);
 }
 
+/** `adminRefund(orderUUID, funder)`: the contract's owner returns one funder's slot at any time before a claim. */
+export function encodeAdminRefundCalldata(orderId: string, funder: string): Hex {
+  return encodeAdminRefund([orderIdToBytes16(orderId), address(funder, 'funder')]);
+}
+
+/** ERC-20 `approve(spender, amount)`. */
+export function encodeApproveCalldata(spender: string, amount: bigint): Hex {
+  return encodeApprove([address(spender, 'spender'), uint256(amount, 'amount')]);
+}
+
+/** A funding call read back from its calldata; addresses and hashes lowercase, without `0x` only for the hash. */
+export type FundingCall =
+  | { readonly functionName: 'fund'; readonly orderId: string; readonly paymentHash: string; readonly claimer: string }
+  | {
+      readonly functionName: 'fundToken';
+      readonly orderId: string;
+      readonly paymentHash: string;
+      readonly claimer: string;
+      readonly token: string;
+      readonly amount: bigint;
+    };
+
 /**
- * Reads a maker's `fund` calldata. Strict: only the canonical encoding counts (no trailing bytes,
- * no junk in the padding), so what the service stores is exactly what the contract will see.
+ * Reads a maker's `fund` or `fundToken` calldata. Strict: only the canonical encoding counts (no trailing
+ * bytes, no junk in the padding), so what the service checks is exactly what the contract will see.
  */
-export function decodeFundCalldata(data: string): { orderId: string; paymentHash: string } | undefined {
+export function decodeFundingCalldata(data: string): FundingCall | undefined {
   if (typeof data !== 'string' || !/^0x(?:[0-9a-fA-F]{2})*$/.test(data)) return undefined;
   try {
-    const canonical = data.toLowerCase() as `0x${string}`;
+    const canonical = data.toLowerCase() as Hex;
     const call = decodeFunctionData({ abi: SWAP_CONTRACT_ABI, data: canonical });
-    if (call.functionName !== 'fund') return undefined;
-    const [orderUUID, paymentHash] = call.args;
-    const orderId = normalizeOrderId(orderUUID.slice(2));
-    const hashHex = paymentHash.slice(2).toLowerCase();
-    if (orderId === undefined || encodeFundCalldata(orderId, hashHex) !== canonical) return undefined;
-    return { orderId, paymentHash: hashHex };
+    if (call.functionName === 'fund') {
+      const [orderUUID, paymentHash, claimer] = call.args;
+      const orderId = normalizeOrderId(orderUUID.slice(2));
+      const hashHex = paymentHash.slice(2).toLowerCase();
+      if (orderId === undefined || encodeFundCalldata(orderId, hashHex, claimer) !== canonical) return undefined;
+      return { functionName: 'fund', orderId, paymentHash: hashHex, claimer: claimer.toLowerCase() };
+    }
+    if (call.functionName === 'fundToken') {
+      const [orderUUID, paymentHash, claimer, token, amount] = call.args;
+      const orderId = normalizeOrderId(orderUUID.slice(2));
+      const hashHex = paymentHash.slice(2).toLowerCase();
+      if (orderId === undefined || encodeFundTokenCalldata(orderId, hashHex, claimer, token, amount) !== canonical) {
+        return undefined;
+      }
+      return {
+        functionName: 'fundToken',
+        orderId,
+        paymentHash: hashHex,
+        claimer: claimer.toLowerCase(),
+        token: token.toLowerCase(),
+        amount,
+      };
+    }
+    return undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { encodeFundCalldata } from './ethereum.js';
+import { encodeFundCalldata, ZERO_ADDRESS } from './ethereum.js';
 import type { Market } from './markets.js';
 import type { ChainViews, OrderRecord } from './order.js';
 
@@ -44,7 +44,9 @@ function ethereumDetails(order: OrderRecord, chains: ChainViews): EthereumFundin
   return {
     unsignedFundingTx: {
       to: chains.ethereum.swapContractAddress,
-      data: encodeFundCalldata(order.id, order.paymentHash),
+      // An order without a claimer (imported without one) names the zero address, which the contract refuses:
+      // it cannot be funded into a slot nobody could claim.
+      data: encodeFundCalldata(order.id, order.paymentHash, order.claimAddress ?? ZERO_ADDRESS),
       value: order.amount,
     },
   };

@@ -6,8 +6,10 @@ export interface OnchainAsset {
   readonly ticker: string;
   readonly chain: ChainKind;
   readonly network: Network;
-  /** Digits after the point of one whole unit: 8 for satoshis, 18 for wei. */
+  /** Digits after the point of one whole unit: 8 for satoshis, 18 for wei, the token's own for an ERC-20. */
   readonly decimals: number;
+  /** An ERC-20 token's contract (lowercase); absent for the chain's native asset. */
+  readonly tokenAddress?: string;
 }
 
 export interface Market {

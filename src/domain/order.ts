@@ -44,6 +44,13 @@ export interface OrderRecord {
   readonly refundAddress?: string;
   readonly htlc: HtlcTerms;
   readonly transactions: readonly OrderTransaction[];
+  /** The provider whose quote won the auction; absent on orders imported without one. */
+  readonly providerId?: string;
+  /**
+   * Ethereum-style markets: who the swap contract pays on a claim (lowercase), the payout address the
+   * operator registered for the winning provider. Only slots naming it count toward the order.
+   */
+  readonly claimAddress?: string;
 }
 
 export interface StateChange {

@@ -1,7 +1,7 @@
 import { formatFixedPoint, parseBaseUnits, parseDecimalAmount } from '../domain/amounts.js';
 import { htlcPayToAddresses, parseHtlcRedeemScript, refundPublicKeyHashOfAddress } from '../domain/bitcoin.js';
 import { LnswapError } from '../domain/errors.js';
-import { encodeFundCalldata } from '../domain/ethereum.js';
+import { encodeFundCalldata, ZERO_ADDRESS } from '../domain/ethereum.js';
 import type { Market } from '../domain/markets.js';
 import type { ChainViews, HtlcTerms } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
@@ -159,7 +159,7 @@ function verifyEthereumFunding(
   if (ethereum === undefined || to.toLowerCase() !== ethereum.swapContractAddress.toLowerCase()) {
     throw new LnswapError('ContractIsNotWhitelisted');
   }
-  if (data.toLowerCase() !== encodeFundCalldata(solicitation.orderId, solicitation.paymentHash)) {
+  if (data.toLowerCase() !== encodeFundCalldata(solicitation.orderId, solicitation.paymentHash, ZERO_ADDRESS)) {
     throw new LnswapError('InvalidContractData');
   }
   const wei = parseBaseUnits(value);

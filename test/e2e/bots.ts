@@ -1,3 +1,4 @@
+import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import { claimPublicKeyOf, type MakerTerms } from '../../examples/maker-quote.js';
 import { startProviderBot, type Ack, type ProviderBot } from '../../examples/provider-bot.js';
 import { BITCOIN_VIEW, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
@@ -18,6 +19,7 @@ export function makerTerms(label: string, premium: bigint, fundWindowMs: number)
     timelockBlocks: 144,
     bitcoinBlockHeight: BITCOIN_VIEW.blockHeight,
     swapContractAddress: SWAP_CONTRACT_ADDRESS,
+    ethereumPayoutAddress: ZERO_ADDRESS,
     price: (market, satoshis) => (market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * WEI_PER_SATOSHI),
   };
 }

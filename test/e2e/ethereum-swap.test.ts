@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startProviderBot, type ProviderBot } from '../../examples/provider-bot.js';
 import { followOrder, requestQuote, type StateChanged } from '../../examples/user-client.js';
-import { encodeFundCalldata } from '../../src/domain/ethereum.js';
+import { encodeFundCalldata, ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
@@ -58,7 +58,7 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     assert.deepEqual(quote.details, {
       unsignedFundingTx: {
         to: chain.contractAddress,
-        data: encodeFundCalldata(quote.orderId, paymentHash),
+        data: encodeFundCalldata(quote.orderId, paymentHash, ZERO_ADDRESS),
         value: value.toString(),
       },
     });

@@ -5,7 +5,7 @@ import { buildMakerQuote, type MakerQuote, type QuoteRequestEvent } from '../../
 import type { Ack } from '../../examples/provider-bot.js';
 import { followOrder, requestQuote, type Quote, type StateChanged } from '../../examples/user-client.js';
 import { parseHtlcRedeemScript } from '../../src/domain/bitcoin.js';
-import { encodeFundCalldata } from '../../src/domain/ethereum.js';
+import { encodeFundCalldata, ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import { hashInvoice } from '../../src/domain/invoice.js';
 import { configuration, hex32, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
@@ -182,7 +182,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(quote.details, {
         unsignedFundingTx: {
           to: SWAP_CONTRACT_ADDRESS,
-          data: encodeFundCalldata(quote.orderId, paymentHash),
+          data: encodeFundCalldata(quote.orderId, paymentHash, ZERO_ADDRESS),
           value: expectedWei.toString(),
         },
       });

@@ -1,3 +1,4 @@
+import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { htlcPayToAddresses, parseHtlcRedeemScript } from '../../src/domain/bitcoin.js';
@@ -26,6 +27,7 @@ const terms: MakerTerms = {
   timelockBlocks: 144,
   bitcoinBlockHeight: BITCOIN_VIEW.blockHeight,
   swapContractAddress: SWAP_CONTRACT_ADDRESS,
+  ethereumPayoutAddress: ZERO_ADDRESS,
   price: (name, satoshis) => (name === 'BTC_LBTC' ? satoshis + 500n : satoshis * 500_000_000_000n),
 };
 

@@ -1,3 +1,4 @@
+import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,6 +20,7 @@ function makerTerms(label: string, premium: bigint): MakerTerms {
     timelockBlocks: 144,
     bitcoinBlockHeight: BITCOIN_VIEW.blockHeight,
     swapContractAddress: SWAP_CONTRACT_ADDRESS,
+    ethereumPayoutAddress: ZERO_ADDRESS,
     price: (market, satoshis) => (market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * 10_000_000_000n),
   };
 }

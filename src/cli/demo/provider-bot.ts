@@ -147,7 +147,7 @@ function quoteFor(request: QuoteRequest, settings: ProviderBotSettings) {
       details: {
         unsignedFundingTx: {
           to: settings.contractAddress,
-          data: encodeFundCalldata(request.orderId, invoice.paymentHash),
+          data: encodeFundCalldata(request.orderId, invoice.paymentHash, settings.wallet.account.address),
           value: value.toString(),
         },
       },

@@ -59,9 +59,9 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
   }
 
   const fund = (from: Account, swap: Swap, value: bigint, paymentHash = swap.paymentHash) =>
-    send(from, encodeFundCalldata(swap.orderId, paymentHash), value);
+    send(from, encodeFundCalldata(swap.orderId, paymentHash, owner.address), value);
   const claim = (from: Account, swap: Swap, preimage = swap.preimage) =>
-    send(from, encodeClaimCalldata(swap.orderId, preimage));
+    send(from, encodeClaimCalldata(swap.orderId, user.address, preimage));
   const refund = (from: Account, swap: Swap) => send(from, encodeRefundCalldata(swap.orderId));
   const adminRefund = (from: Account, swap: Swap) =>
     node.wallet(from)
@@ -246,8 +246,8 @@ describe('SwapContract on Anvil', { skip: anvilSkipReason }, () => {
     await node.setAutomine(false);
     try {
       const hashes = [
-        await submit(user, encodeFundCalldata(first.orderId, first.paymentHash), 5n),
-        await submit(stranger, encodeFundCalldata(second.orderId, second.paymentHash), 6n),
+        await submit(user, encodeFundCalldata(first.orderId, first.paymentHash, owner.address), 5n),
+        await submit(stranger, encodeFundCalldata(second.orderId, second.paymentHash, owner.address), 6n),
       ];
       await node.mine(1);
       const receipts = await Promise.all(hashes.map((hash) => node.publicClient.waitForTransactionReceipt({ hash })));
