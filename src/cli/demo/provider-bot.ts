@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io-client';
+import { publicActions } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../chains/ethereum/swap-contract-artifact.js';
 import { formatFixedPoint } from '../../domain/amounts.js';
 import { encodeFundCalldata } from '../../domain/ethereum.js';
@@ -112,14 +113,32 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
       settings.report(orderId, 'provider: the Lightning payment failed, no claim; the user will refund');
       return;
     }
-    transact(() =>
-      settings.wallet.writeContract({
+    transact(async () => {
+      // Every slot of the order that names this bot's payment hash is claimed: one claim per funder.
+      const fundings = await settings.wallet.extend(publicActions).getContractEvents({
         address: settings.contractAddress,
         abi: SWAP_CONTRACT_ARTIFACT_ABI,
-        functionName: 'claim',
-        args: [orderIdToBytes16(orderId), `0x${preimage}`],
-      }),
-    ).then(
+        eventName: 'OrderFunded',
+        args: { orderUUID: orderIdToBytes16(orderId) },
+        fromBlock: 0n,
+      });
+      const funders = new Set(
+        fundings
+          .filter((log) => log.args.paymentHash === `0x${paymentHash}` && log.args.claimer === settings.wallet.account.address)
+          .map((log) => log.args.funder as `0x${string}`),
+      );
+      let last: `0x${string}` | undefined;
+      for (const funder of funders) {
+        last = await settings.wallet.writeContract({
+          address: settings.contractAddress,
+          abi: SWAP_CONTRACT_ARTIFACT_ABI,
+          functionName: 'claim',
+          args: [orderIdToBytes16(orderId), funder, `0x${preimage}`],
+        });
+      }
+      if (last === undefined) throw new Error('no slot of the order names this provider');
+      return last;
+    }).then(
       (hash) => settings.report(orderId, `provider: paid the invoice, claims on chain with its preimage, tx ${hash}`),
       (error: unknown) => settings.report(orderId, `provider: claim failed: ${messageOf(error)}`),
     );

@@ -25,10 +25,11 @@ describe('the committed swap contract artifact', () => {
 
   test('has the selectors fixed by the wire decisions', () => {
     const selectors = new Map(functionsOf(SWAP_CONTRACT_ARTIFACT_ABI).map((item) => [toFunctionSignature(item), toFunctionSelector(item)]));
-    assert.equal(selectors.get('fund(bytes16,bytes32)'), '0x3fdcdd1e');
-    assert.equal(selectors.get('claim(bytes16,bytes32)'), '0xaadd21c6');
+    assert.equal(selectors.get('fund(bytes16,bytes32,address)'), '0x478820ce');
+    assert.equal(selectors.get('fundToken(bytes16,bytes32,address,address,uint256)'), '0xf1f9ff30');
+    assert.equal(selectors.get('claim(bytes16,address,bytes32)'), '0x2580145c');
     assert.equal(selectors.get('refund(bytes16)'), '0xdfdecfaf');
-    assert.equal(selectors.get('adminRefund(bytes16)'), '0xc27bf490', 'as docs/swap-contract.md says');
+    assert.equal(selectors.get('adminRefund(bytes16,address)'), '0xc1416956');
   });
 
   test("agrees with the domain's SWAP_CONTRACT_ABI, function by function", () => {
