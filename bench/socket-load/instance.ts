@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   }
   const opened = await openStore(databaseUrl);
   const { markets, chains } = benchConfiguration();
-  await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [] }));
+  await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [], tokens: [] }));
   const providers: ProviderKeysMessage[] = [];
   for (const name of PROVIDER_NAMES) {
     const issued = await issueProviderCredential(name, Date.now());

@@ -38,6 +38,7 @@ for (const kind of STORE_KINDS) {
           markets: ['BTC_LBTC'],
           chains: { bitcoin: { blockHeight: 700_000, feeTokensPerVirtualByte: 3 } },
           providers: [replacedMakerB, makeProvider('maker-c', {})],
+          tokens: [],
         }),
       );
       assert.deepStrictEqual(await fresh.store().getConfiguration(), {

@@ -236,4 +236,20 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       WHERE internal_id IN (SELECT order_internal_id FROM order_transactions);
     `,
   },
+  {
+    version: 9,
+    name: 'configured ERC-20 tokens',
+    // A token's market is named from its ticker and network, so the table holds the token alone; position keeps
+    // the operator's order, which export writes back unchanged.
+    sql: `
+      CREATE TABLE tokens (
+        position INTEGER PRIMARY KEY,
+        ticker TEXT NOT NULL UNIQUE,
+        network TEXT NOT NULL CHECK (network IN ('mainnet', 'testnet', 'simnet')),
+        address TEXT NOT NULL,
+        decimals INTEGER NOT NULL CHECK (decimals >= 0),
+        UNIQUE (network, address)
+      );
+    `,
+  },
 ];

@@ -12,10 +12,12 @@ import {
   credentialsFromRows,
   credentialValues,
   providersFromRows,
+  tokensFromRows,
   type ChainViewRow,
   type CredentialRow,
   type ProviderMarketRow,
   type ProviderRow,
+  type TokenRow,
 } from '../configuration-rows.js';
 import {
   historyFromRows,
@@ -65,6 +67,7 @@ import {
   SELECT_ORDERS_EXPIRED_IN,
   SELECT_ORDERS_OF_TICKERS_IN_STATES,
   SELECT_PROVIDER_MARKETS,
+  SELECT_TOKENS,
   SELECT_PROVIDERS,
   SET_PROVIDER_ACTIVE,
   type NamedQuery,
@@ -114,16 +117,18 @@ class PostgresStore implements Store {
   }
 
   private async readConfiguration(): Promise<StoreConfiguration> {
-    const [markets, chains, providers, providerMarkets] = await Promise.all([
+    const [markets, chains, providers, providerMarkets, tokens] = await Promise.all([
       this.rows<{ name: string }>(SELECT_MARKETS),
       this.rows<ChainViewRow>(SELECT_CHAIN_VIEWS),
       this.rows<ProviderRow>(SELECT_PROVIDERS),
       this.rows<ProviderMarketRow>(SELECT_PROVIDER_MARKETS),
+      this.rows<TokenRow>(SELECT_TOKENS),
     ]);
     return {
       markets: markets.map((row) => row.name),
       chains: chainViewsFromRows(chains),
       providers: providersFromRows(providers, providerMarkets),
+      tokens: tokensFromRows(tokens),
     };
   }
 

@@ -157,6 +157,16 @@ export const INSERT_MARKETS = named(
   'insert-markets',
   'INSERT INTO markets (position, name) SELECT * FROM unnest($1::int4[], $2::text[])',
 );
+export const SELECT_TOKENS = named(
+  'select-tokens',
+  'SELECT ticker, network, address, decimals FROM tokens ORDER BY position',
+);
+export const DELETE_TOKENS = named('delete-tokens', 'DELETE FROM tokens');
+export const INSERT_TOKENS = named(
+  'insert-tokens',
+  `INSERT INTO tokens (position, ticker, network, address, decimals)
+   SELECT * FROM unnest($1::int4[], $2::text[], $3::text[], $4::text[], $5::int4[])`,
+);
 export const SELECT_CHAIN_VIEWS = named('select-chain-views', 'SELECT * FROM chain_views');
 export const DELETE_CHAIN_VIEWS = named('delete-chain-views', 'DELETE FROM chain_views');
 export const UPSERT_CHAIN_VIEW = named(

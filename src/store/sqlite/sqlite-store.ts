@@ -15,10 +15,12 @@ import {
   credentialsFromRows,
   credentialValues,
   providersFromRows,
+  tokensFromRows,
   type ChainViewRow,
   type CredentialRow,
   type ProviderMarketRow,
   type ProviderRow,
+  type TokenRow,
 } from '../configuration-rows.js';
 import {
   historyFromRows,
@@ -122,6 +124,7 @@ class SqliteStore implements Store {
         statements.selectProviders.all() as ProviderRow[],
         statements.selectProviderMarkets.all() as ProviderMarketRow[],
       ),
+      tokens: tokensFromRows(statements.selectTokens.all() as TokenRow[]),
     };
   }
 

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
-import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
+import { chainViewValues, providerMarketValues, tokenValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
 import { storedOrderValues, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
@@ -88,6 +88,8 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     writeConfiguration: db.transaction((configuration: StoreConfiguration) => {
       statements.deleteMarkets.run();
       configuration.markets.forEach((market, position) => statements.insertMarket.run(position, market));
+      statements.deleteTokens.run();
+      for (const row of tokenValues(configuration.tokens)) statements.insertToken.run(...row);
       statements.deleteChainViews.run();
       upsertChainViews(configuration.chains);
       for (const provider of configuration.providers) upsertProvider(provider);
