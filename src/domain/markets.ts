@@ -59,9 +59,11 @@ export function findOnchainAsset(ticker: string): OnchainAsset | undefined {
   return assetsByTicker.get(ticker.toUpperCase());
 }
 
-/** The market an order was made on; stores hold only markets they know, so an unknown one is a bug. */
-export function marketOf(order: { readonly id: string; readonly market: string }): Market {
-  const market = findMarket(order.market);
-  if (market === undefined) throw new Error(`order ${order.id} names unknown market ${order.market}`);
-  return market;
+/**
+ * The offered market `name` denotes, in its canonical spelling, or undefined when it is not offered. Offered
+ * names are canonical (upper case), so this needs no catalog: a configured token's market is found like any other.
+ */
+export function offeredMarketNamed(name: string, offeredMarkets: readonly string[]): string | undefined {
+  const canonical = name.toUpperCase();
+  return offeredMarkets.includes(canonical) ? canonical : undefined;
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ChainBackend } from '../chains/chain-backend.js';
 import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../domain/chain-networks.js';
 import { isEthereumAddress } from '../domain/ethereum.js';
-import { ONCHAIN_ASSETS } from '../domain/markets.js';
+import { catalogOf } from '../domain/market-catalog.js';
 import type { Store } from '../store/store.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
@@ -40,7 +40,7 @@ export interface EthereumConnection {
   readonly chainId: number;
   /** The deployed contract's refund delay: new quotes' refund height estimate is the tip plus this. */
   readonly refundDelayBlocks: number;
-  /** On-chain tickers whose network fits the node's chain. */
+  /** On-chain tickers whose network fits the node's chain, configured tokens' included. */
   readonly tickers: readonly string[];
 }
 
@@ -53,7 +53,9 @@ export async function connectEthereum(
   options: EthereumWatchOptions,
   openBackend: EthereumBackendFactory,
 ): Promise<EthereumConnection> {
-  const { chains, markets } = await store.getConfiguration();
+  const configuration = await store.getConfiguration();
+  const { chains, markets } = configuration;
+  const catalog = catalogOf(configuration);
   const address = options.swapContractAddress ?? chains.ethereum?.swapContractAddress;
   if (address === undefined || !isEthereumAddress(address)) {
     throw new Error('watching Ethereum needs a swap contract address: in the store (chains.ethereum) or as an option');
@@ -61,7 +63,7 @@ export async function connectEthereum(
   const backend = openBackend(address);
   const identity = await backend.identity();
   const chainId = identity.chainId ?? 0;
-  const mismatch = ethereumChainMismatch(chainId, markets);
+  const mismatch = ethereumChainMismatch(chainId, markets, catalog);
   if (mismatch !== undefined) throw new Error(`refusing to watch the Ethereum node: ${mismatch}`);
   const refundDelayBlocks = await backend.refundDelay();
   if (chains.ethereum?.swapContractAddress !== address) {
@@ -70,7 +72,8 @@ export async function connectEthereum(
       ethereum: { blockHeight: chains.ethereum?.blockHeight ?? tip.height, swapContractAddress: address },
     });
   }
-  const tickers = ONCHAIN_ASSETS.filter(
+  // Configured tokens' orders are funded in the same contract, so they are followed with the ether ones.
+  const tickers = catalog.assets.filter(
     (asset) => asset.chain === 'ethereum' && ethereumChainFitsNetwork(chainId, asset.network),
   ).map((asset) => asset.ticker);
   return { backend, chainId, refundDelayBlocks, tickers };

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { BroadcastRefused } from '../chains/chain-backend.js';
 import { LnswapError } from '../domain/errors.js';
-import { findOnchainAsset, type ChainKind, type Network } from '../domain/markets.js';
+import type { MarketCatalog } from '../domain/market-catalog.js';
+import type { ChainKind, Network } from '../domain/markets.js';
 import { isPlainObject } from '../engine/payload-shapes.js';
 
 /** What broadcasting on one network needs of a chain backend. */
@@ -23,6 +24,7 @@ const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
  */
 export async function broadcastTransaction(
   payload: unknown,
+  catalog: MarketCatalog,
   broadcasters: Broadcasters,
   logger: Logger,
 ): Promise<{ txId: string }> {
@@ -31,7 +33,7 @@ export async function broadcastTransaction(
   if (typeof onchainTicker !== 'string' || typeof signedTxHex !== 'string') {
     throw new LnswapError('InvalidOrMissingBroadcastTxRequestFields');
   }
-  const asset = findOnchainAsset(onchainTicker);
+  const asset = catalog.findOnchainAsset(onchainTicker);
   if (asset === undefined) throw new LnswapError('InvalidOnchainTicker');
   if (!HEX.test(signedTxHex)) throw new LnswapError('InvalidSignedTxHex');
   const broadcaster = broadcasters[asset.chain];

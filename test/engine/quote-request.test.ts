@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { checkQuoteRequest, type QuoteRequestContext } from '../../src/engine/quote-request.js';
 import { payReq, provider } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
@@ -10,6 +11,7 @@ const NOW = Date.UTC(2024, 0, 1);
 const NOW_SECONDS = NOW / 1000;
 
 const context: QuoteRequestContext = {
+  catalog: KNOWN_CATALOG,
   offeredMarkets: ['BTC_LBTC', 'ETH_LBTC', 'TBTC_LTBTC'],
   providers: [
     provider('maker-a', true, { BTC_LBTC: payReq(3600n, 1000n, 100_000n), ETH_LBTC: payReq(7200n, 5000n, 50_000n) }),

@@ -15,7 +15,12 @@ for (const kind of STORE_KINDS) {
     const fresh = useFreshStore(kind);
 
     test('a new store has no markets, chain views or providers', async () => {
-      assert.deepStrictEqual(await fresh.store().getConfiguration(), { markets: [], chains: {}, providers: [] });
+      assert.deepStrictEqual(await fresh.store().getConfiguration(), {
+        markets: [],
+        chains: {},
+        providers: [],
+        tokens: [],
+      });
     });
 
     test('configuration reads back with markets as given, providers by id, provider markets as given', async () => {
@@ -25,6 +30,7 @@ for (const kind of STORE_KINDS) {
         markets: ['ETH_LBTC', 'BTC_LBTC'],
         chains: CONFIGURATION.chains,
         providers: [makerA, makerB],
+        tokens: [],
       });
       const stored = (await fresh.store().getConfiguration()).providers[1];
       assert.deepStrictEqual(Object.keys(stored?.markets ?? {}), ['ETH_LBTC', 'BTC_LBTC']);
@@ -45,7 +51,42 @@ for (const kind of STORE_KINDS) {
         markets: ['BTC_LBTC'],
         chains: { bitcoin: { blockHeight: 700_000, feeTokensPerVirtualByte: 3 } },
         providers: [CONFIGURATION.providers[1], replacedMakerB, makeProvider('maker-c', {})],
+        tokens: [],
       });
+    });
+
+    test("tokens read back in the operator's order, and a new configuration replaces them", async () => {
+      const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+      const susdc = { ticker: 'SUSDC', network: 'simnet', address: `0x${'5f'.repeat(20)}`, decimals: 6 } as const;
+      const dai = { ticker: 'DAI', network: 'mainnet', address: `0x${'6b'.repeat(20)}`, decimals: 18 } as const;
+      await fresh
+        .store()
+        .importAtomically((session) =>
+          session.writeConfiguration({
+            ...CONFIGURATION,
+            markets: ['USDC_LBTC', 'SUSDC_LSBTC'],
+            tokens: [usdc, susdc],
+          }),
+        );
+      const stored = await fresh.store().getConfiguration();
+      assert.deepStrictEqual(stored.tokens, [usdc, susdc]);
+      assert.deepStrictEqual(stored.markets, ['USDC_LBTC', 'SUSDC_LSBTC']);
+      await fresh
+        .store()
+        .importAtomically((session) => session.writeConfiguration({ ...CONFIGURATION, tokens: [dai, usdc] }));
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).tokens, [dai, usdc]);
+    });
+
+    test('the schema refuses a second token with the same contract on one network', async () => {
+      const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+      await assert.rejects(
+        fresh
+          .store()
+          .importAtomically((session) =>
+            session.writeConfiguration({ ...CONFIGURATION, tokens: [usdc, { ...usdc, ticker: 'USDX' }] }),
+          ),
+      );
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).tokens, []);
     });
 
     test('setChainViews updates the chains it names and keeps the others', async () => {
