@@ -62,6 +62,12 @@ export const orderShape = {
   properties: { ...orderProperties, paymentPreimage: { type: 'string', description: '64 hex' } },
 } as const;
 
+const unsignedEthereumTx = object({
+  to: string,
+  data: string,
+  value: { type: 'string', description: 'Integer, smallest unit (wei)' },
+});
+
 export const fundingDetailsShape = object({
   orderId: string,
   expiryTimestampMs: { type: 'integer', description: 'Milliseconds since the Unix epoch' },
@@ -69,12 +75,13 @@ export const fundingDetailsShape = object({
   details: {
     anyOf: [
       object({ redeemScript: string, payToAddress: string, refundableAtBlockHeight: integer }),
+      object({ unsignedFundingTx: unsignedEthereumTx }),
       object({
-        unsignedFundingTx: object({
-          to: string,
-          data: string,
-          value: { type: 'string', description: 'Integer, smallest unit (wei)' },
-        }),
+        unsignedFundingTx: { ...unsignedEthereumTx, description: 'fundToken(...) on the swap contract, value "0"' },
+        unsignedApprovalTx: {
+          ...unsignedEthereumTx,
+          description: 'ERC-20 approve(swap contract, amount) on the token, sent and mined first',
+        },
       }),
     ],
   },
