@@ -51,16 +51,24 @@ export function tokenFieldProblem(token: TokenAsset): { field: keyof TokenAsset;
  * Why a list of tokens cannot be configured together, naming the index of the first offending one. Two tokens
  * may not share a ticker, nor a contract on one network: a contract's slots must belong to one market.
  */
-export function tokenListProblem(tokens: readonly TokenAsset[]): { index: number; field: keyof TokenAsset; problem: string } | undefined {
+export function tokenListProblem(
+  tokens: readonly TokenAsset[],
+): { index: number; field: keyof TokenAsset; problem: string } | undefined {
   for (const [index, token] of tokens.entries()) {
     const own = tokenFieldProblem(token);
     if (own !== undefined) return { index, ...own };
     const earlier = tokens.slice(0, index);
     const sameTicker = earlier.findIndex((other) => other.ticker === token.ticker);
     if (sameTicker !== -1) return { index, field: 'ticker', problem: `repeats tokens[${sameTicker}]` };
-    const sameContract = earlier.findIndex((other) => other.network === token.network && other.address === token.address);
+    const sameContract = earlier.findIndex(
+      (other) => other.network === token.network && other.address === token.address,
+    );
     if (sameContract !== -1) {
-      return { index, field: 'address', problem: `is already the contract of tokens[${sameContract}] on ${token.network}` };
+      return {
+        index,
+        field: 'address',
+        problem: `is already the contract of tokens[${sameContract}] on ${token.network}`,
+      };
     }
   }
   return undefined;
@@ -103,14 +111,12 @@ class TokenMarketCatalog implements MarketCatalog {
   private readonly tokenAssets: ReadonlyMap<string, OnchainAsset>;
 
   constructor(tokens: readonly TokenAsset[]) {
-    const markets = tokens.map(
-      (token): Market => ({
-        name: tokenMarketName(token),
-        onchain: tokenOnchainAsset(token),
-        offchainTicker: OFFCHAIN_TICKER_BY_NETWORK[token.network],
-        network: token.network,
-      }),
-    );
+    const markets = tokens.map((token): Market => ({
+      name: tokenMarketName(token),
+      onchain: tokenOnchainAsset(token),
+      offchainTicker: OFFCHAIN_TICKER_BY_NETWORK[token.network],
+      network: token.network,
+    }));
     this.markets = [...KNOWN_MARKETS, ...markets];
     this.assets = [...ONCHAIN_ASSETS, ...markets.map((market) => market.onchain)];
     this.tokenMarkets = new Map(markets.map((market) => [market.name, market]));
