@@ -185,8 +185,13 @@ export function presentOrderHistory({
   ethereumChainId,
 }: OrderHistoryParts): OrderHistoryView {
   const chainHeight = chains[market.onchain.chain]?.blockHeight;
+  const { ticker, chain, network, decimals, tokenAddress } = market.onchain;
   return {
     orderId: order.id,
+    asset:
+      tokenAddress === undefined
+        ? { ticker, chain, network, decimals }
+        : { ticker, chain, network, decimals, tokenAddress },
     states: history.map(({ sequence, state, at, cause }) => ({
       sequence,
       state,

@@ -144,9 +144,22 @@ const transitionCauseShape = {
  */
 export const orderHistoryShape = {
   type: 'object',
-  required: ['orderId', 'states', 'transactions'],
+  required: ['orderId', 'asset', 'states', 'transactions'],
   properties: {
     orderId: string,
+    asset: {
+      type: 'object',
+      description: "The order's on-chain asset: where it settles and how many decimals its amounts have",
+      required: ['ticker', 'chain', 'network', 'decimals'],
+      properties: {
+        ticker: string,
+        chain: { type: 'string', enum: ['bitcoin', 'ethereum'] },
+        network: { type: 'string', enum: ['mainnet', 'testnet', 'simnet'] },
+        decimals: integer,
+        tokenAddress: { type: 'string', description: "An ERC-20 token's contract; absent for BTC and ether" },
+      },
+      additionalProperties: false,
+    },
     states: {
       type: 'array',
       items: {

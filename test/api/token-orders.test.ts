@@ -123,5 +123,17 @@ for (const kind of STORE_KINDS) {
         },
       });
     });
+
+    test("the tracker's history names the token, its network and decimals", async () => {
+      const response = await get(`/tracker/orders/${usdcOrder.id}/history`);
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual((JSON.parse(response.body) as { asset: unknown }).asset, {
+        ticker: 'USDC',
+        chain: 'ethereum',
+        network: 'mainnet',
+        decimals: 6,
+        tokenAddress: USDC.address,
+      });
+    });
   });
 }
