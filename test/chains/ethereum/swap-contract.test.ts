@@ -373,6 +373,16 @@ describe('SwapContract v2 on Anvil', { skip: anvilSkipReason }, () => {
       await assertReverts(claim(provider, swap, user.address), 'SlotNotOpen');
       await claim(provider, swap, stranger.address);
     });
+
+    test('after the refund height it still pays the funder, and the funder can then no longer refund', async () => {
+      const swap = newSwap();
+      const first = await fund(user, swap, 12_345n);
+      await mineUntilNextBlockIs(first.blockNumber + REFUND_DELAY + 2n);
+      const userBefore = await balance(user.address);
+      await adminRefund(owner, swap, user.address);
+      assert.equal(await balance(user.address), userBefore + 12_345n);
+      await assertReverts(refund(user, swap), 'SlotNotOpen');
+    });
   });
 
   describe("other parties' fundings of the same order", () => {
