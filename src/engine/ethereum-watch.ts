@@ -73,9 +73,9 @@ export async function connectEthereum(
     });
   }
   // Configured tokens' orders are funded in the same contract, so they are followed with the ether ones.
-  const tickers = catalog.assets.filter(
-    (asset) => asset.chain === 'ethereum' && ethereumChainFitsNetwork(chainId, asset.network),
-  ).map((asset) => asset.ticker);
+  const tickers = catalog.assets
+    .filter((asset) => asset.chain === 'ethereum' && ethereumChainFitsNetwork(chainId, asset.network))
+    .map((asset) => asset.ticker);
   return { backend, chainId, refundDelayBlocks, tickers };
 }
 

@@ -134,11 +134,7 @@ function readChains(value: unknown, markets: readonly string[], catalog: MarketC
   return views;
 }
 
-function readProviders(
-  value: unknown,
-  offeredMarkets: ReadonlySet<string>,
-  catalog: MarketCatalog,
-): ProviderRecord[] {
+function readProviders(value: unknown, offeredMarkets: ReadonlySet<string>, catalog: MarketCatalog): ProviderRecord[] {
   const entries = atTopLevel(() => readArray(value, 'providers'));
   const firstIndexById = new Map<string, number>();
   const providers = entries.map((entry, index) => {

@@ -59,15 +59,13 @@ for (const kind of STORE_KINDS) {
       const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
       const susdc = { ticker: 'SUSDC', network: 'simnet', address: `0x${'5f'.repeat(20)}`, decimals: 6 } as const;
       const dai = { ticker: 'DAI', network: 'mainnet', address: `0x${'6b'.repeat(20)}`, decimals: 18 } as const;
-      await fresh
-        .store()
-        .importAtomically((session) =>
-          session.writeConfiguration({
-            ...CONFIGURATION,
-            markets: ['USDC_LBTC', 'SUSDC_LSBTC'],
-            tokens: [usdc, susdc],
-          }),
-        );
+      await fresh.store().importAtomically((session) =>
+        session.writeConfiguration({
+          ...CONFIGURATION,
+          markets: ['USDC_LBTC', 'SUSDC_LSBTC'],
+          tokens: [usdc, susdc],
+        }),
+      );
       const stored = await fresh.store().getConfiguration();
       assert.deepStrictEqual(stored.tokens, [usdc, susdc]);
       assert.deepStrictEqual(stored.markets, ['USDC_LBTC', 'SUSDC_LSBTC']);
