@@ -5,6 +5,7 @@ import {
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
   type BitcoinWatchOptions,
 } from '../engine/bitcoin-watch.js';
+import { parseTrustProxy, type TrustProxy } from '../ws/client-address.js';
 import { DEFAULT_SOCKET_OPTIONS, type SocketOptions } from '../ws/socket-options.js';
 import { UsageError } from './usage-error.js';
 import { HEAP_GROWING_PERCENT } from './heap-growth.js';
@@ -153,16 +154,16 @@ export const BITCOIN_SETTINGS: {
 
 /** The client-facing bounds an operator behind a load balancer must be able to set. */
 export const SOCKET_SETTINGS: {
-  readonly trustProxy: Setting<boolean>;
+  readonly trustProxy: Setting<TrustProxy>;
   readonly connectionsPerAddress: Setting<number>;
 } = {
   trustProxy: {
     flag: 'trust-proxy',
     env: 'TRUST_PROXY',
-    valueName: 'true|false',
-    help: 'key per-address limits by the first X-Forwarded-For entry (set it behind a load balancer)',
+    valueName: 'N|ADDRESSES|false',
+    help: 'behind proxies: how many are in front, or their addresses, subnets or loopback|linklocal|uniquelocal, comma-separated; per-address limits then count the address the farthest of them saw in X-Forwarded-For',
     defaultText: String(DEFAULT_SOCKET_OPTIONS.trustProxy),
-    parse: (text) => (text === 'true' ? true : text === 'false' ? false : { invalid: 'must be true or false' }),
+    parse: parseTrustProxy,
   },
   connectionsPerAddress: {
     flag: 'connections-per-address',

@@ -1,4 +1,5 @@
 import type { RateLimit } from '../domain/token-bucket.js';
+import type { TrustProxy } from './client-address.js';
 
 /** Flood bounds and cluster timing of the socket.io server. */
 export interface SocketOptions {
@@ -22,8 +23,8 @@ export interface SocketOptions {
   readonly connectionsPerAddress: number;
   /** Each authentication costs a slow hash, so attempts are limited per address. */
   readonly authenticationsPerAddress: RateLimit;
-  /** Take the client address from X-Forwarded-For, for instances behind a load balancer. */
-  readonly trustProxy: boolean;
+  /** Which proxies in front are believed about the client's address (X-Forwarded-For); false for none. */
+  readonly trustProxy: TrustProxy;
   /** How long a provider waits for the instance running an auction to judge its forwarded quote. */
   readonly forwardedQuoteTimeoutMs: number;
   /** How long to wait for the other instances when looking up connected providers. */
