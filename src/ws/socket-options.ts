@@ -1,10 +1,13 @@
 import type { RateLimit } from '../domain/token-bucket.js';
+import { MAX_BROADCAST_PAYLOAD_BYTES } from './broadcast-transaction.js';
 import type { TrustProxy } from './client-address.js';
 
 /** Flood bounds and cluster timing of the socket.io server. */
 export interface SocketOptions {
   /** Largest JSON payload of one event; larger ones are refused with PayloadTooLarge. */
   readonly maxPayloadBytes: number;
+  /** Largest JSON payload of a `broadcastTransaction`, which carries a whole signed transaction. */
+  readonly maxBroadcastPayloadBytes: number;
   /** Deepest nesting of arrays and objects in one event's payload; deeper ones are refused with InvalidPayload. */
   readonly maxPayloadDepth: number;
   /** Largest socket.io message at all; a client sending more is disconnected before anything parses it. */
@@ -36,8 +39,10 @@ export interface SocketOptions {
 
 export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
   maxPayloadBytes: 16 * 1024,
+  maxBroadcastPayloadBytes: MAX_BROADCAST_PAYLOAD_BYTES,
   maxPayloadDepth: 32,
-  maxMessageBytes: 64 * 1024,
+  // Twice the largest broadcast a chain relays: a client that overshoots even by that much gets its token, not a close.
+  maxMessageBytes: 2 * 1024 * 1024,
   maxMessageDepth: 64,
   requestTimeoutMs: 30_000,
   quoteRequestsPerConnection: { burst: 5, perSecond: 0.5 },
@@ -55,8 +60,8 @@ export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
 
 export function resolveSocketOptions(overrides: Partial<SocketOptions> = {}): SocketOptions {
   const options = { ...DEFAULT_SOCKET_OPTIONS, ...overrides };
-  if (options.maxPayloadBytes > options.maxMessageBytes) {
-    throw new RangeError('socket option maxPayloadBytes must not exceed maxMessageBytes');
+  if (Math.max(options.maxPayloadBytes, options.maxBroadcastPayloadBytes) > options.maxMessageBytes) {
+    throw new RangeError('socket options maxPayloadBytes and maxBroadcastPayloadBytes must not exceed maxMessageBytes');
   }
   // The message wraps the payload in the event's argument array.
   if (options.maxPayloadDepth + 1 > options.maxMessageDepth) {

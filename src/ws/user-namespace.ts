@@ -46,7 +46,8 @@ export function serveUserNamespace(namespace: Namespace, dependencies: UserNames
         const handlers = userHandlers(socket, dependencies);
         const address = dependencies.addresses.of(socket);
         const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
-        handleRequests(socket, handlers, { ...options, takeAddressToken, now: dependencies.now }, logger);
+        const maxPayloadBytesByEvent = { broadcastTransaction: options.maxBroadcastPayloadBytes };
+        handleRequests(socket, handlers, { ...options, maxPayloadBytesByEvent, takeAddressToken, now: dependencies.now }, logger);
       },
       (socket) => socket.disconnect(true),
     ),

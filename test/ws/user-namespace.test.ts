@@ -39,7 +39,7 @@ describe('/user/v1', () => {
         providers: [provider('imported-maker', true, { BTC_LBTC: payReq(3600n, 1000n, 4294967n) })],
       }),
       orders: [completed.record, waitingForRefund.record, ethereumRefund.record, funding.record, elapsedWhileDown.record],
-      sockets: { maxPayloadBytes: 9_000, maxMessageBytes: 20_000 },
+      sockets: { maxPayloadBytes: 9_000, maxBroadcastPayloadBytes: 15_000, maxMessageBytes: 20_000 },
     });
   });
   after(() => harness?.close());
