@@ -63,7 +63,7 @@ describe('broadcastTransaction of Bitcoin transactions as large as a node relays
     return client;
   }
 
-  test('a standard transaction near the weight limit, far over the old 64 KiB message bound, is relayed', async () => {
+  test('a standard transaction near the weight limit, far over the old 64 KiB message bound, is relayed', async (t) => {
     const tx = paying(coins[0]!, outputsFor(95_000));
     assert.ok(tx.weight() <= RELAYED_TRANSACTION_BYTES.bitcoin && tx.weight() > 370_000, `weight ${tx.weight()}`);
     const signedTxHex = tx.toHex();
@@ -73,19 +73,22 @@ describe('broadcastTransaction of Bitcoin transactions as large as a node relays
     };
     assert.equal(answer.txId, tx.getId());
     assert.ok(chain.find(tx.getId()) !== undefined, 'the node holds it');
+    t.diagnostic(`relayed: ${tx.byteLength()} bytes, weight ${tx.weight()}, ${signedTxHex.length} hex digits`);
   });
 
-  test('a 1 MB transaction is refused with PayloadTooLarge, over both client generations, and the connection stays', async () => {
+  test('a 1 MB transaction is refused with PayloadTooLarge, over both client generations, and the connection stays', async (t) => {
     const tx = paying(coins[1]!, outputsFor(990_000));
     assert.ok(tx.byteLength() > 950_000);
     const signedTxHex = tx.toHex();
     for (const generation of ['v4', 'v2'] as const) {
       const client = await user(generation);
+      const started = performance.now();
       assert.equal(
         await refusalOf(client, 'broadcastTransaction', { onchainTicker: 'BTC', signedTxHex }),
         'PayloadTooLarge',
         generation,
       );
+      t.diagnostic(`${generation}: ${tx.byteLength()} bytes refused in ${Math.round(performance.now() - started)} ms`);
       assert.equal(
         (await request(client, 'requestMarketRequirements', null)).success,
         true,

@@ -43,7 +43,7 @@ Environment:
     }
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const rpcUrl = ethereumRpcUrlFrom(values['ethereum-rpc'], context.env);
-    if (rpcUrl === undefined) throw new UsageError('missing --ethereum-rpc URL (or ETHEREUM_RPC_URL)');
+    if (rpcUrl === undefined) throw new UsageError('missing --ethereum-rpc URL (or ETHEREUM_RPC_URL or ETHEREUM_RPC_URL_FILE)');
     const refundDelay = refundDelayFrom(values['refund-delay']);
     const privateKey = deployerPrivateKeyFrom(context.env);
     const { deployFromCli } = await import('../contract-deploy.js');
