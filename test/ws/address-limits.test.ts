@@ -96,30 +96,76 @@ for (const kind of STORE_KINDS) {
         assert.ok(admitted?.connected, 'a connection closed leaves room for another');
       });
 
-      test('entries a client writes left of the proxy\'s own are no new address: the cap and the budget hold', async () => {
+      test("entries a client writes left of the proxy's own are no new address: the cap and the budget hold", async () => {
         // The test client is its own proxy: the one trusted hop appended 192.0.2.10; what is left of it is the client's.
         const spoofed = (index: number) => `${index}.${index}.${index}.${index}, 203.0.113.${index}, 192.0.2.10`;
         const open: Client[] = [];
         for (let index = 1; index <= 3; index += 1) open.push(await connect(harness.service.url, spoofed(index)));
-        await assert.rejects(connect(harness.service.url, spoofed(4)), (error: Error) => error.message === 'TooManyConnections');
+        await assert.rejects(
+          connect(harness.service.url, spoofed(4)),
+          (error: Error) => error.message === 'TooManyConnections',
+        );
         const answers = [];
         for (const client of open) answers.push(...(await outcomes(client, 3)));
-        assert.equal(answers.filter((answer) => answer === 'served').length, 6, 'one address\'s six events, not three addresses\' eighteen');
+        assert.equal(
+          answers.filter((answer) => answer === 'served').length,
+          6,
+          "one address's six events, not three addresses' eighteen",
+        );
       });
 
       test('an entry that is no address, 3,000 characters long, is ignored with one log line; every event is answered', async () => {
         const before = log.lines.length;
         const garbage = 'x'.repeat(3_000);
-        const clients = [await connect(harness.service.url, garbage), await connect(harness.service.url, `203.0.113.9, ${garbage}`)];
+        const clients = [
+          await connect(harness.service.url, garbage),
+          await connect(harness.service.url, `203.0.113.9, ${garbage}`),
+        ];
         const answers = [];
         for (const client of clients) answers.push(...(await outcomes(client, 4)));
         // Both count as their peer, 127.0.0.1, which the earlier tests have not used: one budget of six events.
         assert.deepEqual(answers.filter((answer) => answer === 'served').length, 6);
-        assert.ok(answers.every((answer) => answer === 'served' || answer === 'RateLimitExceeded'), JSON.stringify(answers));
+        assert.ok(
+          answers.every((answer) => answer === 'served' || answer === 'RateLimitExceeded'),
+          JSON.stringify(answers),
+        );
         const lines = log.lines.slice(before);
         assert.equal(lines.filter((line) => String(line.msg).startsWith('malformed X-Forwarded-For')).length, 1);
-        assert.deepEqual(lines.filter((line) => Number(line.level) >= 40 && !String(line.msg).startsWith('malformed')), []);
+        assert.deepEqual(
+          lines.filter((line) => Number(line.level) >= 40 && !String(line.msg).startsWith('malformed')),
+          [],
+        );
       });
     },
   );
 }
+
+describe('authentications behind a proxy, with spoofed X-Forwarded-For entries', () => {
+  let harness: TestService;
+
+  before(async () => {
+    harness = await startTestService('sqlite', {
+      sockets: {
+        ...SOCKETS,
+        eventsPerAddress: UNLIMITED,
+        connectionsPerAddress: 50,
+        authenticationsPerAddress: { burst: 2, perSecond: 0.001 },
+      },
+    });
+  });
+  after(() => harness?.close());
+
+  test('each slow credential check is counted against the address the proxy saw, whatever the client prepends', async () => {
+    const answers = [];
+    for (let index = 0; index < 8; index += 1) {
+      const forwardedFor = `198.18.${index}.${index}, 203.0.113.77`;
+      const provider = await connectClient(harness.service.url, '/provider/v1', 'v4', {
+        'x-forwarded-for': forwardedFor,
+      });
+      harness.clients.push(provider);
+      const ack = await request(provider, 'authenticate', { apiKey: 'nobody', secretKey: 'wrong' });
+      answers.push(ack.message);
+    }
+    assert.deepEqual(answers.filter((answer) => answer !== 'RateLimitExceeded').length, 2, JSON.stringify(answers));
+  });
+});
