@@ -96,8 +96,8 @@ export class ClientAddresses {
     if (this.trust === undefined) return peerKey;
     // proxy-addr reads only these two fields; the peer is engine.io's copy, taken while the connection was open.
     const request = { headers, socket: { remoteAddress: peer } } as unknown as IncomingMessage;
-    const hops = proxyaddr.all(request, this.trust);
-    const key = addressKey(hops[hops.length - 1]);
+    const trusted = proxyaddr.all(request, this.trust);
+    const key = addressKey(trusted[trusted.length - 1]);
     if (key !== undefined) return key;
     this.malformed(peer, headers['x-forwarded-for']);
     return peerKey;

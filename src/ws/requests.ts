@@ -87,8 +87,8 @@ export function handleRequests(
 
   function refusalBeforeHandling(event: unknown, payload: unknown): ErrorToken | undefined {
     const byEvent = limits.maxPayloadBytesByEvent ?? {};
-    const maxBytes =
-      typeof event === 'string' && Object.hasOwn(byEvent, event) ? (byEvent[event] ?? limits.maxPayloadBytes) : limits.maxPayloadBytes;
+    const ownBound = typeof event === 'string' && Object.hasOwn(byEvent, event) ? byEvent[event] : undefined;
+    const maxBytes = ownBound ?? limits.maxPayloadBytes;
     const outOfBounds = checkPayloadBounds(payload, { maxBytes, maxDepth: limits.maxPayloadDepth });
     if (outOfBounds !== undefined) return outOfBounds;
     if (!events.tryTake(limits.now())) return 'RateLimitExceeded';

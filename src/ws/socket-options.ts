@@ -41,7 +41,7 @@ export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
   maxPayloadBytes: 16 * 1024,
   maxBroadcastPayloadBytes: MAX_BROADCAST_PAYLOAD_BYTES,
   maxPayloadDepth: 32,
-  // Twice the largest broadcast a chain relays: a client that overshoots even by that much gets its token, not a close.
+  // Over twice the largest broadcast a chain relays: a client that overshoots even that much gets its token, not a close.
   maxMessageBytes: 2 * 1024 * 1024,
   maxMessageDepth: 64,
   requestTimeoutMs: 30_000,
