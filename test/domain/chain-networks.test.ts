@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ethereumChainMismatch } from '../../src/domain/chain-networks.js';
+import { ethereumChainFitsNetwork, ethereumChainMismatch, ethereumNetworkOf } from '../../src/domain/chain-networks.js';
 import { catalogOf, KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 
 test('mainnet Ethereum markets only on chain id 1, testnet and simnet ones never on it', () => {
@@ -24,4 +24,19 @@ test("a configured token's market fits the chains its network does", () => {
   });
   assert.equal(ethereumChainMismatch(1, ['USDC_LBTC'], catalog), undefined);
   assert.match(ethereumChainMismatch(31337, ['USDC_LBTC'], catalog) ?? '', /USDC_LBTC \(mainnet\)/);
+});
+
+test('testnet and simnet are told apart: development chains are simnet, every other test chain testnet', () => {
+  assert.equal(ethereumNetworkOf(1), 'mainnet');
+  assert.equal(ethereumNetworkOf(31337), 'simnet');
+  assert.equal(ethereumNetworkOf(1337), 'simnet');
+  assert.equal(ethereumNetworkOf(11155111), 'testnet');
+  assert.equal(ethereumNetworkOf(42), 'testnet');
+  assert.equal(ethereumChainFitsNetwork(31337, 'testnet'), false, 'a KETH transaction is not sent to Anvil');
+  assert.equal(ethereumChainFitsNetwork(31337, 'simnet'), true);
+  assert.match(
+    ethereumChainMismatch(31337, ['KETH_LTBTC'], KNOWN_CATALOG) ?? '',
+    /chain id 31337 .* KETH_LTBTC \(testnet\): it is a simnet chain/,
+  );
+  assert.match(ethereumChainMismatch(17000, ['SETH_LSBTC'], KNOWN_CATALOG) ?? '', /SETH_LSBTC \(simnet\)/);
 });
