@@ -85,7 +85,11 @@ function tokenFromArgs(
   return token;
 }
 
-/** Adds the token and offers its market, in one transaction with the rest of the configuration as it was. */
+/**
+ * Adds the token and offers its market. The checks read the configuration first for clear messages; the store's
+ * unique keys still refuse a token someone added in between, and nothing else of the configuration is written, so
+ * a running service's provider and chain-view updates are never overwritten with what was read here.
+ */
 async function addToken(store: Store, token: TokenAsset, context: CliContext): Promise<void> {
   const configuration = await store.getConfiguration();
   const tokens = [...configuration.tokens, token];
@@ -100,9 +104,7 @@ async function addToken(store: Store, token: TokenAsset, context: CliContext): P
     );
   }
   const market = tokenMarketName(token);
-  await store.importAtomically((session) =>
-    session.writeConfiguration({ ...configuration, tokens, markets: [...configuration.markets, market] }),
-  );
+  await store.addToken(token, market);
   context.stdout.write(
     `token ${token.ticker} added (${token.network}, ${token.decimals} decimals, contract ${token.address}); ` +
       `market ${market} offered\n`,

@@ -153,6 +153,11 @@ export interface Store {
   applyChainStep(step: ChainStep): Promise<readonly number[] | undefined>;
   /** Inserts or replaces a provider's configuration and active flag. */
   upsertProvider(provider: ProviderRecord): Promise<void>;
+  /**
+   * Appends a token to the configuration and its market to the offered markets, in one transaction that touches
+   * nothing else; refused (throws) for a ticker, a contract on the same network or a market already there.
+   */
+  addToken(token: TokenAsset, market: string): Promise<void>;
   setProviderActive(id: string, active: boolean): Promise<void>;
 
   addProviderCredential(credential: ProviderCredential): Promise<void>;

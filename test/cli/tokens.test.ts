@@ -17,32 +17,23 @@ describe('lnswap tokens', () => {
     db = `sqlite:${join(directory, 'store.sqlite')}`;
     const snapshot = join(directory, 'snapshot.json');
     await writeFile(snapshot, render(validDocument()));
-    const imported = await runCli(['import', snapshot, '--db', db]);
+    const imported = await runCli(['import', snapshot], { env: { DATABASE_URL: db } });
     assert.equal(imported.code, 0, imported.stderr);
   });
   after(() => rm(directory, { recursive: true, force: true }));
 
   test('add configures the token, offers its market, and export carries both', async () => {
-    const added = await runCli([
-      'tokens',
-      'add',
-      'usdc',
-      '--network',
-      'mainnet',
-      '--address',
-      USDC_CHECKSUMMED,
-      '--decimals',
-      '6',
-      '--db',
-      db,
-    ]);
+    const added = await runCli(
+      ['tokens', 'add', 'usdc', '--network', 'mainnet', '--address', USDC_CHECKSUMMED, '--decimals', '6'],
+      { env: { DATABASE_URL: db } },
+    );
     assert.equal(added.code, 0, added.stderr);
     assert.equal(
       added.stdout,
       `token USDC added (mainnet, 6 decimals, contract ${USDC_CHECKSUMMED.toLowerCase()}); market USDC_LBTC offered\n`,
     );
 
-    const listed = await runCli(['tokens', 'list', '--db', db]);
+    const listed = await runCli(['tokens', 'list'], { env: { DATABASE_URL: db } });
     assert.equal(listed.code, 0, listed.stderr);
     assert.deepEqual(
       listed.stdout
@@ -55,7 +46,7 @@ describe('lnswap tokens', () => {
       ],
     );
 
-    const exported = await runCli(['export', '--db', db]);
+    const exported = await runCli(['export'], { env: { DATABASE_URL: db } });
     assert.equal(exported.code, 0, exported.stderr);
     const snapshot = JSON.parse(exported.stdout) as { tokens: unknown; markets: string[] };
     assert.deepEqual(snapshot.tokens, [
@@ -65,22 +56,23 @@ describe('lnswap tokens', () => {
   });
 
   test('refuses a ticker or contract already configured, leaving the store as it was', async () => {
-    const again = ['--network', 'mainnet', '--decimals', '6', '--db', db];
-    const sameTicker = await runCli(['tokens', 'add', 'USDC', '--address', `0x${'11'.repeat(20)}`, ...again]);
+    const again = ['--network', 'mainnet', '--decimals', '6'];
+    const env = { env: { DATABASE_URL: db } };
+    const sameTicker = await runCli(['tokens', 'add', 'USDC', '--address', `0x${'11'.repeat(20)}`, ...again], env);
     assert.equal(sameTicker.code, 1);
     assert.equal(sameTicker.stderr, 'lnswap tokens: cannot add USDC: ticker repeats USDC\n');
-    const sameContract = await runCli(['tokens', 'add', 'USDX', '--address', USDC_CHECKSUMMED, ...again]);
+    const sameContract = await runCli(['tokens', 'add', 'USDX', '--address', USDC_CHECKSUMMED, ...again], env);
     assert.equal(sameContract.code, 1);
     assert.equal(
       sameContract.stderr,
       'lnswap tokens: cannot add USDX: address is already the contract of USDC on mainnet\n',
     );
-    const listed = await runCli(['tokens', 'list', '--db', db]);
+    const listed = await runCli(['tokens', 'list'], { env: { DATABASE_URL: db } });
     assert.equal(listed.stdout.trimEnd().split('\n').length, 2);
   });
 
   test('refuses bad arguments as usage errors', async () => {
-    const base = ['--address', `0x${'22'.repeat(20)}`, '--decimals', '6', '--db', db];
+    const base = ['--address', `0x${'22'.repeat(20)}`, '--decimals', '6'];
     const cases: [string[], RegExp][] = [
       [['tokens', 'add', 'ETH', '--network', 'mainnet', ...base], /ticker: ETH is a known ticker/],
       [['tokens', 'add', 'DAI', '--network', 'regtest', ...base], /--network must be one of mainnet, testnet, simnet/],
@@ -92,7 +84,7 @@ describe('lnswap tokens', () => {
       [['tokens', 'remove', 'USDC'], /unknown action "remove"/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(args);
+      const result = await runCli(args, { env: { DATABASE_URL: db } });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message);
     }

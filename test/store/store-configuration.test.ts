@@ -75,6 +75,29 @@ for (const kind of STORE_KINDS) {
       assert.deepStrictEqual((await fresh.store().getConfiguration()).tokens, [dai, usdc]);
     });
 
+    test('addToken appends the token and offers its market, leaving providers and chain views as they are', async () => {
+      const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+      const dai = { ticker: 'DAI', network: 'mainnet', address: `0x${'6b'.repeat(20)}`, decimals: 18 } as const;
+      await fresh.store().importAtomically((session) => session.writeConfiguration(CONFIGURATION));
+      const before = await fresh.store().getConfiguration();
+      // Moves the service makes meanwhile: adding a token must not write back an older copy of them.
+      await fresh.store().setChainViews({ bitcoin: { blockHeight: 612_200, feeTokensPerVirtualByte: 2 } });
+      await fresh.store().setProviderActive('maker-b', false);
+      await fresh.store().addToken(usdc, 'USDC_LBTC');
+      await fresh.store().addToken(dai, 'DAI_LBTC');
+      const after = await fresh.store().getConfiguration();
+      assert.deepStrictEqual(after.tokens, [usdc, dai]);
+      assert.deepStrictEqual(after.markets, [...before.markets, 'USDC_LBTC', 'DAI_LBTC']);
+      assert.deepStrictEqual(after.chains.bitcoin, { blockHeight: 612_200, feeTokensPerVirtualByte: 2 });
+      assert.equal(after.providers.find((provider) => provider.id === 'maker-b')?.active, false);
+
+      await assert.rejects(fresh.store().addToken({ ...usdc, ticker: 'USDX' }, 'USDX_LBTC'));
+      await assert.rejects(fresh.store().addToken({ ...usdc, address: `0x${'11'.repeat(20)}` }, 'USDC_LBTC'));
+      const unchanged = await fresh.store().getConfiguration();
+      assert.deepStrictEqual(unchanged.tokens, [usdc, dai], 'a refused add writes nothing');
+      assert.deepStrictEqual(unchanged.markets, after.markets);
+    });
+
     test('the schema refuses a second token with the same contract on one network', async () => {
       const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
       await assert.rejects(

@@ -162,6 +162,15 @@ export const SELECT_TOKENS = named(
   'SELECT ticker, network, address, decimals FROM tokens ORDER BY position',
 );
 export const DELETE_TOKENS = named('delete-tokens', 'DELETE FROM tokens');
+export const APPEND_TOKEN = named(
+  'append-token',
+  `INSERT INTO tokens (position, ticker, network, address, decimals)
+   SELECT coalesce(max(position), -1) + 1, $1, $2, $3, $4 FROM tokens`,
+);
+export const APPEND_MARKET = named(
+  'append-market',
+  'INSERT INTO markets (position, name) SELECT coalesce(max(position), -1) + 1, $1 FROM markets',
+);
 export const INSERT_TOKENS = named(
   'insert-tokens',
   `INSERT INTO tokens (position, ticker, network, address, decimals)

@@ -1,3 +1,4 @@
+import type { TokenAsset } from '../../domain/market-catalog.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -265,6 +266,12 @@ class SqliteStore implements Store {
   async upsertProvider(provider: ProviderRecord): Promise<void> {
     await this.importSettled();
     this.writes.upsertProvider(provider);
+    this.changes.report({ kind: 'configuration' });
+  }
+
+  async addToken(token: TokenAsset, market: string): Promise<void> {
+    await this.importSettled();
+    this.writes.addToken(token, market);
     this.changes.report({ kind: 'configuration' });
   }
 

@@ -1,3 +1,4 @@
+import type { TokenAsset } from '../../domain/market-catalog.js';
 import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
@@ -84,6 +85,11 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
 
     upsertChainViews,
     upsertProvider,
+
+    addToken: db.transaction((token: TokenAsset, market: string) => {
+      statements.appendToken.run(token.ticker, token.network, token.address, token.decimals);
+      statements.appendMarket.run(market);
+    }),
 
     writeConfiguration: db.transaction((configuration: StoreConfiguration) => {
       statements.deleteMarkets.run();
