@@ -185,10 +185,11 @@ export interface ProviderKeys {
   secretKey: string;
 }
 
-/** Issues a credential the way `lnswap providers add` does. */
-export async function addProvider(store: Store, name: string): Promise<ProviderKeys> {
+/** Issues a credential the way `lnswap providers add NAME [--ethereum-payout ADDRESS]` does. */
+export async function addProvider(store: Store, name: string, ethereumPayoutAddress?: string): Promise<ProviderKeys> {
   const issued = await issueProviderCredential(name, Date.now());
-  await store.addProviderCredential(issued.credential);
+  const payout = ethereumPayoutAddress === undefined ? {} : { ethereumPayoutAddress: ethereumPayoutAddress.toLowerCase() };
+  await store.addProviderCredential({ ...issued.credential, ...payout });
   return { apiKey: issued.credential.apiKey, secretKey: issued.secretKey };
 }
 
