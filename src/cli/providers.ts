@@ -17,8 +17,9 @@ export const providersCommand: Command = {
        lnswap providers revoke NAME [--db URL]
 
 add         issues NAME's credentials and prints them once, as LNSWAP_API_KEY and
-            LNSWAP_SECRET_KEY lines; only a slow hash of the secret is stored, so it cannot be
-            shown again. The provider authenticates on /provider/v1 with them.
+            LNSWAP_SECRET_KEY lines (and LNSWAP_ETHEREUM_PAYOUT, when given); only a slow hash
+            of the secret is stored, so it cannot be shown again. The provider authenticates
+            on /provider/v1 with them.
 set-payout  binds NAME's Ethereum payout address: the swap contract pays it when an order
             NAME won is claimed. Orders already made keep the address they were made with.
 list        shows every provider's name, api key, creation time, whether it is revoked,
@@ -102,7 +103,8 @@ async function addProvider(
   );
   context.stdout.write(
     `# Provider ${name} added. Keep the secret now: it is not stored and cannot be shown again.\n` +
-      `LNSWAP_API_KEY=${credential.apiKey}\nLNSWAP_SECRET_KEY=${secretKey}\n`,
+      `LNSWAP_API_KEY=${credential.apiKey}\nLNSWAP_SECRET_KEY=${secretKey}\n` +
+      (ethereumPayoutAddress === undefined ? '' : `LNSWAP_ETHEREUM_PAYOUT=${ethereumPayoutAddress}\n`),
   );
 }
 

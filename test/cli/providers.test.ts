@@ -24,6 +24,7 @@ describe('lnswap providers: Ethereum payout addresses', () => {
   test('add --ethereum-payout stores the address in lower case and list shows it', async () => {
     const added = await runCli(['providers', 'add', 'maker-1', '--ethereum-payout', PAYOUT, '--db', fresh.url]);
     assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, new RegExp(`^LNSWAP_ETHEREUM_PAYOUT=${PAYOUT.toLowerCase()}$`, 'm'));
     assert.equal(await payoutOf('maker-1'), PAYOUT.toLowerCase());
     const listed = await runCli(['providers', 'list', '--db', fresh.url]);
     assert.match(listed.stdout, /ETHEREUM PAYOUT\n/);
@@ -33,6 +34,7 @@ describe('lnswap providers: Ethereum payout addresses', () => {
   test('set-payout changes the address of a valid credential, and of no other', async () => {
     const withoutPayout = await runCli(['providers', 'add', 'maker-2', '--db', fresh.url]);
     assert.equal(withoutPayout.code, 0, withoutPayout.stderr);
+    assert.doesNotMatch(withoutPayout.stdout, /LNSWAP_ETHEREUM_PAYOUT/);
     assert.equal(await payoutOf('maker-2'), undefined);
 
     const set = await runCli(['providers', 'set-payout', 'maker-2', NEW_PAYOUT, '--db', fresh.url]);
