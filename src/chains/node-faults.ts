@@ -30,7 +30,13 @@ export class NodeCallFailed extends Error {
   }
 }
 
-/** The fault of a failed node call; undefined for any other error (a bug or the store failing). */
+/**
+ * The fault of a failed node call, also when a library wrapped it (viem wraps a transport's errors); undefined
+ * for any other error (a bug or the store failing).
+ */
 export function nodeFaultOf(error: unknown): NodeFault | undefined {
-  return error instanceof NodeCallFailed ? error.fault : undefined;
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth += 1) {
+    if (cause instanceof NodeCallFailed) return cause.fault;
+  }
+  return undefined;
 }

@@ -17,7 +17,7 @@ import {
   refusedCall,
   splitCredentials,
   type NodeCallLimits,
-} from './http.js';
+} from '../node-http.js';
 
 /** An error Bitcoin Core answered a call with. */
 export class RpcCallError extends Error {

@@ -12,7 +12,7 @@ import { checkedTransactionId, FEE_TARGET_BLOCKS, networkOfGenesis, wholeFeeRate
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import { observeBlock, type KnownOutputs, type PlacedTransaction } from './htlc-observations.js';
 import { NodeCallFailed } from '../node-faults.js';
-import { badAnswer, callNode, DEFAULT_NODE_CALL_LIMITS, refusedCall, type NodeCallLimits } from './http.js';
+import { badAnswer, callNode, DEFAULT_NODE_CALL_LIMITS, refusedCall, type NodeCallLimits } from '../node-http.js';
 
 /** The part of Esplora's transaction JSON read here. */
 interface EsploraTx {

@@ -1,11 +1,11 @@
-import { nodeUrlForLog } from '../../domain/node-url.js';
-import { NodeCallFailed } from '../node-faults.js';
+import { nodeUrlForLog } from '../domain/node-url.js';
+import { NodeCallFailed } from './node-faults.js';
 
 /** A node that does not answer within this long is treated as down; the watcher retries on its next poll. */
 export const NODE_TIMEOUT_MS = 15_000;
 
 /**
- * Largest answer read from a Bitcoin node, in bytes. The largest honest answer is a whole block as hex
+ * Largest answer read from a node, in bytes. The largest honest answer is a whole block as hex
  * (4,000,000 bytes of block, 8,000,000 hex digits) or a page of an address's history; reading stops at the
  * first byte beyond this, so a node answering without end costs at most this much memory.
  */
