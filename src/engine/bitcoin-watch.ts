@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ChainBackend, FeeRateSource } from '../chains/chain-backend.js';
 import { findMarket, ONCHAIN_ASSETS, type Network } from '../domain/markets.js';
 import type { Store } from '../store/store.js';
+import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
@@ -76,10 +77,10 @@ export async function connectBitcoin(
  */
 export function startBitcoinWatch(
   connection: BitcoinConnection,
-  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number },
+  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number; health: ChainHealth },
   options: BitcoinWatchOptions,
 ): PeriodicTask {
-  const { store, logger } = dependencies;
+  const { store, logger, health } = dependencies;
   const watcher = new ChainWatcher({
     backend: connection.backend,
     store,
@@ -89,6 +90,7 @@ export function startBitcoinWatch(
     publish: dependencies.publish,
     now: dependencies.now,
     logger,
+    onTip: (tip) => health.tipSeen(tip),
   });
   return startPeriodicTask(
     async (signal) => {
@@ -98,10 +100,11 @@ export function startBitcoinWatch(
       if (feeRate !== undefined && view !== undefined && view.feeTokensPerVirtualByte !== feeRate) {
         await store.setChainViews({ bitcoin: { ...view, feeTokensPerVirtualByte: feeRate } });
       }
+      health.pollSucceeded();
     },
     {
       intervalMs: options.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS,
-      onError: (error) => logger.error({ err: error }, 'bitcoin watcher poll failed'),
+      onError: (error) => health.pollFailed(error),
     },
   );
 }

@@ -4,6 +4,7 @@ import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../domain/chain
 import { isEthereumAddress } from '../domain/ethereum.js';
 import { ONCHAIN_ASSETS } from '../domain/markets.js';
 import type { Store } from '../store/store.js';
+import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
@@ -25,7 +26,7 @@ export interface EthereumWatchOptions {
 }
 
 export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
-const DEFAULT_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_ETHEREUM_POLL_INTERVAL_MS = 1_000;
 
 /** A backend of an Ethereum node watching one swap contract, which it can ask for its refund delay. */
 export interface EthereumContractBackend extends ChainBackend {
@@ -79,7 +80,7 @@ export async function connectEthereum(
 /** Polls the node and moves orders until stopped. */
 export function startEthereumWatch(
   connection: EthereumConnection,
-  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number },
+  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number; health: ChainHealth },
   options: EthereumWatchOptions,
 ): PeriodicTask {
   const watcher = new ChainWatcher({
@@ -91,9 +92,16 @@ export function startEthereumWatch(
     publish: dependencies.publish,
     now: dependencies.now,
     logger: dependencies.logger,
+    onTip: (tip) => dependencies.health.tipSeen(tip),
   });
-  return startPeriodicTask((signal) => watcher.catchUp(signal), {
-    intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-    onError: (error) => dependencies.logger.error({ err: error }, 'ethereum watcher poll failed'),
-  });
+  return startPeriodicTask(
+    async (signal) => {
+      await watcher.catchUp(signal);
+      dependencies.health.pollSucceeded();
+    },
+    {
+      intervalMs: options.pollIntervalMs ?? DEFAULT_ETHEREUM_POLL_INTERVAL_MS,
+      onError: (error) => dependencies.health.pollFailed(error),
+    },
+  );
 }
