@@ -35,8 +35,13 @@ export class NodeCallFailed extends Error {
  * for any other error (a bug or the store failing).
  */
 export function nodeFaultOf(error: unknown): NodeFault | undefined {
+  return nodeCallFailureIn(error)?.fault;
+}
+
+/** The NodeCallFailed an error is or wraps, if any. */
+export function nodeCallFailureIn(error: unknown): NodeCallFailed | undefined {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth += 1) {
-    if (cause instanceof NodeCallFailed) return cause.fault;
+    if (cause instanceof NodeCallFailed) return cause;
   }
   return undefined;
 }

@@ -55,7 +55,9 @@ export async function connectBitcoin(
   const { chains, markets } = await store.getConfiguration();
   const misfits = markets
     .map((name) => findMarket(name))
-    .filter((market) => market?.onchain.chain === 'bitcoin' && (market.network === 'mainnet') !== (network === 'mainnet'));
+    .filter(
+      (market) => market?.onchain.chain === 'bitcoin' && (market.network === 'mainnet') !== (network === 'mainnet'),
+    );
   if (misfits.length > 0) {
     const names = misfits.map((market) => `${market?.name} (${market?.network})`).join(', ');
     throw new Error(`refusing to watch the Bitcoin node: it follows ${network}, which does not fit ${names}`);
@@ -77,7 +79,13 @@ export async function connectBitcoin(
  */
 export function startBitcoinWatch(
   connection: BitcoinConnection,
-  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number; health: ChainHealth },
+  dependencies: {
+    store: Store;
+    publish: StateChangedPublisher;
+    logger: Logger;
+    now: () => number;
+    health: ChainHealth;
+  },
   options: BitcoinWatchOptions,
 ): PeriodicTask {
   const { store, logger, health } = dependencies;

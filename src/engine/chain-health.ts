@@ -82,7 +82,11 @@ export class ChainHealth {
  * an instance that does not lead the chain's watch still knows its node's health, and the leader's node is not
  * asked twice.
  */
-export function startNodeProbe(node: { tip(): Promise<BlockRef> }, health: ChainHealth, intervalMs: number): PeriodicTask {
+export function startNodeProbe(
+  node: { tip(): Promise<BlockRef> },
+  health: ChainHealth,
+  intervalMs: number,
+): PeriodicTask {
   return startPeriodicTask(
     async () => {
       if (health.polledWithin(intervalMs * 2)) return;

@@ -69,7 +69,12 @@ export class ChainWatcher {
       if (this.headMovedSteps >= UNSTABLE_STEPS) {
         this.headMovedSteps = 0;
         const chain = this.options.backend.chain;
-        throw new NodeCallFailed('unstable', `the ${chain} node`, 'reading blocks', `the last block of the range changed ${UNSTABLE_STEPS} steps in a row`);
+        throw new NodeCallFailed(
+          'unstable',
+          `the ${chain} node`,
+          'reading blocks',
+          `the last block of the range changed ${UNSTABLE_STEPS} steps in a row`,
+        );
       }
       return 'retry';
     }

@@ -80,7 +80,13 @@ export async function connectEthereum(
 /** Polls the node and moves orders until stopped. */
 export function startEthereumWatch(
   connection: EthereumConnection,
-  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number; health: ChainHealth },
+  dependencies: {
+    store: Store;
+    publish: StateChangedPublisher;
+    logger: Logger;
+    now: () => number;
+    health: ChainHealth;
+  },
   options: EthereumWatchOptions,
 ): PeriodicTask {
   const watcher = new ChainWatcher({

@@ -196,7 +196,8 @@ function registerNodeHealth(registry: Registry, chainHealth: () => readonly Chai
     collect() {
       this.reset();
       for (const reading of chainHealth()) {
-        for (const [fault, count] of Object.entries(reading.faultCounts)) this.inc({ chain: reading.chain, fault }, count);
+        for (const [fault, count] of Object.entries(reading.faultCounts))
+          this.inc({ chain: reading.chain, fault }, count);
       }
     },
   });

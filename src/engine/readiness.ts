@@ -5,11 +5,7 @@ import type { ChainHealthReading } from './chain-health.js';
 
 /** Why the service is not ready: the bare text `/readyz` answers with 503. */
 export type NotReadyToken =
-  | 'StoreUnavailable'
-  | 'ChainUnreachable'
-  | 'ChainNodeMisbehaving'
-  | 'ChainNotWatchedYet'
-  | 'ChainBehind';
+  'StoreUnavailable' | 'ChainUnreachable' | 'ChainNodeMisbehaving' | 'ChainNotWatchedYet' | 'ChainBehind';
 
 export type ReadinessVerdict = { readonly ready: true } | { readonly ready: false; readonly token: NotReadyToken };
 

@@ -8,7 +8,13 @@ import {
   type ChainObservation,
   type WatchSet,
 } from '../chain-backend.js';
-import { checkedTransactionId, FEE_TARGET_BLOCKS, networkOfGenesis, wholeFeeRate, type BitcoinBackend } from './bitcoin-backend.js';
+import {
+  checkedTransactionId,
+  FEE_TARGET_BLOCKS,
+  networkOfGenesis,
+  wholeFeeRate,
+  type BitcoinBackend,
+} from './bitcoin-backend.js';
 import { observeBlock, type KnownOutputs } from './htlc-observations.js';
 import {
   badAnswer,
@@ -104,7 +110,8 @@ export class CoreRpcBackend implements BitcoinBackend {
     }
     // Core answers RPC errors with HTTP 500 and the error in the body; 401 and the like have no JSON body.
     const error = reply?.error;
-    if (typeof error?.code === 'number') throw new RpcCallError(error.code, String(error.message).slice(0, 500), method);
+    if (typeof error?.code === 'number')
+      throw new RpcCallError(error.code, String(error.message).slice(0, 500), method);
     if (answer.status < 200 || answer.status > 299) throw refusedCall(this.url, `bitcoind ${method}`, answer);
     if (reply === undefined || reply === null || typeof reply !== 'object') throw this.bad(method, 'not JSON-RPC');
     return reply.result;
@@ -200,7 +207,8 @@ export class CoreRpcBackend implements BitcoinBackend {
       await this.call('sendrawtransaction', [signedTxHex]);
       return txId;
     } catch (error) {
-      if (error instanceof RpcCallError) throw new BroadcastRefused('TransactionRejected', `${error.code} ${error.nodeMessage}`);
+      if (error instanceof RpcCallError)
+        throw new BroadcastRefused('TransactionRejected', `${error.code} ${error.nodeMessage}`);
       throw error;
     }
   }

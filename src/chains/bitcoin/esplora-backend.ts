@@ -8,7 +8,13 @@ import {
   type ChainObservation,
   type WatchSet,
 } from '../chain-backend.js';
-import { checkedTransactionId, FEE_TARGET_BLOCKS, networkOfGenesis, wholeFeeRate, type BitcoinBackend } from './bitcoin-backend.js';
+import {
+  checkedTransactionId,
+  FEE_TARGET_BLOCKS,
+  networkOfGenesis,
+  wholeFeeRate,
+  type BitcoinBackend,
+} from './bitcoin-backend.js';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import { observeBlock, type KnownOutputs, type PlacedTransaction } from './htlc-observations.js';
 import { NodeCallFailed } from '../node-faults.js';
@@ -166,7 +172,8 @@ export class EsploraBackend implements BitcoinBackend {
       const confirmed = this.historyPage(path, await this.json(path)).filter((tx) => tx.status.confirmed);
       found.push(...confirmed.filter((tx) => (tx.status.block_height ?? 0) >= fromHeight));
       const last = confirmed.at(-1);
-      if (confirmed.length < ADDRESS_PAGE || last === undefined || (last.status.block_height ?? 0) < fromHeight) return found;
+      if (confirmed.length < ADDRESS_PAGE || last === undefined || (last.status.block_height ?? 0) < fromHeight)
+        return found;
       if (pages === MAX_ADDRESS_PAGES) {
         throw new NodeCallFailed(
           'tooManyPages',

@@ -68,7 +68,9 @@ export class EthereumBackend implements ChainBackend {
 
   async blockAt(height: number): Promise<BlockRef | undefined> {
     try {
-      const block = await this.answer('eth_getBlockByNumber', () => this.client.getBlock({ blockNumber: BigInt(height) }));
+      const block = await this.answer('eth_getBlockByNumber', () =>
+        this.client.getBlock({ blockNumber: BigInt(height) }),
+      );
       return this.blockRef(block, height);
     } catch (error) {
       if (error instanceof BlockNotFoundError) return undefined;

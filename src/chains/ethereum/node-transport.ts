@@ -41,7 +41,10 @@ export function boundedNodeTransport(rpcUrl: string, limits: NodeTransportLimits
       fetch(url, {
         ...init,
         redirect: 'error',
-        headers: { ...(init?.headers as Record<string, string>), ...(authorization === undefined ? {} : { authorization }) },
+        headers: {
+          ...(init?.headers as Record<string, string>),
+          ...(authorization === undefined ? {} : { authorization }),
+        },
       }),
   })({ retryCount: 0 });
   const request: EIP1193RequestFn = async (args) => {
@@ -55,7 +58,8 @@ export function boundedNodeTransport(rpcUrl: string, limits: NodeTransportLimits
 }
 
 function nodeFailure(error: unknown, node: string, what: string, timeoutMs: number): unknown {
-  if (error instanceof TimeoutError) return new NodeCallFailed('timeout', node, what, `no answer within ${timeoutMs} ms`);
+  if (error instanceof TimeoutError)
+    return new NodeCallFailed('timeout', node, what, `no answer within ${timeoutMs} ms`);
   if (error instanceof ResponseBodyTooLargeError) return new NodeCallFailed('tooLarge', node, what, error.shortMessage);
   if (error instanceof HttpRequestError) {
     if (error.status !== undefined) return new NodeCallFailed('refused', node, what, `HTTP ${error.status}`);
