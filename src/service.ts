@@ -288,6 +288,7 @@ function ethereumBackendFor(options: EthereumWatchOptions): EthereumBackendFacto
       rpcUrl: options.rpcUrl,
       swapContractAddress,
       ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
 }
 

@@ -38,8 +38,14 @@ export async function callNode(
 ): Promise<NodeAnswer> {
   const node = nodeUrlForLog(url);
   const signal = AbortSignal.timeout(limits.timeoutMs);
+  // fetch refuses a URL with a user and password in it: they go in the Authorization header instead.
+  const { url: bare, user, password } = splitCredentials(url);
+  const headers = new Headers(init.headers);
+  if ((user !== undefined || password !== undefined) && !headers.has('authorization')) {
+    headers.set('authorization', `Basic ${Buffer.from(`${user ?? ''}:${password ?? ''}`).toString('base64')}`);
+  }
   try {
-    const response = await fetch(url, { ...init, signal, redirect: 'error' });
+    const response = await fetch(bare, { ...init, headers, signal, redirect: 'error' });
     const declared = Number(response.headers.get('content-length') ?? 0);
     if (declared > limits.maxBytes) {
       await response.body?.cancel();
@@ -87,12 +93,16 @@ async function readCapped(response: Response, maxBytes: number, overflow: () => 
   return Buffer.concat(chunks, total).toString('utf8');
 }
 
-/** The system's reason (ECONNREFUSED, ENOTFOUND...), which fetch hides in the cause. */
-function causeOf(error: unknown): string {
+/**
+ * The system's reason (ECONNREFUSED, ENOTFOUND...), which fetch hides in the cause; else the message with any
+ * URL in it taken out, since fetch's messages quote the URL whole.
+ */
+export function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  const message =
+    typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  return message.replace(/[a-z][a-z0-9+.-]*:\/\/\S*/gi, '(the URL)');
 }
 
 /**

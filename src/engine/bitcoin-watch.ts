@@ -16,6 +16,8 @@ export interface BitcoinWatchOptions {
   /** Used when `rpcUrl` carries no credentials. */
   readonly rpcUser?: string;
   readonly rpcPassword?: string;
+  /** Milliseconds one call to the node may take, its whole answer read; 15,000 by default. */
+  readonly timeoutMs?: number;
   /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 2. */
   readonly confirmations?: number;
   /** Milliseconds between polls of the node. Default 10,000. */

@@ -19,6 +19,8 @@ export interface EthereumWatchOptions {
   readonly confirmations?: number;
   /** Milliseconds between polls of the node. Default 1,000. */
   readonly pollIntervalMs?: number;
+  /** Milliseconds one JSON-RPC call may take, its whole answer read. Default 10,000. */
+  readonly timeoutMs?: number;
   /** Longest block range of one log query. Default 2,000. */
   readonly maxRangeBlocks?: number;
   /** First block to read when the store has no cursor yet; the node's tip at first start by default. */

@@ -9,7 +9,7 @@ import {
 } from 'viem';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import { NodeCallFailed } from '../node-faults.js';
-import { MAX_ANSWER_BYTES, NODE_TIMEOUT_MS, splitCredentials } from '../node-http.js';
+import { causeOf, MAX_ANSWER_BYTES, NODE_TIMEOUT_MS, splitCredentials } from '../node-http.js';
 
 export interface NodeTransportLimits {
   /** Milliseconds one JSON-RPC call may take, the whole answer read. */
@@ -64,13 +64,7 @@ function nodeFailure(error: unknown, node: string, what: string, timeoutMs: numb
   if (error instanceof HttpRequestError) {
     if (error.status !== undefined) return new NodeCallFailed('refused', node, what, `HTTP ${error.status}`);
     if (error.cause instanceof SyntaxError) return new NodeCallFailed('badAnswer', node, what, 'not JSON');
-    return new NodeCallFailed('unreachable', node, what, causeCode(error.cause));
+    return new NodeCallFailed('unreachable', node, what, causeOf(error.cause));
   }
   return error;
-}
-
-function causeCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  return error instanceof Error ? error.message : String(error);
 }
