@@ -6,14 +6,15 @@
  * - 'huge': answers 200 with a body of `hugeBytes` (200 MB by default), streamed as fast as the client reads;
  * - 'endlessPages': Esplora address history pages that are always full and never reach the range's start;
  * - 'shiftingHashes': Esplora block hashes that are new on every call (tip, heights, and the tip block's height);
- * - 'notJson': 200 with a body that is not JSON.
+ * - 'notJson': 200 with a body that is not JSON;
+ * - 'objectResults': JSON-RPC answers whose result is always an empty object, whatever the method.
  * It counts requests and the bytes it managed to send, so a test can tell what a client asked and read.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HostileMode = 'honest' | 'hang' | 'huge' | 'endlessPages' | 'shiftingHashes' | 'notJson';
+export type HostileMode = 'honest' | 'hang' | 'huge' | 'endlessPages' | 'shiftingHashes' | 'notJson' | 'objectResults';
 
 export interface HostileNode {
   /** http://127.0.0.1:PORT: the upstream's paths are served under it unchanged. */
@@ -111,6 +112,12 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
       case 'notJson':
         response.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>gateway</html>');
         return;
+      case 'objectResults': {
+        const call = JSON.parse(body.toString('utf8') || '{}') as { id?: unknown };
+        const reply = { jsonrpc: '2.0', id: call.id ?? null, result: {} };
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply));
+        return;
+      }
       case 'endlessPages':
         if (/\/address\/[^/]+\/txs\/chain(\/[0-9a-f]+)?$/.test(path)) {
           response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(fullPage()));
