@@ -104,6 +104,7 @@ export function startBitcoinWatch(
   });
   return startPeriodicTask(
     async (signal) => {
+      health.pollStarted();
       await watcher.catchUp(signal);
       const feeRate = await connection.backend.feeRate();
       const view = (await store.getConfiguration()).chains.bitcoin;

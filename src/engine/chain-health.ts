@@ -25,7 +25,11 @@ export interface ChainHealthReading {
 export class ChainHealth {
   private tip: BlockRef | undefined;
   private fault: NodeFault | undefined;
+  /** Whether the fault was the probe's: only the watcher's own success clears a fault the watcher met. */
+  private faultFromProbe = false;
   private polledAt: number | undefined;
+  private watcherPolledAt: number | undefined;
+  private watcherPolling = false;
   private readonly faultCounts: Partial<Record<NodeFault, number>> = {};
 
   constructor(
@@ -38,24 +42,35 @@ export class ChainHealth {
     this.tip = tip;
   }
 
-  pollSucceeded(): void {
-    if (this.fault !== undefined) this.logger.info({ chain: this.chain }, `${this.chain} node answering again`);
+  /** The watcher starts a poll: the probe leaves the node to it. */
+  pollStarted(): void {
+    this.watcherPolling = true;
+  }
+
+  /**
+   * A poll went through. The probe's reading of the tip says the node answers, not that it answers the
+   * watcher's reads well: it clears only a fault the probe itself met.
+   */
+  pollSucceeded(by: 'watcher' | 'probe' = 'watcher'): void {
+    this.polled(by);
+    if (this.fault === undefined || (by === 'probe' && !this.faultFromProbe)) return;
+    this.logger.info({ chain: this.chain }, `${this.chain} node answering again`);
     this.fault = undefined;
-    this.polledAt = this.now();
   }
 
   /**
    * Records a failed poll and logs it, the node's fault named. An error that is not the node's (the store
    * failing) leaves the node's condition as it was: `/readyz` reports the store on its own.
    */
-  pollFailed(error: unknown): void {
+  pollFailed(error: unknown, by: 'watcher' | 'probe' = 'watcher'): void {
     const fault = nodeFaultOf(error);
-    this.polledAt = this.now();
+    this.polled(by);
     if (fault === undefined) {
       this.logger.error({ err: error, chain: this.chain }, `${this.chain} watcher poll failed`);
       return;
     }
     this.fault = fault;
+    this.faultFromProbe = by === 'probe';
     this.faultCounts[fault] = (this.faultCounts[fault] ?? 0) + 1;
     const how = isMisbehaviour(fault) ? 'misbehaving' : 'failing';
     this.logger.error({ err: error, chain: this.chain, fault }, `${this.chain} node ${how}: ${fault}`);
@@ -71,16 +86,24 @@ export class ChainHealth {
     };
   }
 
-  /** Whether the node was polled within the last `ms`. */
-  polledWithin(ms: number): boolean {
-    return this.polledAt !== undefined && this.now() - this.polledAt < ms;
+  /** Whether this instance's watcher is polling, or finished a poll within the last `ms`. */
+  watchedWithin(ms: number): boolean {
+    return this.watcherPolling || (this.watcherPolledAt !== undefined && this.now() - this.watcherPolledAt < ms);
+  }
+
+  private polled(by: 'watcher' | 'probe'): void {
+    this.polledAt = this.now();
+    if (by === 'watcher') {
+      this.watcherPolling = false;
+      this.watcherPolledAt = this.polledAt;
+    }
   }
 }
 
 /**
- * Reads the node's tip every `intervalMs` unless something (this instance's watcher) polled it more recently:
- * an instance that does not lead the chain's watch still knows its node's health, and the leader's node is not
- * asked twice.
+ * Reads the node's tip every `intervalMs` unless this instance's watcher is polling or polled it within two
+ * intervals: an instance that does not lead the chain's watch still knows its node's health, and the leader's
+ * node is not asked twice.
  */
 export function startNodeProbe(
   node: { tip(): Promise<BlockRef> },
@@ -89,11 +112,11 @@ export function startNodeProbe(
 ): PeriodicTask {
   return startPeriodicTask(
     async () => {
-      if (health.polledWithin(intervalMs * 2)) return;
+      if (health.watchedWithin(intervalMs * 2)) return;
       const tip = await node.tip();
       health.tipSeen(tip);
-      health.pollSucceeded();
+      health.pollSucceeded('probe');
     },
-    { intervalMs, onError: (error) => health.pollFailed(error) },
+    { intervalMs, onError: (error) => health.pollFailed(error, 'probe') },
   );
 }

@@ -66,8 +66,8 @@ export class ChainWatcher {
         return outcome;
       }
       this.headMovedSteps += 1;
+      // Every step fails from then on until one goes through: the node stays unstable, not every third poll.
       if (this.headMovedSteps >= UNSTABLE_STEPS) {
-        this.headMovedSteps = 0;
         const chain = this.options.backend.chain;
         throw new NodeCallFailed(
           'unstable',

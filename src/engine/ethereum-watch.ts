@@ -104,6 +104,7 @@ export function startEthereumWatch(
   });
   return startPeriodicTask(
     async (signal) => {
+      dependencies.health.pollStarted();
       await watcher.catchUp(signal);
       dependencies.health.pollSucceeded();
     },
