@@ -20,6 +20,7 @@ import { NODE_TIMEOUT_MS } from './chains/node-http.js';
 import type { PeriodicTask } from './engine/periodic-task.js';
 import { openBitcoinBackend } from './chains/bitcoin/open-bitcoin-backend.js';
 import type { ChainKind } from './domain/markets.js';
+import { nodeUrlForLog } from './domain/node-url.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
@@ -252,7 +253,7 @@ function watchWhileLeading(
   const follower = whileLeading(
     leadership,
     async () => {
-      logger.info({ chain }, 'watching the chain');
+      logger.info({ chain, node: nodeUrlForLog(nodeUrlOf(options, chain)) }, 'watching the chain');
       const task = startWatch();
       return {
         async stop() {
@@ -264,6 +265,11 @@ function watchWhileLeading(
     (error) => logger.error({ err: error, chain }, 'starting or stopping the chain watch failed'),
   );
   return { leadership, follower };
+}
+
+function nodeUrlOf(options: ServiceOptions, chain: ChainKind): string {
+  if (chain === 'ethereum') return options.ethereum?.rpcUrl ?? '';
+  return options.bitcoin?.esploraUrl ?? options.bitcoin?.rpcUrl ?? '';
 }
 
 /**
