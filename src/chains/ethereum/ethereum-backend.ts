@@ -1,11 +1,4 @@
-import {
-  BlockNotFoundError,
-  createPublicClient,
-  parseTransaction,
-  type Hex,
-  type Log,
-  type PublicClient,
-} from 'viem';
+import { BlockNotFoundError, createPublicClient, parseTransaction, type Hex, type Log, type PublicClient } from 'viem';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
 import {
