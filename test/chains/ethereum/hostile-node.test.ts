@@ -10,6 +10,7 @@ import { EthereumBackend } from '../../../src/chains/ethereum/ethereum-backend.j
 import { nodeFaultOf, type NodeFault } from '../../../src/chains/node-faults.js';
 import { deployFromCli } from '../../../src/cli/contract-deploy.js';
 import { SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
+import { anvilSkipReason, startAnvil } from '../../support/anvil.js';
 import { startHostileNode, type HostileNode } from '../../support/hostile-node.js';
 
 const TIMEOUT_MS = 300;
@@ -48,7 +49,9 @@ describe('the Ethereum backend against a hostile node', () => {
 
   test('a node answering 200 MB: refused past the cap', async () => {
     node.mode = 'huge';
-    await failsWith(backend.tip(), 'tooLarge');
+    // Time enough to read the 12 MiB on a loaded machine: the cap, not the timeout, must end the call.
+    const patient = new EthereumBackend({ rpcUrl, swapContractAddress: SWAP_CONTRACT_ADDRESS, timeoutMs: 10_000 });
+    await failsWith(patient.tip(), 'tooLarge');
   });
 
   test('an answer that is not JSON, or results of the wrong shape, are bad answers', async () => {
@@ -87,3 +90,29 @@ describe('the Ethereum backend against a hostile node', () => {
     assert.match(tooLarge.message, /^ethereum eth_chainId at http:\/\/127\.0\.0\.1:\d+: /);
   });
 });
+
+test(
+  'an honest node (Anvil) answers through the bounded transport, credentials and all',
+  { skip: anvilSkipReason },
+  async () => {
+    const anvil = await startAnvil({ chainId: 1337 });
+    try {
+      const contract = await anvil.deploySwapContract(100n);
+      await anvil.mine(3);
+      const url = new URL(anvil.rpcUrl);
+      url.username = 'user';
+      url.password = 'secret';
+      const honest = new EthereumBackend({ rpcUrl: url.toString(), swapContractAddress: contract });
+      assert.deepEqual(await honest.identity(), { chain: 'ethereum', network: 'simnet', chainId: 1337 });
+      const tip = await honest.tip();
+      assert.equal(BigInt(tip.height), await anvil.blockNumber());
+      assert.deepEqual(await honest.blockAt(tip.height), tip);
+      assert.equal(await honest.blockAt(tip.height + 1_000), undefined);
+      assert.equal(await honest.refundDelay(), 100);
+      const watch = { orders: [], fundingOutputs: [] };
+      assert.deepEqual(await honest.observations({ from: 0, to: tip.height }, watch), []);
+    } finally {
+      await anvil.stop();
+    }
+  },
+);
