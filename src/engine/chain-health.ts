@@ -25,8 +25,6 @@ export interface ChainHealthReading {
 export class ChainHealth {
   private tip: BlockRef | undefined;
   private fault: NodeFault | undefined;
-  /** Whether the fault was the probe's: only the watcher's own success clears a fault the watcher met. */
-  private faultFromProbe = false;
   private polledAt: number | undefined;
   private watcherPolledAt: number | undefined;
   private watcherPolling = false;
@@ -48,12 +46,12 @@ export class ChainHealth {
   }
 
   /**
-   * A poll went through. The probe's reading of the tip says the node answers, not that it answers the
-   * watcher's reads well: it clears only a fault the probe itself met.
+   * A poll went through. The probe polls only while no watcher of this instance does (never between two of its
+   * polls), so its success never hides a fault the watcher keeps meeting.
    */
   pollSucceeded(by: 'watcher' | 'probe' = 'watcher'): void {
     this.polled(by);
-    if (this.fault === undefined || (by === 'probe' && !this.faultFromProbe)) return;
+    if (this.fault === undefined) return;
     this.logger.info({ chain: this.chain }, `${this.chain} node answering again`);
     this.fault = undefined;
   }
@@ -70,7 +68,6 @@ export class ChainHealth {
       return;
     }
     this.fault = fault;
-    this.faultFromProbe = by === 'probe';
     this.faultCounts[fault] = (this.faultCounts[fault] ?? 0) + 1;
     const how = isMisbehaviour(fault) ? 'misbehaving' : 'failing';
     this.logger.error({ err: error, chain: this.chain, fault }, `${this.chain} node ${how}: ${fault}`);
