@@ -5,9 +5,10 @@ import { NodeCallFailed } from './node-faults.js';
 export const NODE_TIMEOUT_MS = 15_000;
 
 /**
- * Largest answer read from a node, in bytes. The largest honest answer is a whole block as hex
- * (4,000,000 bytes of block, 8,000,000 hex digits) or a page of an address's history; reading stops at the
- * first byte beyond this, so a node answering without end costs at most this much memory.
+ * Largest answer read from a node, in bytes. The largest honest answers are a whole Bitcoin block as hex
+ * (4,000,000 bytes of block, 8,000,000 hex digits), a page of an address's history and an Ethereum log query
+ * over a range; reading stops at the first byte beyond this, so a node answering without end costs at most this
+ * much memory per call (and the watcher makes one call at a time).
  */
 export const MAX_ANSWER_BYTES = 12 * 1024 * 1024;
 
