@@ -22,7 +22,7 @@ revoke   stops NAME's credentials from working; its open connections are closed 
          running service within its presence interval (15 s by default).
 
 Options:
-  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --db URL     database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
   -h, --help   show this help
 `,
   async run(args, context) {
