@@ -51,6 +51,8 @@ export interface SnapshotOrder {
   payToAddress: string;
   paymentPreimage?: string;
   refundAddress?: string;
+  provider?: string;
+  claimer?: string;
   htlc: { redeemScript?: string; refundableAtBlockHeight: number };
   transactions: SnapshotTransaction[];
 }
@@ -96,6 +98,8 @@ export function orderToSnapshot(order: OrderRecord, catalog: MarketCatalog): Sna
     payToAddress: order.payToAddress,
     ...(order.paymentPreimage === undefined ? {} : { paymentPreimage: order.paymentPreimage }),
     ...(order.refundAddress === undefined ? {} : { refundAddress: order.refundAddress }),
+    ...(order.providerId === undefined ? {} : { provider: order.providerId }),
+    ...(order.claimAddress === undefined ? {} : { claimer: order.claimAddress }),
     htlc: redeemScript === undefined ? { refundableAtBlockHeight } : { redeemScript, refundableAtBlockHeight },
     transactions: order.transactions.map((transaction) => transactionToSnapshot(transaction, decimals)),
   };

@@ -27,6 +27,8 @@ const ORDER_KEYS = [
   'payToAddress',
   'paymentPreimage',
   'refundAddress',
+  'providerId',
+  'claimAddress',
   'htlc',
   'transactions',
 ];
