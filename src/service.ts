@@ -104,7 +104,7 @@ async function startParts(
   const ethereum =
     options.ethereum === undefined
       ? undefined
-      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
+      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum, options.logger));
   const bitcoinOptions = options.bitcoin;
   const bitcoin =
     bitcoinOptions === undefined
@@ -240,11 +240,13 @@ function followedChain(options: ServiceOptions, chain: ChainKind, node: Followed
 }
 
 /** The viem JSON-RPC backend: the one Ethereum implementation. */
-function ethereumBackendFor(options: EthereumWatchOptions): EthereumBackendFactory {
+function ethereumBackendFor(options: EthereumWatchOptions, logger: Logger): EthereumBackendFactory {
   return (swapContractAddress) =>
     new EthereumBackend({
       rpcUrl: options.rpcUrl,
       swapContractAddress,
+      onForeignLogs: ({ range, count, addresses }) =>
+        logger.warn({ chain: 'ethereum', from: range.from, to: range.to, count, addresses }, 'node answered logs of other contracts: dropped'),
       ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
     });
 }
