@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ChainObservation } from '../../src/domain/chain-observations.js';
+import type { ChainObservation, FundingObservation } from '../../src/domain/chain-observations.js';
 import type { ChainStep } from '../../src/store/store.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
 import { CONFIGURATION, makeOrder, useFreshStore } from './fixtures.js';
@@ -100,8 +100,8 @@ for (const kind of STORE_KINDS) {
     test('Ethereum observations keep their slot: funder, and on fundings claimer, token and payment hash', async () => {
       const order = await setUp();
       const funder = '0x' + 'a1'.repeat(20);
-      const slotFunding: ChainObservation = {
-        ...funding(order.id, 10, 2n ** 70n),
+      const slotFunding: FundingObservation = {
+        ...(funding(order.id, 10, 2n ** 70n) as FundingObservation),
         funder,
         claimer: '0x' + 'c1'.repeat(20),
         token: '0x' + '00'.repeat(20),
