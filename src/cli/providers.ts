@@ -1,5 +1,6 @@
 import type { ProviderCredential } from '../domain/order.js';
-import { isValidProviderName, issueProviderCredential } from '../engine/credentials.js';
+import { isValidProviderName } from '../domain/provider-names.js';
+import { issueProviderCredential } from '../engine/credentials.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from './command.js';

@@ -100,4 +100,9 @@ export interface ProviderCredential {
   readonly secretHash: string;
   readonly createdAt: number;
   readonly revokedAt?: number;
+  /**
+   * Lowercase Ethereum address the swap contract pays when this provider's order is claimed; set by the operator.
+   * Without one the provider cannot win Ethereum markets.
+   */
+  readonly ethereumPayoutAddress?: string;
 }

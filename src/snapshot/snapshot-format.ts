@@ -46,6 +46,8 @@ export interface SnapshotOrder {
   payToAddress: string;
   paymentPreimage?: string;
   refundAddress?: string;
+  provider?: string;
+  claimer?: string;
   htlc: { redeemScript?: string; refundableAtBlockHeight: number };
   transactions: SnapshotTransaction[];
 }
@@ -83,6 +85,8 @@ export function orderToSnapshot(order: OrderRecord): SnapshotOrder {
     payToAddress: order.payToAddress,
     ...(order.paymentPreimage === undefined ? {} : { paymentPreimage: order.paymentPreimage }),
     ...(order.refundAddress === undefined ? {} : { refundAddress: order.refundAddress }),
+    ...(order.providerId === undefined ? {} : { provider: order.providerId }),
+    ...(order.claimAddress === undefined ? {} : { claimer: order.claimAddress }),
     htlc: redeemScript === undefined ? { refundableAtBlockHeight } : { redeemScript, refundableAtBlockHeight },
     transactions: order.transactions.map((transaction) => transactionToSnapshot(transaction, decimals)),
   };

@@ -237,6 +237,17 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 7,
+    name: 'orders name their provider and claimer; credentials name their Ethereum payout address',
+    // NULL where unknown: orders created before, imported orders without them, Bitcoin orders (no claimer), and
+    // credentials issued without a payout address (such a provider cannot win Ethereum markets).
+    sql: `
+      ALTER TABLE orders ADD COLUMN provider_id TEXT;
+      ALTER TABLE orders ADD COLUMN claim_address TEXT;
+      ALTER TABLE provider_credentials ADD COLUMN ethereum_payout_address TEXT;
+    `,
+  },
+  {
     version: 8,
     name: 'chain observations name their Ethereum slot and its terms',
     // The slot an Ethereum observation concerns (the contract keeps money per order and funder) and, on fundings,
