@@ -1,7 +1,5 @@
-import { createPublicClient, createWalletClient, defineChain, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { deploySwapContract } from '../chains/ethereum/deploy-swap-contract.js';
-import { UsageError } from './usage-error.js';
+import { accountOfKey, connectWallet } from './ethereum-wallet.js';
 
 export interface DeployRequest {
   readonly rpcUrl: string;
@@ -9,33 +7,11 @@ export interface DeployRequest {
   readonly privateKey: `0x${string}`;
 }
 
-// A public chain mines a block every few seconds; polling faster only loads the node.
-const RECEIPT_POLLING_MS = 1_000;
-
 /** Deploys the swap contract and reports each step through `say`; the address is the last line. */
 export async function deployFromCli(request: DeployRequest, say: (line: string) => void): Promise<void> {
-  const account = accountFor(request.privateKey);
-  const transport = http(request.rpcUrl, { retryCount: 1 });
-  const probe = createPublicClient({ transport });
-  const chainId = await probe.getChainId();
-  const chain = defineChain({
-    id: chainId,
-    name: `chain ${chainId}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [request.rpcUrl] } },
-  });
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: RECEIPT_POLLING_MS });
-  const walletClient = createWalletClient({ chain, transport, account, pollingInterval: RECEIPT_POLLING_MS });
+  const account = accountOfKey(request.privateKey, 'DEPLOYER_PRIVATE_KEY');
+  const { chainId, publicClient, walletClient } = await connectWallet(request.rpcUrl, account);
   say(`deploying the swap contract on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`);
   const address = await deploySwapContract({ publicClient, walletClient, refundDelay: request.refundDelay });
   say(address);
-}
-
-/** 64 hex digits can still fall outside the curve's order; say so without echoing the key. */
-function accountFor(privateKey: `0x${string}`) {
-  try {
-    return privateKeyToAccount(privateKey);
-  } catch {
-    throw new UsageError('DEPLOYER_PRIVATE_KEY is not a valid secp256k1 private key');
-  }
 }

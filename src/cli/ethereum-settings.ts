@@ -37,13 +37,22 @@ export function refundDelayFrom(flag: string | undefined): bigint {
  * Errors describe the value's shape, never the value.
  */
 export function deployerPrivateKeyFrom(env: Environment): `0x${string}` {
-  const raw = env.DEPLOYER_PRIVATE_KEY;
+  return privateKeyFrom(env, 'DEPLOYER_PRIVATE_KEY', 'deployer');
+}
+
+/** The contract owner's key from OWNER_PRIVATE_KEY, as `deployerPrivateKeyFrom`. */
+export function ownerPrivateKeyFrom(env: Environment): `0x${string}` {
+  return privateKeyFrom(env, 'OWNER_PRIVATE_KEY', 'owner');
+}
+
+function privateKeyFrom(env: Environment, variable: string, role: string): `0x${string}` {
+  const raw = env[variable];
   if (raw === undefined || raw.trim() === '') {
-    throw new UsageError('the deployer key is missing: set DEPLOYER_PRIVATE_KEY to its 64 hex digits');
+    throw new UsageError(`the ${role} key is missing: set ${variable} to its 64 hex digits`);
   }
   const hex = raw.trim().replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new UsageError('DEPLOYER_PRIVATE_KEY must be 64 hex digits, with or without 0x');
+    throw new UsageError(`${variable} must be 64 hex digits, with or without 0x`);
   }
   return `0x${hex.toLowerCase()}`;
 }
