@@ -3,9 +3,9 @@ import type { ServerResponse } from 'node:http';
 /**
  * Answers made in one turn of the event loop, written together at its end (`setImmediate` runs right after the
  * poll phase that read their requests, so a lone request waits for nothing). Written one by one as each read
- * finished, every answer woke its client's process and took the kernel's network path between two store reads;
- * on the cold by-id load, writing them together doubled the answers per second (10,600 to 22,000 req/s, 32
- * connections) and so halved the time a request waits in line.
+ * finishes, every answer wakes its client's process and takes the kernel's network path between two store reads;
+ * written together, they double the answers per second of the cold by-id load and so halve the time a request
+ * waits in line (BENCHMARKS.md).
  */
 export class AnswersOfOneTurn {
   private waiting: { response: ServerResponse; write: () => void }[] = [];

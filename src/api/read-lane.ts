@@ -1,8 +1,8 @@
 /**
  * The read lane: the order reads wallets make most, answered on node:http before Fastify sees them.
  *
- * Fastify's request and reply objects, hooks and routing cost more than a read from a warm store does (on this
- * machine, a cached answer through Fastify took twice the time of the bare server's whole request). The lane takes
+ * Fastify's request and reply objects, hooks and routing cost more than a read from a warm store does (a cached
+ * answer through Fastify takes twice the time of a bare node:http server's whole request). The lane takes
  * only a `GET` of one of these, spelled the plain way, with no body:
  *
  *   /api/orders/:id   /api/orders/:id/fundDetails   /api/orders/:id/refund   /api/orders/:id/transactions

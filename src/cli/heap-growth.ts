@@ -3,9 +3,9 @@ import { setFlagsFromString } from 'node:v8';
 /**
  * How far V8 lets the old generation grow past what the last full collection kept, in percent. V8 picks the
  * factor itself, up to 4x when collections are cheap, and a server answering tens of thousands of reads a second
- * promotes short-lived garbage steadily: measured on the 1,000,000-order bench, a refund load took the heap
- * from ~30 MB live to 150 MB between collections and the process past 250 MB RSS. At 1.5x the peak stays near
- * 155 MB for the same throughput; a full collection of a ~30 MB live heap costs a few milliseconds.
+ * promotes short-lived garbage steadily, so the heap of a server with ~30 MB live grows several times over between
+ * collections. At 1.5x the server's RSS stays 50-70 MB lower for the same throughput (BENCHMARKS.md); a full
+ * collection of a ~30 MB live heap costs a few milliseconds.
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -24,7 +24,7 @@ export function renderStateMachineDoc(): string {
     '',
     `An order quoted by the service starts in \`${INITIAL_ORDER_STATE}\` (an imported one may start in any state).`,
     'Every arrow is a move the store accepts; a move not drawn here is refused. The history row of each move',
-    'records its cause (see `src/domain/transition-cause.ts` and store-decisions.md).',
+    'records its cause (see `src/domain/transition-cause.ts` and the "Store" section of decisions.md).',
     '',
     '```mermaid',
     renderStateDiagram(),

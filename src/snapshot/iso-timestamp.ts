@@ -9,8 +9,8 @@ const DAYS_FROM_ERA_ZERO_TO_EPOCH = 719_468;
  * An ISO 8601 UTC time with milliseconds (`2019-11-05T20:11:08.821Z`) naming a real calendar time, in ms since
  * the epoch; undefined for anything else. Parsed by hand: every snapshot order has two timestamps, and
  * `Date.parse` followed by the `toISOString` round trip that refuses what Date would roll over (February 30th,
- * hour 24) cost 0.9 us more apiece on a slow host, 18 s of a 10,000,000-order import (BENCHMARKS.md, tenth
- * pass). Accepts exactly the strings that round trip does: the tests hold the two side by side.
+ * hour 24) costs several times more, some 18 s of a 10,000,000-order import (BENCHMARKS.md). Accepts exactly the
+ * strings that round trip does: the tests hold the two side by side.
  */
 export function parseIsoTimestamp(text: string): number | undefined {
   if (!ISO_TIMESTAMP_PATTERN.test(text)) return undefined;

@@ -45,7 +45,7 @@ export function packSignatureChecks(invoices: readonly SignedInvoice[]): Uint8Ar
 /**
  * The verdicts of a packed batch, 1 where the signature holds (and, when the record names a payee, was made by
  * that key), read straight from the packed bytes: turning each record back into hex strings, only for
- * `checkInvoiceSignature` to turn them into bytes again, cost 1.5 to 2 us a check.
+ * `checkInvoiceSignature` to turn them into bytes again, would add a few percent to every check (BENCHMARKS.md).
  */
 export function checkPackedSignatures(
   packed: Uint8Array,

@@ -1,6 +1,6 @@
 /**
  * A child process of the import: checks batches of invoice signatures, the one step of validating
- * an order that costs more than everything else together (about 100 µs of curve arithmetic each).
+ * an order that costs more than everything else together (a key recovery's curve arithmetic each).
  * A process, not a worker thread: the native secp256k1 binding keeps per-process state that breaks
  * (a double free) when it is loaded by several threads and one of them ends.
  *

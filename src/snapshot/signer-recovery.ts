@@ -10,9 +10,9 @@ export type RecoverSignerKey = (
 
 /**
  * The `secp256k1` package bundles libsecp256k1 as it was in 2019; a system's own build is newer (Debian 12 ships
- * 0.2.0, with the safegcd inversions) and recovers a key in 54 us where the bundled one takes 70 (BENCHMARKS.md,
- * tenth pass). Recovery is most of what a large import costs, so the checker processes use the system's library
- * when there is one, called through koffi, and the bundled one otherwise. Newest soname first.
+ * 0.2.0, with the safegcd inversions) and recovers a key about a quarter faster (BENCHMARKS.md). Recovery is most
+ * of what a large import costs, so the checker processes use the system's library when there is one, called
+ * through koffi, and the bundled one otherwise. Newest soname first.
  */
 const SYSTEM_LIBRARY_NAMES = ['libsecp256k1.so.2', 'libsecp256k1.so.1', 'libsecp256k1.so', 'libsecp256k1.dylib'];
 

@@ -116,7 +116,7 @@ export function transactionValues(transaction: OrderTransaction): (string | numb
 }
 
 // Optional fields are set one by one, not spread in: a spread of a conditional literal takes V8's slow object
-// clone on every order read (orderFromRow about 2.5 -> 1.8 us a cold read).
+// clone on every order read, about a third of orderFromRow's time (BENCHMARKS.md).
 function transactionFromTuple([type, id, amount, outputIndex, blockHeight]: TransactionTuple): OrderTransaction {
   const transaction: Writable<OrderTransaction> = { type: type as TransactionType, id };
   if (amount !== null) transaction.amount = BigInt(amount);

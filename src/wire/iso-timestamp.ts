@@ -1,7 +1,7 @@
 /**
  * `new Date(ms).toISOString()` in integer arithmetic, for the times every answer about an order carries (two
- * per order). The builtin allocates a Date and goes through V8's date cache: 0.7-0.9 us a call against
- * 0.23-0.3 us here (100,000 times of 2024-2026), half of what presenting an order cost on the cold read path.
+ * per order). The builtin allocates a Date and goes through V8's date cache, which makes it two to three times
+ * slower than this, a noticeable share of presenting an order on the cold read path (BENCHMARKS.md).
  * Times outside years 0000-9999 (which the builtin writes with a sign and six digits) and values that are
  * not whole milliseconds go to the builtin, which also throws for what is no time at all.
  */
