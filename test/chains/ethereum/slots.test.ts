@@ -18,6 +18,19 @@ const REFUND_DELAY = 20;
 const CONFIRMATIONS = 2;
 const MARKET = 'SETH_LSBTC';
 const AMOUNT = 10n ** 15n;
+/**
+ * Runtime code of a worthless token an attacker might deploy: `balanceOf` answers a counter, and every other
+ * call (`transferFrom`, `transfer`) adds its third word (transferFrom's amount) to the counter and returns
+ * nothing, which the contract accepts as success, as it does for USDT. Enough for a `fundToken` slot.
+ */
+const WORTHLESS_TOKEN_CODE: Hex = `0x${[
+  '600035', // the selector: calldata's first word ...
+  '60e01c', // ... shifted down to its 4 bytes
+  '6370a0823114601a57', // balanceOf: jump to 0x1a
+  '6044356000540160005500', // otherwise: counter += third word; stop
+  '5b60005460005260206000f3', // 0x1a: return the counter
+].join('')}`;
+const WORTHLESS_TOKEN: Hex = '0x00000000000000000000000000000000007070ee';
 
 /**
  * The watcher counts only the order's own slots: attackers fund slots under the order's id with other terms, a
@@ -34,6 +47,7 @@ describe('Ethereum slots on Anvil: the watcher believes only what it checks', { 
   before(async () => {
     chain = await startSwapChain({ refundDelay: REFUND_DELAY });
     otherContract = await chain.node.deploySwapContract(BigInt(REFUND_DELAY));
+    await chain.node.testClient.setCode({ address: WORTHLESS_TOKEN, bytecode: WORTHLESS_TOKEN_CODE });
     liar = new LogInjectingNode(chain.rpcUrl, otherContract);
     const liarUrl = await liar.start();
     fresh = await openFreshStore('sqlite');
@@ -164,6 +178,19 @@ describe('Ethereum slots on Anvil: the watcher believes only what it checks', { 
     await settle();
     assert.equal((await fresh.store.getOrder(record.id))?.state, 'WaitingForFundingTx');
     assert.deepEqual(foreignSightings(record.id).map((line) => [line.txId, line.mismatches]), [[foreign, ['claimer']]]);
+  });
+
+  test('a slot in another asset (a worthless token) is foreign', async () => {
+    const { record } = await newOrder('wrong token');
+    const foreign = await chain.node.wallet(chain.account('attacker')).writeContract({
+      address: chain.contractAddress,
+      abi: SWAP_CONTRACT_ARTIFACT_ABI,
+      functionName: 'fundToken',
+      args: [orderIdToBytes16(record.id), `0x${record.paymentHash}`, chain.account('provider').address, WORTHLESS_TOKEN, AMOUNT],
+    });
+    await settle();
+    assert.equal((await fresh.store.getOrder(record.id))?.state, 'WaitingForFundingTx');
+    assert.deepEqual(foreignSightings(record.id).map((line) => [line.txId, line.mismatches]), [[foreign, ['token']]]);
   });
 
   test("two matching slots of the user's accounts add up", async () => {
