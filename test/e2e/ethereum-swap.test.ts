@@ -84,7 +84,7 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     await eventually(() => changes.some((change) => change.state === 'Funded'), 'Funded');
     assert.equal((await harness.fresh.store.getOrder(quote.orderId))?.htlc.refundableAtBlockHeight, fundHeight + REFUND_DELAY);
 
-    await chain.claim(quote.orderId, preimage, 'user', 'provider');
+    await chain.claim(quote.orderId, preimage, 'provider');
     await chain.mine(CONFIRMATIONS - 1);
     assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
     assert.deepEqual(changes, [
