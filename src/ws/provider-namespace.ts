@@ -113,18 +113,31 @@ function providerHandlers(
       return undefined;
     }),
 
-    makerQuote: authenticated(async (_providerId, payload) => {
-      await router.submit(payload, now());
+    makerQuote: authenticated(async (providerId, payload) => {
+      const receivedAt = now();
+      // Read per quote, not kept from authenticate: a payout address the operator changes, or a revocation,
+      // holds from the next quote on.
+      const credential = data.apiKey === undefined ? undefined : await store.findProviderCredentialByApiKey(data.apiKey);
+      if (credential === undefined || credential.name !== providerId || credential.revokedAt !== undefined) {
+        throw new LnswapError('InvalidOrMissingCredentials');
+      }
+      const provider = {
+        id: providerId,
+        ...(credential.ethereumPayoutAddress === undefined
+          ? {}
+          : { ethereumPayoutAddress: credential.ethereumPayoutAddress }),
+      };
+      await router.submit(payload, receivedAt, provider);
       return undefined;
     }),
 
     paymentResult: authenticated(async (providerId, payload, { requestId }) => {
       const result = readPaymentResult(payload);
+      await applyPaymentResult(result, store, transitions, now(), providerId, requestId);
       if (!result.success) {
         const { orderId, failedReason } = result;
         logger.info({ providerId, orderId, failedReason, requestId }, 'provider could not pay');
       }
-      await applyPaymentResult(result, store, transitions, now(), requestId);
       return undefined;
     }),
   };
