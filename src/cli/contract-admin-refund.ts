@@ -1,8 +1,7 @@
 import { getAddress, type Address } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
 import { ethereumChainMismatch } from '../domain/chain-networks.js';
-import { countedObservations, slotTermsOf } from '../domain/ethereum-slots.js';
-import { marketOf } from '../domain/markets.js';
+import { countedObservations, knownAssetOf, slotTermsOf } from '../domain/ethereum-slots.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { OrderRecord } from '../domain/order.js';
 import type { Store } from '../store/store.js';
@@ -34,7 +33,9 @@ export async function adminRefundFromCli(
   const account = accountOfKey(request.privateKey, 'OWNER_PRIVATE_KEY');
   const order = await store.getOrder(request.orderId);
   if (order === undefined) throw new Error(`no order ${request.orderId}`);
-  if (marketOf(order).onchain.chain !== 'ethereum') throw new Error(`order ${order.id} is not paid on Ethereum`);
+  if (knownAssetOf(order)?.chain !== 'ethereum') throw new Error(`order ${order.id} is not paid on Ethereum`);
+  const terms = slotTermsOf(order, knownAssetOf);
+  if (terms === undefined) throw new Error(`order ${order.id} names no claimer: no slot in the contract is its`);
   if (order.state !== ADMIN_REFUND_STATE && !request.force) {
     throw new Error(`order ${order.id} is ${order.state}, not ${ADMIN_REFUND_STATE}: refusing without --force`);
   }
@@ -60,10 +61,8 @@ export async function adminRefundFromCli(
       functionName: 'slots',
       args: [orderUUID, funder],
     });
-    const terms = slotTermsOf(order);
     // The chain, not the store, has the last word on what the slot holds and whether it is still open.
     const same =
-      terms !== undefined &&
       paymentHash.slice(2).toLowerCase() === terms.paymentHash &&
       claimer.toLowerCase() === terms.claimer &&
       token.toLowerCase() === terms.token;
@@ -90,7 +89,7 @@ export async function adminRefundFromCli(
 /** The funders of the order's matching slots, as the watcher stored them. */
 async function matchingFunders(store: Store, order: OrderRecord): Promise<Address[]> {
   const observations = await store.listChainObservations('ethereum', [order.id]);
-  const funders = countedObservations(order, observations, 'ethereum').flatMap((observation) =>
+  const funders = countedObservations(order, observations, 'ethereum', knownAssetOf).flatMap((observation) =>
     observation.kind === 'funding' && observation.funder !== undefined ? [observation.funder] : [],
   );
   return [...new Set(funders)].map((funder) => getAddress(funder));

@@ -5,7 +5,7 @@ import {
   type FundingObservation,
   type RefundObservation,
 } from './chain-observations.js';
-import { countedObservations } from './ethereum-slots.js';
+import { countedObservations, type AssetOfOrder } from './ethereum-slots.js';
 import { preimageMatchesPaymentHash } from './invoice.js';
 import type { ChainKind } from './markets.js';
 import type { OrderRecord, OrderTransaction } from './order.js';
@@ -29,6 +29,8 @@ export interface ChainContext {
   readonly head: BlockRef;
   /** Confirmations a funding, claim or refund needs before it counts (1: in a block is enough). */
   readonly confirmations: number;
+  /** Ethereum: the asset an order's slots must hold (`knownAssetOf` when absent). */
+  readonly assetOf?: AssetOfOrder;
 }
 
 /**
@@ -41,7 +43,7 @@ export function deriveChainTarget(
   observations: readonly ChainObservation[],
   context: ChainContext,
 ): ChainTarget {
-  const counted = countedObservations(order, observations, context.chain);
+  const counted = countedObservations(order, observations, context.chain, context.assetOf);
   const confirmed = (observation: ChainObservation) =>
     confirmationsAt(observation.block.height, context.head.height) >= context.confirmations;
   const fundings = counted.filter((observation) => observation.kind === 'funding');
@@ -238,7 +240,7 @@ export function planChainMoves(
 ): ChainMove[] | undefined {
   const path = viaSeenFunding(order.state, target.state);
   if (path === undefined) return undefined;
-  const counted = countedObservations(order, observations, context.chain);
+  const counted = countedObservations(order, observations, context.chain, context.assetOf);
   const moves: ChainMove[] = [];
   let from = order.state;
   for (const to of path) {

@@ -1,6 +1,6 @@
 import type { ChainObservation, FundingObservation } from './chain-observations.js';
 import { ZERO_ADDRESS } from './ethereum.js';
-import { marketOf, type ChainKind } from './markets.js';
+import { findMarket, type ChainKind, type OnchainAsset } from './markets.js';
 import type { OrderRecord } from './order.js';
 
 /**
@@ -18,21 +18,34 @@ export interface SlotTerms {
 }
 
 /** Why a funding's slot is not the order's: each term that differs, or that it cannot be judged at all. */
-export type SlotMismatch = 'noClaimAddress' | 'noSlot' | 'paymentHash' | 'claimer' | 'token';
+export type SlotMismatch = 'orderHasNoSlotTerms' | 'noSlot' | 'paymentHash' | 'claimer' | 'token';
 
-/** The order's slot terms; undefined for an order without a claimer (imported), which no slot can match. */
-export function slotTermsOf(order: OrderRecord): SlotTerms | undefined {
+/**
+ * The on-chain asset of an order's market: the known markets' by default; where ERC-20 tokens are configured, the
+ * configuration's catalog, which alone knows their markets. Undefined for a market it does not know.
+ */
+export type AssetOfOrder = (order: OrderRecord) => OnchainAsset | undefined;
+
+export const knownAssetOf: AssetOfOrder = (order) => findMarket(order.market)?.onchain;
+
+/**
+ * The order's slot terms; undefined, so that no slot can match, for an order without a claimer (imported) or
+ * whose asset is not known as an Ethereum one: a slot is never counted in an asset the order is not paid in.
+ */
+export function slotTermsOf(order: OrderRecord, assetOf: AssetOfOrder = knownAssetOf): SlotTerms | undefined {
   if (order.claimAddress === undefined) return undefined;
+  const asset = assetOf(order);
+  if (asset?.chain !== 'ethereum') return undefined;
   return {
     paymentHash: order.paymentHash.toLowerCase(),
     claimer: order.claimAddress.toLowerCase(),
-    token: (marketOf(order).onchain.tokenAddress ?? ZERO_ADDRESS).toLowerCase(),
+    token: (asset.tokenAddress ?? ZERO_ADDRESS).toLowerCase(),
   };
 }
 
 /** Empty when the funding's slot is one of the order's. */
 export function slotMismatches(funding: FundingObservation, terms: SlotTerms | undefined): SlotMismatch[] {
-  if (terms === undefined) return ['noClaimAddress'];
+  if (terms === undefined) return ['orderHasNoSlotTerms'];
   // A funding without a funder was read from an event that names no slot: nothing says whose money it is.
   if (funding.funder === undefined) return ['noSlot'];
   const mismatches: SlotMismatch[] = [];
@@ -51,9 +64,10 @@ export function countedObservations(
   order: OrderRecord,
   observations: readonly ChainObservation[],
   chain: ChainKind,
+  assetOf: AssetOfOrder = knownAssetOf,
 ): readonly ChainObservation[] {
   if (chain !== 'ethereum') return observations;
-  const terms = slotTermsOf(order);
+  const terms = slotTermsOf(order, assetOf);
   const matchingFunders = new Set<string>();
   for (const observation of observations) {
     if (observation.kind === 'funding' && slotMismatches(observation, terms).length === 0) {

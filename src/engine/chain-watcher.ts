@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BlockRef, ChainBackend, ChainObservation, WatchSet } from '../chains/chain-backend.js';
 import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget } from '../domain/chain-derivation.js';
-import { countedObservations, slotMismatches, slotTermsOf } from '../domain/ethereum-slots.js';
+import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
 import type { ChainStep, OrderChainUpdate, StateTransition, Store } from '../store/store.js';
@@ -20,6 +20,8 @@ export interface ChainWatcherOptions {
   readonly publish: StateChangedPublisher;
   readonly now: () => number;
   readonly logger: Logger;
+  /** Ethereum: the asset an order's slots must hold; the known markets' (`knownAssetOf`) when absent. */
+  readonly assetOf?: AssetOfOrder;
 }
 
 /** Every state an order may still leave: the chain can move any of them. */
@@ -87,7 +89,8 @@ export class ChainWatcher {
       backend.chain,
       orders.map((order) => order.id),
     );
-    const context: ChainContext = { chain: backend.chain, head, confirmations: this.options.confirmations };
+    const { confirmations, assetOf } = this.options;
+    const context: ChainContext = { chain: backend.chain, head, confirmations, ...(assetOf === undefined ? {} : { assetOf }) };
     this.noteForeignSlots(orders, fresh);
     const updates = this.updatesFor(orders, storedObservations, fresh, dropAbove, context);
     const step: ChainStep = {
@@ -121,7 +124,7 @@ export class ChainWatcher {
     for (const observation of fresh) {
       const order = byId.get(observation.orderId);
       if (observation.kind !== 'funding' || order === undefined) continue;
-      const mismatches = slotMismatches(observation, slotTermsOf(order));
+      const mismatches = slotMismatches(observation, slotTermsOf(order, this.options.assetOf));
       if (mismatches.length === 0) continue;
       this.options.logger.warn(
         {
@@ -163,7 +166,8 @@ export class ChainWatcher {
       );
       // Only what counts toward an order touches it: a foreign slot leaves it as if nothing had been seen. What
       // a reorg dropped still touches it, so the order moves back.
-      const touched = countedObservations(order, everyObservation.get(order.id) ?? [], context.chain).length > 0;
+      const counted = countedObservations(order, everyObservation.get(order.id) ?? [], context.chain, context.assetOf);
+      const touched = counted.length > 0;
       const update = touched
         ? this.derivedUpdate(order, observations, context)
         : this.refundHeightUpdate(order, context);

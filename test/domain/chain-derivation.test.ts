@@ -186,6 +186,19 @@ describe('Ethereum slots: only those with the order\'s payment hash, claimer and
     assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xf10']);
   });
 
+  test("a token order counts only slots in its token, an ether slot is foreign; an unknown asset counts none", () => {
+    const TOKEN = '0x' + '70'.repeat(20);
+    const tokenAsset = { ticker: 'SUSDC', chain: 'ethereum', network: 'simnet', decimals: 6, tokenAddress: TOKEN } as const;
+    const tokenContext = { ...context(20), assetOf: () => tokenAsset };
+    const etherSlot = funding(10, 100n, '0xeth', { funder: ATTACKER });
+    const tokenSlot = funding(11, 100n, '0xtoken', { token: TOKEN });
+    const target = deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], tokenContext);
+    assert.equal(target.state, 'Funded');
+    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xtoken']);
+    const unknown = { ...context(20), assetOf: () => undefined };
+    assert.equal(deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], unknown).state, 'WaitingForFundingTx');
+  });
+
   test('an order without a claimer (imported) counts no slot', () => {
     const imported = order('WaitingForFundingTx', { claimAddress: undefined });
     assert.equal(deriveChainTarget(imported, [funding(10, 100n)], context(20)).state, 'WaitingForFundingTx');
