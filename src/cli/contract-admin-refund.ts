@@ -1,6 +1,6 @@
 import { getAddress, type Address } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
-import { ethereumChainMismatch } from '../domain/chain-networks.js';
+import { ethereumChainFitsNetwork } from '../domain/chain-networks.js';
 import { countedObservations, knownAssetOf, slotTermsOf } from '../domain/ethereum-slots.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { OrderRecord } from '../domain/order.js';
@@ -33,19 +33,21 @@ export async function adminRefundFromCli(
   const account = accountOfKey(request.privateKey, 'OWNER_PRIVATE_KEY');
   const order = await store.getOrder(request.orderId);
   if (order === undefined) throw new Error(`no order ${request.orderId}`);
-  if (knownAssetOf(order)?.chain !== 'ethereum') throw new Error(`order ${order.id} is not paid on Ethereum`);
+  const asset = knownAssetOf(order);
+  if (asset?.chain !== 'ethereum') throw new Error(`order ${order.id} is not paid on Ethereum`);
   const terms = slotTermsOf(order, knownAssetOf);
   if (terms === undefined) throw new Error(`order ${order.id} names no claimer: no slot in the contract is its`);
   if (order.state !== ADMIN_REFUND_STATE && !request.force) {
     throw new Error(`order ${order.id} is ${order.state}, not ${ADMIN_REFUND_STATE}: refusing without --force`);
   }
-  const { chains, markets } = await store.getConfiguration();
+  const { chains } = await store.getConfiguration();
   const contract = chains.ethereum?.swapContractAddress;
   if (contract === undefined) throw new Error('the store names no swap contract (chains.ethereum)');
 
   const { chainId, publicClient, walletClient } = await connectWallet(request.rpcUrl, account);
-  const mismatch = ethereumChainMismatch(chainId, markets);
-  if (mismatch !== undefined) throw new Error(`refusing the Ethereum node: ${mismatch}`);
+  if (!ethereumChainFitsNetwork(chainId, asset.network)) {
+    throw new Error(`refusing the Ethereum node: chain id ${chainId} does not fit the order's ${asset.network} market`);
+  }
   const address = getAddress(contract);
   const owner = await publicClient.readContract({ address, abi: SWAP_CONTRACT_ARTIFACT_ABI, functionName: 'owner' });
   if (owner.toLowerCase() !== account.address.toLowerCase()) {
