@@ -178,7 +178,7 @@ describe('lnswap contract admin-refund', () => {
       await reaches(record.id, 'Refunded');
     });
 
-    test("a key that is not the owner's and a node that cannot be reached fail with one line, never the key", async () => {
+    test("a key that is not the owner's, a node of another network and one that cannot be reached fail with one line, never the key", async () => {
       const { record } = await fundedOrder('wrong key', [['user', 800n]]);
       const attackerKey = bytesToHex(chain.node.accounts[3]!.getHdKey().privateKey!);
       const notOwner = await adminRefund(record.id, attackerKey, '--force');
@@ -186,6 +186,12 @@ describe('lnswap contract admin-refund', () => {
       assert.match(notOwner.stderr, /^lnswap contract: OWNER_PRIVATE_KEY's account 0x[0-9a-fA-F]{40} is not the owner/);
       assertKeyNotPrinted(notOwner, attackerKey);
       assert.equal(await slotState(record.id, 'user'), 1);
+
+      const mainnet = buildOrder({ label: 'admin refund mainnet', market: 'ETH_LBTC', createdAt: Date.now() }).record;
+      await fresh.store.createOrder({ ...mainnet, claimAddress: chain.address('provider') }, CREATION_CAUSE);
+      const wrongChain = await adminRefund(mainnet.id, ownerKey, '--force');
+      assert.equal(wrongChain.code, 1);
+      assert.match(wrongChain.stderr, /^lnswap contract: refusing the Ethereum node: chain id 31337 does not fit the order's mainnet market\n$/);
 
       const unreachable = await runCli(
         ['contract', 'admin-refund', record.id, '--ethereum-rpc', 'http://127.0.0.1:1', '--db', fresh.url, '--force'],
