@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     engine: { quoteDeadlineMs, maxSwapsInFlight: 1_000_000 },
     sockets: {
       // Each load client says which address it stands for, as a load balancer would (X-Forwarded-For).
-      trustProxy: true,
+      trustProxy: 1,
       quoteRequestsPerConnection: UNLIMITED,
       quoteRequestsPerAddress: UNLIMITED,
       eventsPerConnection: UNLIMITED,

@@ -33,7 +33,7 @@ stolen provider secret cannot redirect payouts.
 
 Options:
   --ethereum-payout ADDRESS  with add: NAME's Ethereum payout address
-  --db URL                   database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --db URL                   database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
   -h, --help                 show this help
 `,
   async run(args, context) {

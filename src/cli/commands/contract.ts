@@ -9,6 +9,8 @@ import {
 import { databaseUrlFrom, DEFAULT_DATABASE_URL } from '../settings.js';
 import { UsageError } from '../usage-error.js';
 
+const MISSING_RPC_URL = 'missing --ethereum-rpc URL (or ETHEREUM_RPC_URL or ETHEREUM_RPC_URL_FILE)';
+
 export const contractCommand: Command = {
   name: 'contract',
   summary: 'deploy the Ethereum swap contract, or refund an order as its owner',
@@ -28,7 +30,9 @@ The watcher then moves the order to Refunded. Exit code 1, with nothing sent, wh
 in another state, has no open slot, or the key is not the contract owner's.
 
 Options:
-  --ethereum-rpc URL     the node's JSON-RPC endpoint, http:// or https:// (env ETHEREUM_RPC_URL)
+  --ethereum-rpc URL     the node's JSON-RPC endpoint, http:// or https://
+                         (env ETHEREUM_RPC_URL or ETHEREUM_RPC_URL_FILE; a URL with an API key
+                         belongs there, not in the process list)
   --refund-delay BLOCKS  deploy: blocks from a slot's first funding until it may be refunded
                          (default ${DEFAULT_REFUND_DELAY_BLOCKS}, about 19 hours of 12-second blocks)
   --db URL               admin-refund: database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
@@ -38,6 +42,8 @@ Options:
 Environment (there is no flag for a key, so it never shows in a process list; it is never printed):
   DEPLOYER_PRIVATE_KEY   deploy: the deployer's private key, 64 hex digits with or without 0x
   OWNER_PRIVATE_KEY      admin-refund: the contract owner's private key, the same format
+  DEPLOYER_PRIVATE_KEY_FILE, OWNER_PRIVATE_KEY_FILE
+                         instead of the variable: a file holding the key
 `,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs({
@@ -62,7 +68,7 @@ Environment (there is no flag for a key, so it never shows in a process list; it
     if (action === 'deploy') {
       if (rest[0] !== undefined) throw new UsageError(`unexpected argument "${rest[0]}"`);
       if (values.db !== undefined || values.force !== undefined) throw new UsageError('--db and --force are for admin-refund');
-      if (rpcUrl === undefined) throw new UsageError('missing --ethereum-rpc URL (or ETHEREUM_RPC_URL)');
+      if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
       const refundDelay = refundDelayFrom(values['refund-delay']);
       const privateKey = deployerPrivateKeyFrom(context.env);
       const { deployFromCli } = await import('../contract-deploy.js');
@@ -73,7 +79,7 @@ Environment (there is no flag for a key, so it never shows in a process list; it
     if (rawId === undefined) throw new UsageError('missing ORDER_ID');
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (values['refund-delay'] !== undefined) throw new UsageError('--refund-delay is for deploy');
-    if (rpcUrl === undefined) throw new UsageError('missing --ethereum-rpc URL (or ETHEREUM_RPC_URL)');
+    if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
     const privateKey = ownerPrivateKeyFrom(context.env);
     const databaseUrl = databaseUrlFrom(values.db, context.env);
     const [{ normalizeOrderId }, { openStore }, { adminRefundFromCli }] = await Promise.all([
