@@ -246,7 +246,10 @@ function ethereumBackendFor(options: EthereumWatchOptions, logger: Logger): Ethe
       rpcUrl: options.rpcUrl,
       swapContractAddress,
       onForeignLogs: ({ range, count, addresses }) =>
-        logger.warn({ chain: 'ethereum', from: range.from, to: range.to, count, addresses }, 'node answered logs of other contracts: dropped'),
+        logger.warn(
+          { chain: 'ethereum', from: range.from, to: range.to, count, addresses },
+          'node answered logs of other contracts: dropped',
+        ),
       ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
     });
 }

@@ -51,7 +51,9 @@ export async function adminRefundFromCli(
   const address = getAddress(contract);
   const owner = await publicClient.readContract({ address, abi: SWAP_CONTRACT_ARTIFACT_ABI, functionName: 'owner' });
   if (owner.toLowerCase() !== account.address.toLowerCase()) {
-    throw new Error(`OWNER_PRIVATE_KEY's account ${account.address} is not the owner ${owner} of the swap contract ${address}`);
+    throw new Error(
+      `OWNER_PRIVATE_KEY's account ${account.address} is not the owner ${owner} of the swap contract ${address}`,
+    );
   }
 
   const orderUUID = orderIdToBytes16(order.id);

@@ -11,7 +11,9 @@ export interface DeployRequest {
 export async function deployFromCli(request: DeployRequest, say: (line: string) => void): Promise<void> {
   const account = accountOfKey(request.privateKey, 'DEPLOYER_PRIVATE_KEY');
   const { chainId, publicClient, walletClient } = await connectWallet(request.rpcUrl, account);
-  say(`deploying the swap contract on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`);
+  say(
+    `deploying the swap contract on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`,
+  );
   const address = await deploySwapContract({ publicClient, walletClient, refundDelay: request.refundDelay });
   say(address);
 }

@@ -90,7 +90,12 @@ export class ChainWatcher {
       orders.map((order) => order.id),
     );
     const { confirmations, assetOf } = this.options;
-    const context: ChainContext = { chain: backend.chain, head, confirmations, ...(assetOf === undefined ? {} : { assetOf }) };
+    const context: ChainContext = {
+      chain: backend.chain,
+      head,
+      confirmations,
+      ...(assetOf === undefined ? {} : { assetOf }),
+    };
     this.noteForeignSlots(orders, fresh);
     const updates = this.updatesFor(orders, storedObservations, fresh, dropAbove, context);
     const step: ChainStep = {
@@ -152,7 +157,9 @@ export class ChainWatcher {
     const everyObservation = new Map<string, ChainObservation[]>();
     const seen = new Set<string>();
     for (const observation of [...storedObservations, ...fresh]) {
-      everyObservation.set(observation.orderId, [...(everyObservation.get(observation.orderId) ?? []), observation]);
+      const ofOrder = everyObservation.get(observation.orderId) ?? [];
+      ofOrder.push(observation);
+      everyObservation.set(observation.orderId, ofOrder);
       const key = `${observation.block.hash}:${observation.position}`;
       if (seen.has(key) || (dropAbove !== undefined && observation.block.height > dropAbove)) continue;
       seen.add(key);

@@ -36,9 +36,17 @@ describe('lnswap contract admin-refund', () => {
       [[...refund, '--private-key', malformed], {}, /Unknown option '--private-key'/],
       [[...refund, '--refund-delay', '9'], {}, /--refund-delay is for deploy/],
       [['contract', 'admin-refund', '--ethereum-rpc', 'http://127.0.0.1:1'], {}, /missing ORDER_ID/],
-      [['contract', 'admin-refund', 'not-an-id', '--ethereum-rpc', 'http://127.0.0.1:1'], { OWNER_PRIVATE_KEY: 'ab'.repeat(32) }, /"not-an-id" is not an order id/],
+      [
+        ['contract', 'admin-refund', 'not-an-id', '--ethereum-rpc', 'http://127.0.0.1:1'],
+        { OWNER_PRIVATE_KEY: 'ab'.repeat(32) },
+        /"not-an-id" is not an order id/,
+      ],
       [['contract', 'admin-refund', SOME_ORDER], {}, /missing --ethereum-rpc URL/],
-      [['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1', '--force'], {}, /--db and --force are for admin-refund/],
+      [
+        ['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1', '--force'],
+        {},
+        /--db and --force are for admin-refund/,
+      ],
     ];
     const results = await Promise.all(cases.map(([args, env]) => runCli(args, { env })));
     for (const [index, result] of results.entries()) {
@@ -123,7 +131,10 @@ describe('lnswap contract admin-refund', () => {
       });
 
     test("refunds each of a blacklisted order's slots to its funder; the watcher moves the order to Refunded with its cause", async () => {
-      const { record } = await fundedOrder('blacklisted', [['user', 600n], ['wallet2', 400n]]);
+      const { record } = await fundedOrder('blacklisted', [
+        ['user', 600n],
+        ['wallet2', 400n],
+      ]);
       await chain.fund(record.id, hex32('not this payment'), 5n, 'attacker');
       assert.equal(
         await service.transitions.apply({
@@ -191,7 +202,10 @@ describe('lnswap contract admin-refund', () => {
       await fresh.store.createOrder({ ...mainnet, claimAddress: chain.address('provider') }, CREATION_CAUSE);
       const wrongChain = await adminRefund(mainnet.id, ownerKey, '--force');
       assert.equal(wrongChain.code, 1);
-      assert.match(wrongChain.stderr, /^lnswap contract: refusing the Ethereum node: chain id 31337 does not fit the order's mainnet market\n$/);
+      assert.match(
+        wrongChain.stderr,
+        /^lnswap contract: refusing the Ethereum node: chain id 31337 does not fit the order's mainnet market\n$/,
+      );
 
       const unreachable = await runCli(
         ['contract', 'admin-refund', record.id, '--ethereum-rpc', 'http://127.0.0.1:1', '--db', fresh.url, '--force'],

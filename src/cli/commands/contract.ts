@@ -67,7 +67,8 @@ Environment (there is no flag for a key, so it never shows in a process list; it
     const rpcUrl = ethereumRpcUrlFrom(values['ethereum-rpc'], context.env);
     if (action === 'deploy') {
       if (rest[0] !== undefined) throw new UsageError(`unexpected argument "${rest[0]}"`);
-      if (values.db !== undefined || values.force !== undefined) throw new UsageError('--db and --force are for admin-refund');
+      if (values.db !== undefined || values.force !== undefined)
+        throw new UsageError('--db and --force are for admin-refund');
       if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
       const refundDelay = refundDelayFrom(values['refund-delay']);
       const privateKey = deployerPrivateKeyFrom(context.env);
