@@ -5,7 +5,7 @@ import { countedObservations, knownAssetOf, slotTermsOf } from '../domain/ethere
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { OrderRecord } from '../domain/order.js';
 import type { Store } from '../store/store.js';
-import { accountOfKey, connectWallet } from './ethereum-wallet.js';
+import { accountOfKey, connectWallet, nodeFailureOrItself } from './ethereum-wallet.js';
 
 export interface AdminRefundRequest {
   readonly rpcUrl: string;
@@ -30,6 +30,14 @@ export async function adminRefundFromCli(
   request: AdminRefundRequest,
   say: (line: string) => void,
 ): Promise<void> {
+  try {
+    await adminRefund(store, request, say);
+  } catch (error) {
+    throw nodeFailureOrItself(error, request.rpcUrl);
+  }
+}
+
+async function adminRefund(store: Store, request: AdminRefundRequest, say: (line: string) => void): Promise<void> {
   const account = accountOfKey(request.privateKey, 'OWNER_PRIVATE_KEY');
   const order = await store.getOrder(request.orderId);
   if (order === undefined) throw new Error(`no order ${request.orderId}`);

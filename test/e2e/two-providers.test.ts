@@ -40,6 +40,8 @@ describe('two providers on one instance, each paid at its own address', { skip: 
   let contract: Hex;
   let harness: TestService;
   const makers = {} as Record<'a' | 'b' | 'thief', Maker>;
+  /** Every order a swap made, and who won it. */
+  const won: { orderId: string; winner: Maker }[] = [];
 
   async function startMaker(
     name: string,
@@ -120,6 +122,7 @@ describe('two providers on one instance, each paid at its own address', { skip: 
     assert.equal(order?.claimAddress, winner.payout);
     const value = winner === makers.a ? priceA(satoshis) : priceB(satoshis);
     assert.equal(order?.amount, value);
+    won.push({ orderId: quote.orderId, winner });
 
     const { to, data, value: wei } = quote.details.unsignedFundingTx as { to: Hex; data: Hex; value: string };
     assert.equal(decodeFundingCalldata(data)?.claimer, winner.payout);
@@ -171,6 +174,27 @@ describe('two providers on one instance, each paid at its own address', { skip: 
         maker.judgements.every(({ ack }) => ack.success),
         `${maker.name}'s quotes were all accepted`,
       );
+    }
+  });
+
+  test('a payout address changed by the operator holds from the next quote; orders keep theirs', async () => {
+    assert.equal(
+      await harness.fresh.store.setProviderPayoutAddress('maker-a', '0x00000000000000000000000000000000000a11c2'),
+      true,
+    );
+    const judged = makers.a.judgements.length;
+    const user = await harness.connect('/user/v1');
+    const { invoice } = makeInvoice({ network: 'simnet', amountSatoshis: 20_000n, expirySeconds: 7200 });
+    const quote = await requestQuote(user, { market: MARKET, invoice });
+    assert.equal(
+      (await harness.fresh.store.getOrder(quote.orderId))?.providerId,
+      'maker-b',
+      'maker A still names its old address',
+    );
+    await eventually(() => makers.a.judgements.length > judged, "maker A's quote to be judged");
+    assert.deepEqual(makers.a.judgements.at(-1)?.ack, { success: false, message: 'ClaimerIsNotPayoutAddress' });
+    for (const { orderId, winner } of won) {
+      assert.equal((await harness.fresh.store.getOrder(orderId))?.claimAddress, winner.payout);
     }
   });
 });
