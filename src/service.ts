@@ -113,7 +113,7 @@ async function startParts(
   const ethereum =
     options.ethereum === undefined
       ? undefined
-      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
+      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum, options.logger));
   const bitcoinOptions = options.bitcoin;
   const bitcoin =
     bitcoinOptions === undefined
@@ -288,11 +288,16 @@ function followedChain(options: ServiceOptions, health: ChainHealth, pollInterva
 }
 
 /** The viem JSON-RPC backend: the one Ethereum implementation. */
-function ethereumBackendFor(options: EthereumWatchOptions): EthereumBackendFactory {
+function ethereumBackendFor(options: EthereumWatchOptions, logger: Logger): EthereumBackendFactory {
   return (swapContractAddress) =>
     new EthereumBackend({
       rpcUrl: options.rpcUrl,
       swapContractAddress,
+      onForeignLogs: ({ range, count, addresses }) =>
+        logger.warn(
+          { chain: 'ethereum', from: range.from, to: range.to, count, addresses },
+          'node answered logs of other contracts: dropped',
+        ),
       ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });

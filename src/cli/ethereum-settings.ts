@@ -42,15 +42,22 @@ export function refundDelayFrom(flag: string | undefined): bigint {
  * digits with or without 0x. Errors describe the value's shape, never the value.
  */
 export function deployerPrivateKeyFrom(env: Environment): `0x${string}` {
-  const raw = secretFromEnv('DEPLOYER_PRIVATE_KEY', env);
+  return privateKeyFrom(env, 'DEPLOYER_PRIVATE_KEY', 'deployer');
+}
+
+/** The contract owner's key from OWNER_PRIVATE_KEY or OWNER_PRIVATE_KEY_FILE, as `deployerPrivateKeyFrom`. */
+export function ownerPrivateKeyFrom(env: Environment): `0x${string}` {
+  return privateKeyFrom(env, 'OWNER_PRIVATE_KEY', 'owner');
+}
+
+function privateKeyFrom(env: Environment, variable: string, role: string): `0x${string}` {
+  const raw = secretFromEnv(variable, env);
   if (raw === undefined || raw.trim() === '') {
-    throw new UsageError(
-      'the deployer key is missing: set DEPLOYER_PRIVATE_KEY (or DEPLOYER_PRIVATE_KEY_FILE) to its 64 hex digits',
-    );
+    throw new UsageError(`the ${role} key is missing: set ${variable} (or ${variable}_FILE) to its 64 hex digits`);
   }
   const hex = raw.trim().replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new UsageError('DEPLOYER_PRIVATE_KEY must be 64 hex digits, with or without 0x');
+    throw new UsageError(`${variable} must be 64 hex digits, with or without 0x`);
   }
   return `0x${hex.toLowerCase()}`;
 }

@@ -10,7 +10,10 @@ export interface OrderTransaction {
   readonly type: TransactionType;
   /** Transaction id on the on-chain network. */
   readonly id: string;
-  /** Base units moved into the HTLC; FUND transactions only. */
+  /**
+   * Base units moved into the HTLC (FUND), or returned from one Ethereum slot (REFUND of an order that may have
+   * several); absent on a REFUND that returned everything (Bitcoin).
+   */
   readonly amount?: bigint;
   /** Output of the HTLC in a Bitcoin FUND transaction; absent on Ethereum. */
   readonly outputIndex?: number;

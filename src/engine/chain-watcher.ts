@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { BlockRef, ChainBackend, ChainObservation, WatchSet } from '../chains/chain-backend.js';
 import { NodeCallFailed } from '../chains/node-faults.js';
 import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget } from '../domain/chain-derivation.js';
+import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
 import type { ChainStep, OrderChainUpdate, StateTransition, Store } from '../store/store.js';
@@ -20,6 +21,8 @@ export interface ChainWatcherOptions {
   readonly publish: StateChangedPublisher;
   readonly now: () => number;
   readonly logger: Logger;
+  /** Ethereum: the asset an order's slots must hold; the known markets' (`knownAssetOf`) when absent. */
+  readonly assetOf?: AssetOfOrder;
   /** Told every tip the node answers, for `/readyz` and `/metrics`. */
   readonly onTip?: (tip: BlockRef) => void;
 }
@@ -115,7 +118,14 @@ export class ChainWatcher {
       backend.chain,
       orders.map((order) => order.id),
     );
-    const context: ChainContext = { chain: backend.chain, head, confirmations: this.options.confirmations };
+    const { confirmations, assetOf } = this.options;
+    const context: ChainContext = {
+      chain: backend.chain,
+      head,
+      confirmations,
+      ...(assetOf === undefined ? {} : { assetOf }),
+    };
+    this.noteForeignSlots(orders, fresh);
     const updates = this.updatesFor(orders, storedObservations, fresh, dropAbove, context);
     const step: ChainStep = {
       chain: backend.chain,
@@ -138,6 +148,33 @@ export class ChainWatcher {
     return head.height < tip.height ? 'behind' : 'caught up';
   }
 
+  /**
+   * One log line per funding of a slot that is not the order's (another payment hash, claimer or asset), when
+   * first read: it is stored with the rest but moves nothing, and the history holds only moves.
+   */
+  private noteForeignSlots(orders: readonly OrderRecord[], fresh: readonly ChainObservation[]): void {
+    if (this.options.backend.chain !== 'ethereum') return;
+    const byId = new Map(orders.map((order) => [order.id, order]));
+    for (const observation of fresh) {
+      const order = byId.get(observation.orderId);
+      if (observation.kind !== 'funding' || order === undefined) continue;
+      const mismatches = slotMismatches(observation, slotTermsOf(order, this.options.assetOf));
+      if (mismatches.length === 0) continue;
+      this.options.logger.warn(
+        {
+          chain: 'ethereum',
+          orderId: order.id,
+          txId: observation.txId,
+          blockHeight: observation.block.height,
+          funder: observation.funder,
+          amount: observation.amount.toString(),
+          mismatches,
+        },
+        'foreign slot funded under an order: not counted',
+      );
+    }
+  }
+
   private updatesFor(
     orders: readonly OrderRecord[],
     storedObservations: readonly ChainObservation[],
@@ -146,10 +183,12 @@ export class ChainWatcher {
     context: ChainContext,
   ): OrderChainUpdate[] {
     const byOrder = new Map<string, ChainObservation[]>();
-    const touched = new Set<string>();
+    const everyObservation = new Map<string, ChainObservation[]>();
     const seen = new Set<string>();
     for (const observation of [...storedObservations, ...fresh]) {
-      touched.add(observation.orderId);
+      const ofOrder = everyObservation.get(observation.orderId) ?? [];
+      ofOrder.push(observation);
+      everyObservation.set(observation.orderId, ofOrder);
       const key = `${observation.block.hash}:${observation.position}`;
       if (seen.has(key) || (dropAbove !== undefined && observation.block.height > dropAbove)) continue;
       seen.add(key);
@@ -161,7 +200,11 @@ export class ChainWatcher {
       const observations = (byOrder.get(order.id) ?? []).sort(
         (a, b) => a.block.height - b.block.height || a.position - b.position,
       );
-      const update = touched.has(order.id)
+      // Only what counts toward an order touches it: a foreign slot leaves it as if nothing had been seen. What
+      // a reorg dropped still touches it, so the order moves back.
+      const counted = countedObservations(order, everyObservation.get(order.id) ?? [], context.chain, context.assetOf);
+      const touched = counted.length > 0;
+      const update = touched
         ? this.derivedUpdate(order, observations, context)
         : this.refundHeightUpdate(order, context);
       return update === undefined ? [] : [update];

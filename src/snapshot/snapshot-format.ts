@@ -78,7 +78,10 @@ function transactionToSnapshot(transaction: OrderTransaction, decimals: number):
   return {
     type: transaction.type,
     id: transaction.id,
-    ...(transaction.amount === undefined ? {} : { amount: formatWholeUnits(transaction.amount, decimals) }),
+    // Only a FUND's amount is part of the format; a REFUND's (one Ethereum slot's) is derived again by the watcher.
+    ...(transaction.type !== 'FUND' || transaction.amount === undefined
+      ? {}
+      : { amount: formatWholeUnits(transaction.amount, decimals) }),
     ...(transaction.outputIndex === undefined ? {} : { outputIndex: transaction.outputIndex }),
     ...(transaction.blockHeight === undefined ? {} : { blockHeight: transaction.blockHeight }),
   };

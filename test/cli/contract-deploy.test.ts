@@ -37,7 +37,7 @@ describe('lnswap contract deploy', () => {
 
   test('is listed in lnswap --help', async () => {
     const help = await runCli(['--help']);
-    assert.match(help.stdout, /^ {2}contract +deploy the Ethereum swap contract$/m);
+    assert.match(help.stdout, /^ {2}contract +deploy the Ethereum swap contract, or refund an order as its owner$/m);
   });
 
   describe('against Anvil', { skip: anvilSkipReason }, () => {

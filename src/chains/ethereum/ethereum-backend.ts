@@ -24,6 +24,16 @@ export interface EthereumBackendOptions {
   readonly timeoutMs?: number;
   /** Largest answer of one call, in bytes (a log query over `maxRangeBlocks` is the largest). */
   readonly maxAnswerBytes?: number;
+  /** Told once per log query that answered logs of other contracts, which are dropped whatever they say. */
+  readonly onForeignLogs?: (foreign: ForeignLogs) => void;
+}
+
+/** Logs a node answered to a query for the watched contract that another contract emitted. */
+export interface ForeignLogs {
+  readonly range: BlockRange;
+  readonly count: number;
+  /** The emitting contracts, lowercase, each once. */
+  readonly addresses: readonly string[];
 }
 
 export const DEFAULT_MAX_RANGE_BLOCKS = 2_000;
@@ -34,9 +44,11 @@ export class EthereumBackend implements ChainBackend {
   readonly maxRangeBlocks: number;
   private readonly client: PublicClient;
   private readonly address: Hex;
+  private readonly onForeignLogs: ((foreign: ForeignLogs) => void) | undefined;
   private readonly node: string;
 
   constructor(options: EthereumBackendOptions) {
+    this.onForeignLogs = options.onForeignLogs;
     this.maxRangeBlocks = options.maxRangeBlocks ?? DEFAULT_MAX_RANGE_BLOCKS;
     this.address = options.swapContractAddress.toLowerCase() as Hex;
     this.node = nodeUrlForLog(options.rpcUrl);
@@ -125,7 +137,13 @@ export class EthereumBackend implements ChainBackend {
       toBlock: BigInt(range.to),
       strict: true,
     });
-    return logs
+    // The node is not trusted to have filtered: a log of another contract may carry the same events.
+    const ours = logs.filter((log) => log.address.toLowerCase() === this.address);
+    if (ours.length < logs.length) {
+      const addresses = [...new Set(logs.map((log) => log.address.toLowerCase()))].filter((a) => a !== this.address);
+      this.onForeignLogs?.({ range, count: logs.length - ours.length, addresses });
+    }
+    return ours
       .flatMap((log) => {
         const observation = observationOf(log);
         return observation !== undefined && watched.has(observation.orderId) ? [observation] : [];
@@ -162,12 +180,28 @@ function observationOf(log: SwapLog): ChainObservation | undefined {
     position: log.logIndex,
     block: { height: Number(log.blockNumber), hash: log.blockHash },
   };
+  const funder = log.args.funder.toLowerCase();
   switch (log.eventName) {
     case 'OrderFunded':
-      return { ...base, kind: 'funding', amount: log.args.amount, refundHeight: Number(log.args.refundHeight) };
+      return {
+        ...base,
+        kind: 'funding',
+        amount: log.args.amount,
+        refundHeight: Number(log.args.refundHeight),
+        funder,
+        claimer: log.args.claimer.toLowerCase(),
+        token: log.args.token.toLowerCase(),
+        paymentHash: log.args.paymentHash.slice(2).toLowerCase(),
+      };
     case 'OrderClaimed':
-      return { ...base, kind: 'claim', preimage: log.args.preimage.slice(2).toLowerCase(), amount: log.args.amount };
+      return {
+        ...base,
+        kind: 'claim',
+        preimage: log.args.preimage.slice(2).toLowerCase(),
+        amount: log.args.amount,
+        funder,
+      };
     case 'OrderRefunded':
-      return { ...base, kind: 'refund', amount: log.args.amount, byAdmin: log.args.byAdmin };
+      return { ...base, kind: 'refund', amount: log.args.amount, byAdmin: log.args.byAdmin, funder };
   }
 }

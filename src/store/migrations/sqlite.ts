@@ -248,6 +248,19 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 8,
+    name: 'chain observations name their Ethereum slot and its terms',
+    // The slot an Ethereum observation concerns (the contract keeps money per order and funder) and, on fundings,
+    // the slot's terms: the watcher counts a slot only when they are the order's. NULL on Bitcoin observations
+    // and on rows written before; a funding without terms counts toward no order.
+    sql: `
+      ALTER TABLE chain_observations ADD COLUMN funder TEXT;
+      ALTER TABLE chain_observations ADD COLUMN claimer TEXT;
+      ALTER TABLE chain_observations ADD COLUMN token TEXT;
+      ALTER TABLE chain_observations ADD COLUMN payment_hash TEXT;
+    `,
+  },
+  {
     version: 9,
     name: 'configured ERC-20 tokens',
     // A token's market is named from its ticker and network, so the table holds the token alone; position keeps
