@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Address, Hex } from 'viem';
+import { bytesToHex, type Address, type Hex } from 'viem';
 import { followOrder, requestQuote, type StateChanged } from '../../examples/user-client.js';
 import { formatFixedPoint } from '../../src/domain/amounts.js';
 import {
@@ -27,6 +27,7 @@ import {
   type Client,
   type TestService,
 } from '../ws/harness.js';
+import { runCli } from '../cli/cli-process.js';
 import { BOT_PAY_REQ } from './bots.js';
 
 const MARKET = 'SUSDC_LSBTC';
@@ -252,6 +253,53 @@ describe('ERC-20 token swaps over socket.io and HTTP on Anvil', { skip: anvilSki
     assert.equal(order.state, 'Refunded');
     assert.equal(order.amountPaid, '6.03');
     assert.equal(order.paymentPreimage, undefined);
+  });
+
+  test("a blacklisted token order: the operator's admin-refund pays the user's tokens back, nobody else's", async () => {
+    await atTip();
+    const userSocket = await harness.connect('/user/v1');
+    const { paymentHash, quote } = await quoteForNewInvoice(userSocket);
+    const changes: StateChanged[] = [];
+    const { settled } = await followOrder(userSocket, quote.orderId, (change) => changes.push(change));
+    const userBefore = await node.tokenBalance(token, user().address);
+    await broadcastExactly(userSocket, quote.details.unsignedApprovalTx);
+    await broadcastExactly(userSocket, quote.details.unsignedFundingTx);
+    // The attacker's own slot under the same order: the admin refund must not pay it, nor count it.
+    await node.approveToken(token, attacker(), contract, AMOUNT);
+    await sendExactly(
+      {
+        to: contract,
+        data: encodeFundTokenCalldata(quote.orderId, paymentHash, attacker().address, token, AMOUNT),
+        value: '0',
+      },
+      attacker(),
+    );
+    await node.mine(CONFIRMATIONS - 1);
+    await eventually(() => changes.some((change) => change.state === 'Funded'), 'Funded');
+
+    await succeed(maker, 'paymentResult', {
+      orderId: quote.orderId,
+      success: false,
+      failedReason: 'AddressBlacklisted',
+    });
+    await eventually(
+      () => changes.some((change) => change.state === 'AddressBlacklistedWaitingForRefundTx'),
+      'AddressBlacklistedWaitingForRefundTx',
+    );
+    const attackerBefore = await node.tokenBalance(token, attacker().address);
+    const ownerKey = bytesToHex(node.accounts[0]!.getHdKey().privateKey!);
+    const refunded = await runCli(['contract', 'admin-refund', quote.orderId, '--ethereum-rpc', node.rpcUrl], {
+      env: { OWNER_PRIVATE_KEY: ownerKey, DATABASE_URL: harness.fresh.url },
+    });
+    assert.equal(refunded.code, 0, refunded.stderr);
+    assert.match(refunded.stdout, /refunding 1 slot\(s\)/);
+    assert.equal(await node.tokenBalance(token, user().address), userBefore, "the user's tokens are back");
+    assert.equal(await node.tokenBalance(token, attacker().address), attackerBefore, "the attacker's slot stays shut");
+    await node.mine(CONFIRMATIONS - 1);
+    assert.equal((await settled).state, 'Refunded');
+    const order = await getJson<Record<string, unknown>>(`/api/orders/${quote.orderId}`);
+    assert.equal(order.state, 'Refunded');
+    assert.equal(order.amountPaid, '6.03', "only the user's slot was paid in");
   });
 });
 
