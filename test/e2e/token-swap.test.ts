@@ -1,7 +1,8 @@
 /**
  * ERC-20 token swaps end to end on Anvil: a configured token market (SUSDC_LSBTC, 6 decimals), a provider
  * quoting fundToken over socket.io, a user who sends the approval and the funding call exactly as quoted, and
- * the watcher moving the orders; one to Complete, one to Refunded, read back over HTTP.
+ * the watcher moving the orders: one to Complete, one to Refunded, one refunded by the operator's admin-refund,
+ * read back over HTTP; an attacker's own slot under the same orders moves and takes nothing.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
