@@ -8,9 +8,15 @@
  *   wire              domain: the response shapes and presenters HTTP and socket.io share
  *   engine            domain, the store interface, the chains interface, wire
  *   snapshot          domain, the store interface
- *   api, ws           domain, the store interface, engine, wire; never each other, never a store implementation
+ *   api, ws           domain, the store interface, engine, wire; never each other, never a store implementation;
+ *                     the engine's parts only as types: they serve the parts the composition root hands them
  *   cli, service.ts   anything: they put the service together
  */
+
+/** What builds the engine's parts: only the composition root (service.ts, and cli for its commands) calls it. */
+const ENGINE_FACTORY = '^src/engine/build-engine\\.[jt]s$';
+/** The engine's parts the transports serve, built once by the engine factory. */
+const ENGINE_PARTS = '^src/engine/(order-transitions|quote-desk)\\.[jt]s$';
 
 /** The Store interface and what every implementation shares; not the implementations or the factory choosing one. */
 const STORE_INTERFACE = '^src/store/(?!open\\.[jt]s$)[^/]+\\.[jt]s$';
@@ -101,6 +107,20 @@ module.exports = {
       `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}|${CHAINS_INTERFACE}`,
       'src/ws: not src/api, not a store implementation, chains through their interface only.',
     ),
+    {
+      name: 'only-the-composition-root-builds-the-engine',
+      comment: 'src/service.ts builds the engine through src/engine/build-engine.ts; nothing below it does.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(service\\.[jt]s|cli/)' },
+      to: { path: ENGINE_FACTORY, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'transports-receive-engine-parts',
+      comment: 'src/api and src/ws serve the engine parts they are handed and never build one: they import them as types.',
+      severity: 'error',
+      from: { path: '^src/(api|ws)/' },
+      to: { path: ENGINE_PARTS, dependencyTypesNot: ['type-only'] },
+    },
     {
       name: 'database-drivers-in-their-store',
       comment: 'Only a store implementation talks to its database.',

@@ -21,7 +21,8 @@ import type { PeriodicTask } from './engine/periodic-task.js';
 import { openBitcoinBackend } from './chains/bitcoin/open-bitcoin-backend.js';
 import type { ChainKind } from './domain/markets.js';
 import { nodeUrlForLog } from './domain/node-url.js';
-import type { EngineOptions } from './engine/options.js';
+import { buildEngine } from './engine/build-engine.js';
+import { resolveEngineOptions, type EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
 import { ServiceMetrics } from './engine/metrics.js';
@@ -85,8 +86,11 @@ export interface RunningService {
 const PROBE_ORDER_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * The composition root: every part the service runs, wired to one store and one logger. The parts see
- * the store through a guard that turns an unreachable database into ServiceUnavailable.
+ * The composition root: builds every part the service runs (the engine's through `buildEngine`), wired
+ * to one store and one logger, and hands each transport the parts it serves. The parts answering
+ * clients, and their upkeep, see the store through a guard that turns an unreachable database into
+ * ServiceUnavailable; the chain watchers see it bare, since a failed poll is reported, with its own
+ * error, through the chain's health and retried at the next poll.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   if (options.store.dialect === 'postgres' && options.databaseUrl === undefined) {
@@ -155,7 +159,6 @@ async function startParts(
     logger: options.logger,
     ...(bus === undefined ? {} : { bus }),
     ...(engine === undefined ? {} : { engine }),
-    ...(metrics === undefined ? {} : { events: metrics }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),
     broadcasters: {
       ...(ethereum === undefined
@@ -181,15 +184,25 @@ async function startParts(
     metrics?.stop();
     throw error;
   });
+  const parts = buildEngine({
+    store,
+    options: resolveEngineOptions(engine),
+    outlets: sockets.outlets,
+    now: Date.now,
+    logger: options.logger,
+    ...(metrics === undefined ? {} : { events: metrics }),
+  });
+  sockets.serve(parts);
   try {
     await api.listen({ host: options.host, port: options.port });
   } catch (error) {
+    await parts.close();
     await sockets.close();
     await api.close();
     metrics?.stop();
     throw error;
   }
-  const { publish } = sockets.transitions;
+  const { publish } = parts.transitions;
   const dependencies = { store: options.store, publish, logger: options.logger, now: Date.now };
   const ethereumWatch = options.ethereum;
   const watches = [
@@ -214,7 +227,7 @@ async function startParts(
   ];
   return {
     url: urlOf(api.server.address() as AddressInfo),
-    transitions: sockets.transitions,
+    transitions: parts.transitions,
     async close() {
       for (const watch of watches) {
         await watch.follower.stop();
@@ -229,6 +242,7 @@ async function startParts(
       const drained = once(api.server, 'close');
       api.server.close();
       api.server.closeIdleConnections();
+      await parts.close();
       await sockets.close();
       await api.close();
       await drained;

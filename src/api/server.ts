@@ -1,3 +1,4 @@
+import { DEFAULT_RESPONSE_CACHE_BYTES } from './response-cache-size.js';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -48,8 +49,6 @@ export interface ApiServerOptions {
   /** The chain id of the Ethereum node followed, for the tracker page's payment links. */
   readonly ethereumChainId?: number;
 }
-
-export const DEFAULT_RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 // Longer than any request line Node accepts (16 KiB of headers), so an over-long id reaches the
 // route and is refused as InvalidOrderId rather than by the router.

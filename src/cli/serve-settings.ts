@@ -1,4 +1,5 @@
 import { isEthereumAddress } from '../domain/ethereum.js';
+import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../engine/ethereum-watch.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/options.js';
 import {
   DEFAULT_BITCOIN_CONFIRMATIONS,
@@ -10,9 +11,6 @@ import { DEFAULT_SOCKET_OPTIONS, type SocketOptions } from '../ws/socket-options
 import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 import { HEAP_GROWING_PERCENT } from './heap-growth.js';
-
-/** Always passed to the service, so the CLI's default is the one in force. */
-export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
 
 type Environment = Readonly<Record<string, string | undefined>>;
 

@@ -1,3 +1,4 @@
+import { DEFAULT_RESPONSE_CACHE_BYTES } from '../api/response-cache-size.js';
 import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 
@@ -33,12 +34,12 @@ export function hostFrom(flag: string | undefined, env: Environment): string {
   return host;
 }
 
-export const DEFAULT_RESPONSE_CACHE_MB = 16;
+export const DEFAULT_RESPONSE_CACHE_MB = DEFAULT_RESPONSE_CACHE_BYTES / (1024 * 1024);
 
 /** Megabytes of cached answers about orders; 0 turns the cache off. */
 export function responseCacheBytesFrom(flag: string | undefined, env: Environment): number {
   const text = flag ?? env.RESPONSE_CACHE_MB;
-  if (text === undefined) return DEFAULT_RESPONSE_CACHE_MB * 1024 * 1024;
+  if (text === undefined) return DEFAULT_RESPONSE_CACHE_BYTES;
   if (!/^\d{1,6}$/.test(text)) {
     const source = flag === undefined ? 'RESPONSE_CACHE_MB' : '--response-cache-mb';
     throw new UsageError(`${source} must be a whole number of megabytes, not "${text}"`);

@@ -81,8 +81,12 @@ export function isLnswapError(error: unknown): error is LnswapError {
   return error instanceof LnswapError;
 }
 
-/**
- * What a client is told of a failure that is not its doing, over HTTP (a 500's body) and socket.io
- * (a failed ack's message) alike; the details go to the log only.
- */
+/** What an HTTP client is told of a failure that is not its doing (a 500's body); the details go to the log only. */
 export const FAILURE_MESSAGE = 'Something went wrong';
+
+/**
+ * What a socket.io client is told of a failure that is not its doing (a bug, a database outage, a request
+ * that took too long), as a failed ack's message: REDSHIFT's clients know this token. The details go to the
+ * log only.
+ */
+export const INTERNAL_SERVER_ERROR = 'InternalServerError';

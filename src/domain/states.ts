@@ -74,10 +74,6 @@ export function canTransition(from: OrderState, to: OrderState): boolean {
   return ALLOWED_TRANSITIONS[from].includes(to);
 }
 
-export function allowedTransitions(from: OrderState): readonly OrderState[] {
-  return ALLOWED_TRANSITIONS[from];
-}
-
 /** A final order never changes again, so anything derived from it can be cached for good. */
 export function isFinalState(state: OrderState): boolean {
   return ALLOWED_TRANSITIONS[state].length === 0;

@@ -4,9 +4,10 @@ import { eventNeedsStoredOrder, stateChangedEvent, type StateChangedEvent } from
 export type StateChangedPublisher = (event: StateChangedEvent) => void;
 
 /**
- * The one way the service moves orders: compare-and-set in the store, so of several instances
- * trying the same move only one succeeds, and only that one announces it. Chain watchers, when
- * they exist, move orders through here too.
+ * How requests and timers (a provider's paymentResult, the fund-window sweep) move an order:
+ * compare-and-set in the store, so of several instances trying the same move only one succeeds, and
+ * only that one announces it. Chain watchers move orders otherwise: a whole poll's moves in one
+ * `applyChainStep` transaction, announced through this class's `publish`.
  */
 export class OrderTransitions {
   constructor(

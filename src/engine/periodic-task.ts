@@ -1,3 +1,6 @@
+import type { Logger } from 'pino';
+import { isLnswapError } from '../domain/errors.js';
+
 export interface PeriodicTask {
   /** Cancels the next run, asks a run in progress to stop early, and waits for it. */
   stop(): Promise<void>;
@@ -43,5 +46,12 @@ export function startPeriodicTask(
       clearTimeout(timer);
       await running;
     },
+  };
+}
+
+/** An unreachable store is logged once per outage, where it is noticed, not by every task on every run. */
+export function upkeepFailed(logger: Logger, what: string): (error: unknown) => void {
+  return (error) => {
+    if (!(isLnswapError(error) && error.token === 'ServiceUnavailable')) logger.error({ err: error }, `${what} failed`);
   };
 }

@@ -64,6 +64,15 @@ export type OrderRow = [
   claimAddress: string | null,
 ];
 
+/** The order id of a row: with `invoiceHashOfRow` and `orderFromRow`, the one place a row's positions are read. */
+export function orderIdOfRow(row: OrderRow): string {
+  return row[0];
+}
+
+export function invoiceHashOfRow(row: OrderRow): string {
+  return row[3];
+}
+
 /** Markets are named `<ONCHAIN>_<OFFCHAIN>`; orders keep the on-chain part so lookups by ticker stay indexed. */
 export function onchainTickerOf(market: string): string {
   const separator = market.indexOf('_');

@@ -102,28 +102,24 @@ export interface StoreImportOptions {
   readonly distinctOrderIds?: boolean;
 }
 
-export interface Store {
-  readonly dialect: 'sqlite' | 'postgres';
-  /** Committed changes that caches of reads must hear about, from this process and others. */
-  readonly changes: ChangeFeed;
-
+/** The offered markets, chain views, providers and tokens: read by nearly every part. */
+export interface ConfigurationReads {
   /** Kept in memory between changes: callers must not modify what it resolves to. */
   getConfiguration(): Promise<StoreConfiguration>;
+}
+
+/** What the read API and order subscriptions ask of one order. */
+export interface OrderReads {
   getOrder(id: string): Promise<OrderRecord | undefined>;
   /** Newest first (createdAt descending, then id descending). */
   findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]>;
   getOrderHistory(id: string): Promise<StateChange[]>;
   /** The history rows of an order after `afterSequence`, in order; empty for an unknown order. */
   getOrderHistorySince(id: string, afterSequence: number): Promise<SequencedStateChange[]>;
+}
 
-  /**
-   * Runs `work` inside one transaction; commits when it resolves, rolls back when it throws.
-   * Used by `lnswap import`.
-   */
-  importAtomically(work: (session: ImportSession) => Promise<void>, options?: StoreImportOptions): Promise<void>;
-  /** All orders ordered by createdAt then id, read in batches so a million orders fit in memory. */
-  streamOrders(batchSize?: number): AsyncIterable<OrderRecord>;
-
+/** Creating orders and moving them by requests and timers (compare-and-set), and the lookups those moves need. */
+export interface OrderMoves {
   /** Stores a new order in its first state and records that state, and why, in its history. */
   createOrder(order: OrderRecord, cause: TransitionCause): Promise<void>;
   /**
@@ -137,9 +133,10 @@ export interface Store {
   /** Orders for this payment hash in any of `states`. */
   findOrdersByPaymentHash(paymentHash: string, states: readonly OrderState[]): Promise<OrderRecord[]>;
   countOrdersInStates(states: readonly OrderState[]): Promise<number>;
+}
 
-  setChainViews(chains: ChainViews): Promise<void>;
-
+/** What a chain watcher reads and the one transaction it writes per poll. */
+export interface ChainWatchStore {
   getChainWatch(chain: ChainKind): Promise<ChainWatchState | undefined>;
   /** The stored observations of these orders, in chain order (height, then position in the block). */
   listChainObservations(chain: ChainKind, orderIds: readonly string[]): Promise<ChainObservation[]>;
@@ -151,15 +148,14 @@ export interface Store {
    * longer in its `expectedState` (another writer moved it: the watcher derives again from what is stored).
    */
   applyChainStep(step: ChainStep): Promise<readonly number[] | undefined>;
+  setChainViews(chains: ChainViews): Promise<void>;
+}
+
+/** Liquidity providers: their configuration, presence and credentials. */
+export interface ProviderStore {
   /** Inserts or replaces a provider's configuration and active flag. */
   upsertProvider(provider: ProviderRecord): Promise<void>;
-  /**
-   * Appends a token to the configuration and its market to the offered markets, in one transaction that touches
-   * nothing else; refused (throws) for a ticker, a contract on the same network or a market already there.
-   */
-  addToken(token: TokenAsset, market: string): Promise<void>;
   setProviderActive(id: string, active: boolean): Promise<void>;
-
   addProviderCredential(credential: ProviderCredential): Promise<void>;
   findProviderCredentialByApiKey(apiKey: string): Promise<ProviderCredential | undefined>;
   listProviderCredentials(): Promise<ProviderCredential[]>;
@@ -167,12 +163,49 @@ export interface Store {
   revokeProviderCredential(name: string, at: number): Promise<boolean>;
   /** Binds a lowercase payout address to the unrevoked credential `name`; resolves false when there is none. */
   setProviderPayoutAddress(name: string, ethereumPayoutAddress: string): Promise<boolean>;
+}
 
+/** ERC-20 tokens configured while the service runs. */
+export interface TokenStore {
+  /**
+   * Appends a token to the configuration and its market to the offered markets, in one transaction that touches
+   * nothing else; refused (throws) for a ticker, a contract on the same network or a market already there.
+   */
+  addToken(token: TokenAsset, market: string): Promise<void>;
+}
+
+/** Token buckets shared by every instance on the database. */
+export interface RateLimitStore {
   /**
    * Takes one token from the bucket `key` (`limit.burst` tokens, refilled at `limit.perSecond`), counted across
    * every instance sharing the database. Resolves false when the bucket is empty.
    */
   takeRateLimitToken(key: string, limit: RateLimit): Promise<boolean>;
+}
 
+/** Whole-store writes and reads of `lnswap import` and `lnswap export`. */
+export interface SnapshotStore {
+  /** Runs `work` inside one transaction; commits when it resolves, rolls back when it throws. */
+  importAtomically(work: (session: ImportSession) => Promise<void>, options?: StoreImportOptions): Promise<void>;
+  /** All orders ordered by createdAt then id, read in batches so a million orders fit in memory. */
+  streamOrders(batchSize?: number): AsyncIterable<OrderRecord>;
+}
+
+/**
+ * Every role of a store, for the composition root that hands each part the roles it uses, and for tests.
+ * Parts take the narrowest roles they need.
+ */
+export interface Store
+  extends ConfigurationReads,
+    OrderReads,
+    OrderMoves,
+    ChainWatchStore,
+    ProviderStore,
+    TokenStore,
+    RateLimitStore,
+    SnapshotStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Committed changes that caches of reads must hear about, from this process and others. */
+  readonly changes: ChangeFeed;
   close(): Promise<void>;
 }

@@ -1,14 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
-import { Server, type Namespace } from 'socket.io';
-import { isLnswapError } from '../domain/errors.js';
-import { BlockHeightTracker } from '../engine/block-height-tracker.js';
-import { sweepElapsedFundWindows } from '../engine/fund-window-sweeper.js';
+import { Server } from 'socket.io';
+import type { EngineOutlets } from '../engine/build-engine.js';
 import { resolveEngineOptions, type EngineOptions } from '../engine/options.js';
-import { OrderTransitions } from '../engine/order-transitions.js';
-import { startPeriodicTask, type PeriodicTask } from '../engine/periodic-task.js';
-import { QuoteDesk } from '../engine/quote-desk.js';
-import type { AuctionEvents, OrderMoveEvents } from '../engine/metrics.js';
+import type { OrderTransitions } from '../engine/order-transitions.js';
+import { startPeriodicTask, upkeepFailed, type PeriodicTask } from '../engine/periodic-task.js';
+import type { QuoteDesk } from '../engine/quote-desk.js';
 import { storedStateChangedEvents, type StateChangedEvent } from '../engine/state-events.js';
 import type { Store } from '../store/store.js';
 import { AddressLimits, ConnectionCap } from './address-limits.js';
@@ -41,21 +38,30 @@ export interface SocketServerDependencies {
   readonly now?: () => number;
   /** Chain backends that `broadcastTransaction` sends through; none by default. */
   readonly broadcasters?: Broadcasters;
-  /** Told of auctions and of every order move this instance makes, for metrics. */
-  readonly events?: AuctionEvents & OrderMoveEvents;
+}
+
+/** The engine's parts the namespaces hand requests to. */
+export interface SocketEngineParts {
+  /** Moves orders on providers' paymentResults. */
+  readonly transitions: OrderTransitions;
+  /** Takes users' quote requests and providers' maker quotes. */
+  readonly desk: QuoteDesk;
 }
 
 export interface SocketServer {
   readonly io: Server;
-  /** Moves orders and tells their subscribers; the entry point for anything that watches the chains. */
-  readonly transitions: OrderTransitions;
-  /** Stops the periodic work and disconnects every client; leaves the HTTP server to its owner. */
+  /** How the engine's parts reach this server's clients: given to the engine before `serve`. */
+  readonly outlets: EngineOutlets;
+  /** Starts answering both namespaces' requests with the engine's parts; called once. */
+  serve(parts: SocketEngineParts): void;
+  /** Stops the periodic work and disconnects every client; leaves the HTTP server and the engine to their owner. */
   close(): Promise<void>;
 }
 
 /**
- * Serves `/user/v1` and `/provider/v1` on an existing HTTP server, for socket.io 4 clients and,
- * through the EIO3 compatibility switch, socket.io 2 clients.
+ * Attaches `/user/v1` and `/provider/v1` to an existing HTTP server, for socket.io 4 clients and,
+ * through the EIO3 compatibility switch, socket.io 2 clients; they answer requests once `serve` has
+ * handed them the engine's parts, which the composition root builds.
  */
 export async function attachSocketServer(
   httpServer: HttpServer,
@@ -87,29 +93,23 @@ export async function attachSocketServer(
   const users = io.of(USER_NAMESPACE);
   const providers = io.of(PROVIDER_NAMESPACE);
 
-  const { events } = dependencies;
   const clustered = bus !== undefined;
   const subscriptions = new OrderSubscriptions(
     (orderId, afterSequence) => storedStateChangedEvents(store, orderId, afterSequence),
     logger,
   );
-  // Each instance sends to its own subscribers, so each can keep every subscriber's events in sequence.
-  const transitions = new OrderTransitions(store, (event) => {
-    events?.orderMoved(event.state);
-    subscriptions.deliver(event);
-    if (clustered) users.serverSideEmit(STATE_CHANGED_ELSEWHERE, event);
-  });
   if (clustered) {
     users.on(STATE_CHANGED_ELSEWHERE, (event: StateChangedEvent) => subscriptions.deliver(event));
   }
-  const desk = new QuoteDesk({
-    store,
-    options: engineOptions,
-    now,
+  const outlets: EngineOutlets = {
     solicitQuotes: (request) => providers.to(marketQuotesRoom(request.market)).emit('requestQuote', request),
-    ...(events === undefined ? {} : { events }),
-  });
-  const router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
+    // Each instance sends to its own subscribers, so each can keep every subscriber's events in sequence.
+    publish: (event) => {
+      subscriptions.deliver(event);
+      if (clustered) users.serverSideEmit(STATE_CHANGED_ELSEWHERE, event);
+    },
+    announceBlockHeight: (change) => announceBlockHeight(users, change),
+  };
   const presence = new ProviderPresence(store, providers, socketOptions.clusterRequestTimeoutMs, logger);
 
   const broadcasters = dependencies.broadcasters ?? {};
@@ -123,28 +123,28 @@ export async function attachSocketServer(
     });
   }
   const options = socketOptions;
-  serveUserNamespace(users, { store, desk, subscriptions, addressLimits, addresses, options, now, logger, broadcasters });
-  serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, addresses, options, now, logger });
-
-  const tasks = startUpkeep({
-    store,
-    transitions,
-    presence,
-    users,
-    engineOptions,
-    socketOptions,
-    clustered,
-    now,
-    logger,
-  });
+  let router: MakerQuoteRouter | undefined;
+  let presenceCheck: PeriodicTask | undefined;
 
   return {
     io,
-    transitions,
+    outlets,
+    serve({ transitions, desk }) {
+      if (router !== undefined) throw new Error('the socket server serves once');
+      router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
+      serveUserNamespace(users, { store, desk, subscriptions, addressLimits, addresses, options, now, logger, broadcasters });
+      serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, addresses, options, now, logger });
+      presenceCheck = startPeriodicTask(() => presence.reconcile(), {
+        intervalMs: engineOptions.presenceIntervalMs,
+        // A new instance learns of its peers from their heartbeats; asking before that would see
+        // only its own connections and wrongly drop every provider connected elsewhere.
+        firstRunAfterMs: clustered ? socketOptions.clusterHeartbeatTimeoutMs : 0,
+        onError: upkeepFailed(logger, 'provider presence check'),
+      });
+    },
     async close() {
-      desk.close();
-      router.close();
-      await Promise.all(tasks.map((task) => task.stop()));
+      router?.close();
+      await presenceCheck?.stop();
       const namespaces = [users, providers, io.of('/')];
       await presence.shutdown(() => {
         for (const namespace of namespaces) namespace.local.disconnectSockets(true);
@@ -153,46 +153,4 @@ export async function attachSocketServer(
       io.engine.close();
     },
   };
-}
-
-interface UpkeepDependencies {
-  readonly store: Store;
-  readonly transitions: OrderTransitions;
-  readonly presence: ProviderPresence;
-  readonly users: Namespace;
-  readonly engineOptions: EngineOptions;
-  readonly socketOptions: SocketOptions;
-  readonly clustered: boolean;
-  readonly now: () => number;
-  readonly logger: Logger;
-}
-
-/** The periodic work every instance does; each step is safe to run on several instances at once. */
-function startUpkeep(dependencies: UpkeepDependencies): PeriodicTask[] {
-  const { store, transitions, presence, users, engineOptions, socketOptions, now, logger } = dependencies;
-  const heights = new BlockHeightTracker();
-  // An unreachable store is logged once per outage, where it is noticed, not by every task on every run.
-  const failed = (what: string) => (error: unknown) => {
-    if (!(isLnswapError(error) && error.token === 'ServiceUnavailable')) logger.error({ err: error }, `${what} failed`);
-  };
-  return [
-    startPeriodicTask((signal) => sweepElapsedFundWindows(store, transitions, now(), signal), {
-      intervalMs: engineOptions.sweepIntervalMs,
-      onError: failed('fund window sweep'),
-    }),
-    startPeriodicTask(
-      async () => {
-        const { chains } = await store.getConfiguration();
-        for (const change of heights.update(chains)) announceBlockHeight(users, change);
-      },
-      { intervalMs: engineOptions.chainViewPollIntervalMs, onError: failed('chain view poll') },
-    ),
-    startPeriodicTask(() => presence.reconcile(), {
-      intervalMs: engineOptions.presenceIntervalMs,
-      // A new instance learns of its peers from their heartbeats; asking before that would see
-      // only its own connections and wrongly drop every provider connected elsewhere.
-      firstRunAfterMs: dependencies.clustered ? socketOptions.clusterHeartbeatTimeoutMs : 0,
-      onError: failed('provider presence check'),
-    }),
-  ];
 }

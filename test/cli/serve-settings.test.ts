@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { parseArgs } from 'node:util';
+import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../../src/engine/ethereum-watch.js';
 import {
-  DEFAULT_ETHEREUM_CONFIRMATIONS,
   HEAP_GROWTH_SETTING,
   readServeSettings,
   readSetting,

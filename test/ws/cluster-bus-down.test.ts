@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Quote, StateChanged } from '../../examples/user-client.js';
 import { PostgresClusterBus } from '../../src/store/postgres/cluster-bus.js';
+import { buildEngine, type Engine } from '../../src/engine/build-engine.js';
+import { resolveEngineOptions } from '../../src/engine/options.js';
 import { attachSocketServer, type SocketServer } from '../../src/ws/server.js';
 import { makerTerms, runBot, type RunningBot } from '../e2e/bots.js';
 import { testEngineOptions } from '../engine/helpers.js';
@@ -20,6 +22,7 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
   let bus: PostgresClusterBus;
   let httpServer: HttpServer;
   let sockets: SocketServer;
+  let engine: Engine;
   let url: string;
   const clients: Client[] = [];
   const bots: RunningBot[] = [];
@@ -35,6 +38,14 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
       bus,
       engine: testEngineOptions({ quoteDeadlineMs: 300 }),
     });
+    engine = buildEngine({
+      store: fresh.store,
+      options: resolveEngineOptions(testEngineOptions({ quoteDeadlineMs: 300 })),
+      outlets: sockets.outlets,
+      now: Date.now,
+      logger: silentLogger,
+    });
+    sockets.serve(engine);
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   });
@@ -42,6 +53,7 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
   after(async () => {
     for (const client of clients) client.close();
     for (const { bot } of bots) bot.close();
+    await engine?.close();
     await sockets?.close();
     await bus?.close();
     httpServer?.close();
@@ -61,7 +73,7 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
 
     const changes = recordEvents<StateChanged>(user, 'stateChanged');
     await succeed(user, 'subscribeToOrderState', { orderId: quote.orderId });
-    await sockets.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: Date.now(), cause: { source: 'timer', reason: 'fundWindowElapsed' } });
+    await engine.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: Date.now(), cause: { source: 'timer', reason: 'fundWindowElapsed' } });
     await eventually(() => changes.length === 1, 'the move');
     assert.deepEqual(changes, [{ orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 }]);
   });

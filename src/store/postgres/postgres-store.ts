@@ -30,7 +30,7 @@ import { BatchedReads } from '../batched-reads.js';
 import type { StoreChange } from '../change-feed.js';
 import { ConfigurationCache } from '../configuration-cache.js';
 import { openImportSession } from '../import-session.js';
-import { orderFromRow, type OrderRow } from '../order-rows.js';
+import { invoiceHashOfRow, orderFromRow, orderIdOfRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
 import type {
   ChainStep,
@@ -100,12 +100,12 @@ class PostgresStore implements Store {
   private closing: Promise<void> | undefined;
   private readonly ordersById = new BatchedReads<string, OrderRow, OrderRecord | undefined>({
     readRows: (ids) => this.orderRows(SELECT_ORDERS_BY_IDS, [ids]),
-    keyOf: ([id]) => id,
+    keyOf: orderIdOfRow,
     answer: ([row]) => (row === undefined ? undefined : orderFromRow(row)),
   });
   private readonly ordersByInvoiceHash = new BatchedReads<string, OrderRow, OrderRecord[]>({
     readRows: (invoiceHashes) => this.orderRows(SELECT_ORDERS_BY_INVOICE_HASHES, [invoiceHashes]),
-    keyOf: ([, , , invoiceHash]) => invoiceHash,
+    keyOf: invoiceHashOfRow,
     answer: (rows) => rows.map(orderFromRow),
   });
 

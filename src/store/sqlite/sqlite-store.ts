@@ -30,7 +30,7 @@ import {
   type SequencedHistoryRow,
 } from '../history-rows.js';
 import { ConfigurationCache } from '../configuration-cache.js';
-import { orderFromRow, type OrderRow } from '../order-rows.js';
+import { invoiceHashOfRow, orderFromRow, orderIdOfRow, type OrderRow } from '../order-rows.js';
 import { streamOrdersInBatches } from '../order-stream.js';
 import { openImportSession } from '../import-session.js';
 import type {
@@ -99,7 +99,7 @@ class SqliteStore implements Store {
             .map((id) => this.statements.selectOrder.get(id) as OrderRow | undefined)
             .filter((row) => row !== undefined),
         ),
-      keyOf: ([id]) => id,
+      keyOf: orderIdOfRow,
       answer: ([row]) => (row === undefined ? undefined : orderFromRow(row)),
     });
     this.ordersByInvoiceHash = new BatchedReads({
@@ -107,7 +107,7 @@ class SqliteStore implements Store {
         this.readTogether(() =>
           invoiceHashes.flatMap((hash) => this.statements.selectOrdersByInvoiceHash.all(hash) as OrderRow[]),
         ),
-      keyOf: ([, , , invoiceHash]) => invoiceHash,
+      keyOf: invoiceHashOfRow,
       answer: (rows) => rows.map(orderFromRow),
     });
   }
