@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-js
 import { catalogOf, type MarketCatalog } from '../domain/market-catalog.js';
 import type { Market } from '../domain/markets.js';
 import { requirementsForAllMarkets, requirementsForMarket } from '../domain/requirements.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore } from '../store/store.js';
 import { routeMethods } from './methods.js';
 import { presentMarket, presentRequirements } from '../wire/presenters.js';
 import { allRequirementsSchema, listMarketsSchema, marketRequirementsSchema } from './schemas.js';
 
 export interface MarketRoutesOptions {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore;
 }
 
 function knownMarket(name: string, catalog: MarketCatalog): Market {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-js
 import { LnswapError } from '../domain/errors.js';
 import { catalogOf } from '../domain/market-catalog.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderReadStore } from '../store/store.js';
 import { presentOrderHistory } from '../wire/presenters.js';
 import { routeMethods } from './methods.js';
 import { orderHistorySchema } from './schemas.js';
@@ -10,7 +10,7 @@ import { orderHistorySchema } from './schemas.js';
 export const ORDER_HISTORY_PATH = '/tracker/orders/:id/history';
 
 export interface OrderHistoryRoutesOptions {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderReadStore;
   /** The chain id of the Ethereum node the service follows, for wallets' payment links; unknown without one. */
   readonly ethereumChainId?: number;
 }

@@ -13,7 +13,7 @@ import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderReadStore, StoreChanges } from '../store/store.js';
 import {
   presentFundingDetails,
   presentOrder,
@@ -59,7 +59,7 @@ function orderTag(order: OrderRecord): string {
 }
 
 export interface OrderReadsOptions {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges;
   /** Budget for serialized answers about orders; 0 turns the cache off. */
   readonly responseCacheBytes: number;
   /** Counts the cache's hits and misses, for metrics. */
@@ -67,7 +67,7 @@ export interface OrderReadsOptions {
 }
 
 export class OrderReads {
-  private readonly store: Store;
+  private readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges;
   private readonly responses: OrderResponses;
   private readonly cacheCounts: ResponseCacheCounts | undefined;
 

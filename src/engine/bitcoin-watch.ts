@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ChainBackend, FeeRateSource } from '../chains/chain-backend.js';
 import { findMarket, ONCHAIN_ASSETS, type Network } from '../domain/markets.js';
-import type { Store } from '../store/store.js';
+import type { ChainWatchStore, ConfigurationReadStore } from '../store/store.js';
 import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
@@ -48,7 +48,7 @@ export type BitcoinBackendFactory = (network: Network) => BitcoinChainBackend;
  * and gives the store a Bitcoin chain view when it has none, so refund details have a height and a fee rate.
  */
 export async function connectBitcoin(
-  store: Store,
+  store: ConfigurationReadStore & ChainWatchStore,
   options: BitcoinWatchOptions,
   openBackend: BitcoinBackendFactory,
 ): Promise<BitcoinConnection> {
@@ -82,7 +82,7 @@ export async function connectBitcoin(
 export function startBitcoinWatch(
   connection: BitcoinConnection,
   dependencies: {
-    store: Store;
+    store: ConfigurationReadStore & ChainWatchStore;
     publish: StateChangedPublisher;
     logger: Logger;
     now: () => number;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderMoveStore, OrderReadStore } from '../store/store.js';
 import { BlockHeightTracker, type BlockHeightChange } from './block-height-tracker.js';
 import { sweepElapsedFundWindows } from './fund-window-sweeper.js';
 import type { AuctionEvents, OrderMoveEvents } from './metrics.js';
@@ -19,7 +19,7 @@ export interface EngineOutlets {
 }
 
 export interface EngineDependencies {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderMoveStore & OrderReadStore;
   readonly options: EngineOptions;
   readonly outlets: EngineOutlets;
   readonly now: () => number;

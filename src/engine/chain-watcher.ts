@@ -5,13 +5,13 @@ import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget 
 import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
-import type { ChainStep, OrderChainUpdate, StateTransition, Store } from '../store/store.js';
+import type { ChainStep, ChainWatchStore, OrderChainUpdate, StateTransition } from '../store/store.js';
 import { stateChangedEvent } from './state-events.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 
 export interface ChainWatcherOptions {
   readonly backend: ChainBackend;
-  readonly store: Store;
+  readonly store: ChainWatchStore;
   /** On-chain tickers whose orders this chain settles (only those whose network fits the node). */
   readonly tickers: readonly string[];
   /** Blocks a funding, claim or refund needs before it counts; 1 counts it in the block that holds it. */

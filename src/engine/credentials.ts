@@ -2,7 +2,7 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 import { LnswapError } from '../domain/errors.js';
 import type { ProviderCredential } from '../domain/order.js';
 import { isValidProviderName } from '../domain/provider-names.js';
-import type { Store } from '../store/store.js';
+import type { ProviderStore } from '../store/store.js';
 import { isPlainObject } from './payload-shapes.js';
 
 /** scrypt at the cost OWASP recommends: slow enough to make a stolen hash expensive to attack. */
@@ -65,7 +65,7 @@ function decoy(): Promise<string> {
  * Checks `{ apiKey, secretKey }` against the operator-issued credentials; throws
  * InvalidOrMissingCredentials for anything but an unrevoked match.
  */
-export async function authenticateProvider(store: Store, payload: unknown): Promise<ProviderCredential> {
+export async function authenticateProvider(store: ProviderStore, payload: unknown): Promise<ProviderCredential> {
   if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingCredentials');
   const { apiKey, secretKey } = payload;
   if (typeof apiKey !== 'string' || typeof secretKey !== 'string' || apiKey === '' || secretKey === '') {

@@ -4,7 +4,7 @@ import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../domain/chain
 import { isEthereumAddress } from '../domain/ethereum.js';
 import { assetOfIn } from '../domain/ethereum-slots.js';
 import { catalogOf, type MarketCatalog } from '../domain/market-catalog.js';
-import type { Store } from '../store/store.js';
+import type { ChainWatchStore, ConfigurationReadStore } from '../store/store.js';
 import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
@@ -51,7 +51,7 @@ export interface EthereumConnection {
  * contract's refund delay, and points the store's Ethereum chain view at the contract being watched.
  */
 export async function connectEthereum(
-  store: Store,
+  store: ConfigurationReadStore & ChainWatchStore,
   options: EthereumWatchOptions,
   openBackend: EthereumBackendFactory,
 ): Promise<EthereumConnection> {
@@ -91,7 +91,7 @@ export function ethereumTickersOf(catalog: MarketCatalog, chainId: number): stri
 export function startEthereumWatch(
   connection: EthereumConnection,
   dependencies: {
-    store: Store;
+    store: ConfigurationReadStore & ChainWatchStore;
     publish: StateChangedPublisher;
     logger: Logger;
     now: () => number;

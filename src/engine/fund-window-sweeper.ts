@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { OrderMoveStore } from '../store/store.js';
 import type { OrderTransitions } from './order-transitions.js';
 
 /**
@@ -8,7 +8,7 @@ import type { OrderTransitions } from './order-transitions.js';
  * Resolves with the number of orders this call moved; another instance may have moved others.
  */
 export async function sweepElapsedFundWindows(
-  store: Store,
+  store: OrderMoveStore,
   transitions: OrderTransitions,
   now: number,
   signal?: AbortSignal,

@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { ORDER_STATES, type OrderState } from '../domain/states.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderMoveStore } from '../store/store.js';
 import type { ChainHealthReading } from './chain-health.js';
 import type { ChainProgress } from './readiness.js';
 
@@ -25,7 +25,7 @@ export interface OrderMoveEvents {
 }
 
 export interface ScrapeSources {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderMoveStore;
   /** Each followed chain's tip and processed height. */
   readonly chainProgress?: () => Promise<ChainProgress[]>;
   /** What the watchers last heard from each followed chain's node. */
@@ -141,7 +141,7 @@ async function whileStoreAnswers<T>(read: Promise<T>): Promise<T | undefined> {
   }
 }
 
-function registerStoreGauges(registry: Registry, store: Store): void {
+function registerStoreGauges(registry: Registry, store: ConfigurationReadStore & OrderMoveStore): void {
   new Gauge({
     name: 'lnswap_orders',
     help: 'Orders in the store, by state',

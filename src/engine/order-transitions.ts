@@ -1,4 +1,4 @@
-import type { StateTransition, Store } from '../store/store.js';
+import type { OrderMoveStore, OrderReadStore, StateTransition } from '../store/store.js';
 import { eventNeedsStoredOrder, stateChangedEvent, type StateChangedEvent } from './state-events.js';
 
 export type StateChangedPublisher = (event: StateChangedEvent) => void;
@@ -11,7 +11,7 @@ export type StateChangedPublisher = (event: StateChangedEvent) => void;
  */
 export class OrderTransitions {
   constructor(
-    private readonly store: Store,
+    private readonly store: OrderMoveStore & OrderReadStore,
     /** Tells the users following an order; for moves stored by other means (the chain watcher's steps). */
     readonly publish: StateChangedPublisher,
   ) {}

@@ -4,7 +4,7 @@ import { normalizeOrderId } from '../domain/order-ids.js';
 import type { OrderRecord } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
-import type { StateTransition, Store } from '../store/store.js';
+import type { OrderReadStore, StateTransition } from '../store/store.js';
 import type { OrderTransitions } from './order-transitions.js';
 import { isPlainObject } from './payload-shapes.js';
 
@@ -71,7 +71,7 @@ export function readPaymentResult(payload: unknown): PaymentResult {
  */
 export async function applyPaymentResult(
   result: PaymentResult,
-  store: Store,
+  store: OrderReadStore,
   transitions: OrderTransitions,
   now: number,
   providerId: string,
@@ -97,7 +97,7 @@ export async function applyPaymentResult(
 async function holdForAdminRefund(
   order: OrderRecord,
   transitions: OrderTransitions,
-  store: Store,
+  store: OrderReadStore,
   now: number,
   requestId: string | undefined,
 ): Promise<void> {
@@ -114,7 +114,7 @@ async function moveFunded(
   order: OrderRecord,
   to: OrderState,
   transitions: OrderTransitions,
-  store: Store,
+  store: OrderReadStore,
   details: Pick<StateTransition, 'at' | 'paymentPreimage' | 'cause'>,
 ): Promise<void> {
   if (order.state === to) return;

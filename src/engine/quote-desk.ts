@@ -5,7 +5,7 @@ import { isLnswapError, LnswapError } from '../domain/errors.js';
 import { catalogOf } from '../domain/market-catalog.js';
 import type { ChainViews, OrderRecord } from '../domain/order.js';
 import { INITIAL_ORDER_STATE } from '../domain/states.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderMoveStore } from '../store/store.js';
 import { QuoteAuction } from './auction.js';
 import {
   verifyMakerQuote,
@@ -28,7 +28,7 @@ export interface ProviderQuoteRequest {
 }
 
 export interface QuoteDeskDependencies {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderMoveStore;
   readonly options: EngineOptions;
   readonly now: () => number;
   /** Delivers a quote request to every provider subscribed to its market, on any instance. */

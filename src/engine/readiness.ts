@@ -1,6 +1,6 @@
 import { isMisbehaviour } from '../chains/node-faults.js';
 import type { ChainKind } from '../domain/markets.js';
-import type { Store } from '../store/store.js';
+import type { ChainWatchStore, OrderReadStore } from '../store/store.js';
 import type { ChainHealthReading } from './chain-health.js';
 
 /** Why the service is not ready: the bare text `/readyz` answers with 503. */
@@ -56,7 +56,7 @@ function withinTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
  */
 export class Readiness {
   constructor(
-    private readonly store: Store,
+    private readonly store: ChainWatchStore & OrderReadStore,
     private readonly chains: readonly FollowedChain[],
     private readonly timeoutMs = DEFAULT_PROBE_TIMEOUT_MS,
     private readonly now: () => number = Date.now,

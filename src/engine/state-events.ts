@@ -1,6 +1,6 @@
 import type { OrderRecord, TransactionType } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
-import type { SequencedStateChange, StateTransition, Store } from '../store/store.js';
+import type { OrderReadStore, SequencedStateChange, StateTransition } from '../store/store.js';
 
 /** The `stateChanged` payload users receive while subscribed to an order. */
 export interface StateChangedEvent {
@@ -76,7 +76,7 @@ function latestTransactionId(order: OrderRecord | undefined, type: TransactionTy
 
 /** The events of an order's stored history after `afterSequence`, for subscribers that missed them. */
 export async function storedStateChangedEvents(
-  store: Store,
+  store: OrderReadStore,
   orderId: string,
   afterSequence: number,
 ): Promise<StateChangedEvent[]> {

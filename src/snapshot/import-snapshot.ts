@@ -1,6 +1,6 @@
 import { catalogOf, KNOWN_CATALOG, type MarketCatalog } from '../domain/market-catalog.js';
 import type { OrderRecord } from '../domain/order.js';
-import type { ImportSession, Store, StoreConfiguration } from '../store/store.js';
+import type { ImportSession, SnapshotStore, StoreConfiguration } from '../store/store.js';
 import { InvoiceChecks, type InvoiceRecord } from './invoice-checks.js';
 import { TopLevelObjectScanner, type ScanEvent } from './object-scanner.js';
 import { LIVE_ORDER_STATES } from '../domain/states.js';
@@ -65,7 +65,7 @@ function isHeaderKey(key: string): key is HeaderKey {
  * store in batches; what stays behind per order is its id's 20-byte slot in `indexById`.
  */
 export async function importSnapshot(
-  store: Store,
+  store: SnapshotStore,
   input: AsyncIterable<Buffer | string>,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {

@@ -103,13 +103,13 @@ export interface StoreImportOptions {
 }
 
 /** The offered markets, chain views, providers and tokens: read by nearly every part. */
-export interface ConfigurationReads {
+export interface ConfigurationReadStore {
   /** Kept in memory between changes: callers must not modify what it resolves to. */
   getConfiguration(): Promise<StoreConfiguration>;
 }
 
 /** What the read API and order subscriptions ask of one order. */
-export interface OrderReads {
+export interface OrderReadStore {
   getOrder(id: string): Promise<OrderRecord | undefined>;
   /** Newest first (createdAt descending, then id descending). */
   findOrdersByInvoiceHash(invoiceHash: string, onchainTicker?: string): Promise<OrderRecord[]>;
@@ -119,7 +119,7 @@ export interface OrderReads {
 }
 
 /** Creating orders and moving them by requests and timers (compare-and-set), and the lookups those moves need. */
-export interface OrderMoves {
+export interface OrderMoveStore {
   /** Stores a new order in its first state and records that state, and why, in its history. */
   createOrder(order: OrderRecord, cause: TransitionCause): Promise<void>;
   /**
@@ -191,21 +191,25 @@ export interface SnapshotStore {
   streamOrders(batchSize?: number): AsyncIterable<OrderRecord>;
 }
 
+/** Committed changes that caches of reads must hear about, from this process and others. */
+export interface StoreChanges {
+  readonly changes: ChangeFeed;
+}
+
 /**
  * Every role of a store, for the composition root that hands each part the roles it uses, and for tests.
  * Parts take the narrowest roles they need.
  */
 export interface Store
-  extends ConfigurationReads,
-    OrderReads,
-    OrderMoves,
+  extends ConfigurationReadStore,
+    OrderReadStore,
+    OrderMoveStore,
     ChainWatchStore,
     ProviderStore,
     TokenStore,
     RateLimitStore,
-    SnapshotStore {
+    SnapshotStore,
+    StoreChanges {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Committed changes that caches of reads must hear about, from this process and others. */
-  readonly changes: ChangeFeed;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import { KeyedRateLimiter, type RateLimit } from '../domain/token-bucket.js';
-import type { Store } from '../store/store.js';
+import type { RateLimitStore } from '../store/store.js';
 
 /**
  * Rate limits per client address, counted across every instance through the store (one atomic upsert per
@@ -13,7 +13,7 @@ export class AddressLimits {
   private outageLogged = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: RateLimitStore,
     private readonly now: () => number,
     private readonly logger: Logger,
   ) {}

@@ -6,7 +6,7 @@ import { parseActiveConfiguration } from '../engine/active-configuration.js';
 import { authenticateProvider } from '../engine/credentials.js';
 import type { OrderTransitions } from '../engine/order-transitions.js';
 import { applyPaymentResult, readPaymentResult } from '../engine/payment-result.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderReadStore, ProviderStore } from '../store/store.js';
 import type { ClientAddresses } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
@@ -17,7 +17,7 @@ import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
 export interface ProviderNamespaceDependencies {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderReadStore & ProviderStore;
   readonly router: MakerQuoteRouter;
   readonly presence: ProviderPresence;
   readonly transitions: OrderTransitions;
@@ -145,7 +145,7 @@ function providerHandlers(
 }
 
 /** `[market, ...]`: non-empty, every name an offered market (any case). Canonical names out. */
-async function readMarketList(store: Store, payload: unknown): Promise<string[]> {
+async function readMarketList(store: ConfigurationReadStore & OrderReadStore & ProviderStore, payload: unknown): Promise<string[]> {
   if (!Array.isArray(payload) || payload.length === 0) throw new LnswapError('InvalidOrMissingMarkets');
   const { markets: offered } = await store.getConfiguration();
   return payload.map((name: unknown) => {

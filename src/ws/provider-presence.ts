@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Namespace } from 'socket.io';
 import { presenceCorrections } from '../engine/provider-presence.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, ProviderStore } from '../store/store.js';
 
 /** What a provider connection carries; fetchSockets shows it to every instance. */
 export interface ProviderSocketData {
@@ -25,7 +25,7 @@ export class ProviderPresence {
   private shuttingDown = false;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: ConfigurationReadStore & ProviderStore,
     private readonly providers: Namespace,
     private readonly requestTimeoutMs: number,
     private readonly logger: Logger,

@@ -7,7 +7,7 @@ import type { OrderTransitions } from '../engine/order-transitions.js';
 import { startPeriodicTask, upkeepFailed, type PeriodicTask } from '../engine/periodic-task.js';
 import type { QuoteDesk } from '../engine/quote-desk.js';
 import { storedStateChangedEvents, type StateChangedEvent } from '../engine/state-events.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderReadStore, ProviderStore, RateLimitStore } from '../store/store.js';
 import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
 import { ClientAddresses } from './client-address.js';
@@ -28,8 +28,11 @@ export const PROVIDER_NAMESPACE = '/provider/v1';
 /** A move made on another instance, for this instance's subscribers. */
 const STATE_CHANGED_ELSEWHERE = 'lnswap:stateChanged';
 
+/** The store's roles the namespaces use: reads, providers and their credentials, rate limits. */
+export type SocketStore = ConfigurationReadStore & OrderReadStore & ProviderStore & RateLimitStore;
+
 export interface SocketServerDependencies {
-  readonly store: Store;
+  readonly store: SocketStore;
   readonly logger: Logger;
   /** How instances sharing the store's database reach each other; absent for a store no other instance shares. */
   readonly bus?: ClusterBus;

@@ -10,7 +10,7 @@ import { deriveRefundDetails } from '../domain/refund.js';
 import { requirementsForAllMarkets } from '../domain/requirements.js';
 import { isPlainObject } from '../engine/payload-shapes.js';
 import type { QuoteDesk } from '../engine/quote-desk.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, OrderReadStore } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
 import { broadcastTransaction, type Broadcasters } from './broadcast-transaction.js';
 import type { ClientAddresses } from './client-address.js';
@@ -23,7 +23,7 @@ import { blockHeightRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
 export interface UserNamespaceDependencies {
-  readonly store: Store;
+  readonly store: ConfigurationReadStore & OrderReadStore;
   readonly desk: QuoteDesk;
   readonly subscriptions: OrderSubscriptions;
   readonly addressLimits: AddressLimits;
@@ -136,7 +136,7 @@ function readSinceSequence(payload: unknown): number | undefined {
   return raw;
 }
 
-async function findOrder(store: Store, payload: unknown): Promise<OrderRecord> {
+async function findOrder(store: ConfigurationReadStore & OrderReadStore, payload: unknown): Promise<OrderRecord> {
   const order = await store.getOrder(readOrderId(payload));
   if (order === undefined) throw new LnswapError('OrderNotFound');
   return order;
