@@ -3,7 +3,7 @@ import type { ProviderCredential } from '../domain/order.js';
 import { isValidProviderName } from '../domain/provider-names.js';
 import { issueProviderCredential } from '../engine/credentials.js';
 import { openStore } from '../store/open.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, ProviderStore } from '../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from './command.js';
 import { databaseUrlFrom, DEFAULT_DATABASE_URL } from './settings.js';
 import { formatTable } from './table.js';
@@ -89,7 +89,7 @@ function payoutAddressOf(text: string): string {
 }
 
 async function addProvider(
-  store: Store,
+  store: ConfigurationReadStore & ProviderStore,
   name: string,
   ethereumPayoutAddress: string | undefined,
   context: CliContext,
@@ -109,7 +109,7 @@ async function addProvider(
   );
 }
 
-async function listProviders(store: Store, context: CliContext): Promise<void> {
+async function listProviders(store: ConfigurationReadStore & ProviderStore, context: CliContext): Promise<void> {
   const [credentials, { providers }] = await Promise.all([store.listProviderCredentials(), store.getConfiguration()]);
   const serving = new Set(providers.filter((provider) => provider.active).map((provider) => provider.id));
   const rows = credentials.map((credential) => [
@@ -127,14 +127,14 @@ function statusOf(credential: ProviderCredential): string {
   return credential.revokedAt === undefined ? 'valid' : `revoked ${new Date(credential.revokedAt).toISOString()}`;
 }
 
-async function setPayout(store: Store, name: string, address: string, context: CliContext): Promise<void> {
+async function setPayout(store: ConfigurationReadStore & ProviderStore, name: string, address: string, context: CliContext): Promise<void> {
   if (!(await store.setProviderPayoutAddress(name, address))) {
     throw new Error(`no provider named ${name} with valid credentials`);
   }
   context.stdout.write(`provider ${name} is paid at ${address} on Ethereum\n`);
 }
 
-async function revokeProvider(store: Store, name: string, context: CliContext): Promise<void> {
+async function revokeProvider(store: ConfigurationReadStore & ProviderStore, name: string, context: CliContext): Promise<void> {
   if (!(await store.revokeProviderCredential(name, Date.now()))) {
     throw new Error(`no provider named ${name} with valid credentials`);
   }

@@ -1,7 +1,7 @@
 import { tokenListProblem, tokenMarketName, type TokenAsset } from '../domain/market-catalog.js';
 import { NETWORKS, type Network } from '../domain/markets.js';
 import { openStore } from '../store/open.js';
-import type { Store } from '../store/store.js';
+import type { ConfigurationReadStore, TokenStore } from '../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from './command.js';
 import { databaseUrlFrom, DEFAULT_DATABASE_URL } from './settings.js';
 import { formatTable } from './table.js';
@@ -90,7 +90,7 @@ function tokenFromArgs(
  * unique keys still refuse a token someone added in between, and nothing else of the configuration is written, so
  * a running service's provider and chain-view updates are never overwritten with what was read here.
  */
-async function addToken(store: Store, token: TokenAsset, context: CliContext): Promise<void> {
+async function addToken(store: ConfigurationReadStore & TokenStore, token: TokenAsset, context: CliContext): Promise<void> {
   const configuration = await store.getConfiguration();
   const tokens = [...configuration.tokens, token];
   const problem = tokenListProblem(tokens);
@@ -111,7 +111,7 @@ async function addToken(store: Store, token: TokenAsset, context: CliContext): P
   );
 }
 
-async function listTokens(store: Store, context: CliContext): Promise<void> {
+async function listTokens(store: ConfigurationReadStore, context: CliContext): Promise<void> {
   const { tokens, markets } = await store.getConfiguration();
   const rows = tokens.map((token) => {
     const market = tokenMarketName(token);
