@@ -35,7 +35,6 @@ const CLN_NETWORKS: Readonly<Record<string, Network>> = {
 
 /** Core Lightning's JSON-RPC error codes for `pay` (common/jsonrpc_errors.h). */
 const PAY_IN_PROGRESS = 200;
-const PAY_RHASH_ALREADY_USED = 201;
 const PAY_DESTINATION_PERM_FAIL = 203;
 const PAY_ROUTE_NOT_FOUND = 205;
 const PAY_ROUTE_TOO_EXPENSIVE = 206;
@@ -128,7 +127,10 @@ export class ClnRestBackend implements LightningBackend {
       case PAY_DESTINATION_PERM_FAIL:
         return { kind: 'failed', reason: 'incorrect-payment-details' };
       case PAY_ROUTE_NOT_FOUND:
-        return { kind: 'failed', reason: /spendable|insufficient/i.test(error.message) ? 'insufficient-balance' : 'no-route' };
+        return {
+          kind: 'failed',
+          reason: /spendable|insufficient/i.test(error.message) ? 'insufficient-balance' : 'no-route',
+        };
       case PAY_ROUTE_TOO_EXPENSIVE:
         return { kind: 'failed', reason: 'fee-limit-exceeded' };
       case PAY_INVOICE_EXPIRED:
@@ -136,6 +138,7 @@ export class ClnRestBackend implements LightningBackend {
       case PAY_STOPPED_RETRYING:
         return { kind: 'failed', reason: 'timeout' };
       default:
+        // Among them PAY_RHASH_ALREADY_USED (201): money may be out under this hash already.
         return this.lookupAfterError(request.invoice);
     }
   }

@@ -1,7 +1,9 @@
 /** Reading a node's JSON answers without trusting their shape: anything unexpected reads as absent. */
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 export function stringAt(record: Record<string, unknown> | undefined, key: string): string | undefined {

@@ -66,7 +66,10 @@ export class LndRestBackend implements LightningBackend {
   }
 
   async getInfo(): Promise<LightningNodeInfo> {
-    const info = this.unary(await callJson(this.endpoint, { method: 'GET', path: '/v1/getinfo', what: 'lnd getinfo' }), 'lnd getinfo');
+    const info = this.unary(
+      await callJson(this.endpoint, { method: 'GET', path: '/v1/getinfo', what: 'lnd getinfo' }),
+      'lnd getinfo',
+    );
     const chain = asRecord(arrayAt(info, 'chains')[0]);
     const network = LND_NETWORKS[stringAt(chain, 'network') ?? ''];
     const publicKey = stringAt(info, 'identity_pubkey');
@@ -79,7 +82,10 @@ export class LndRestBackend implements LightningBackend {
 
   async spendableMillisatoshis(): Promise<bigint> {
     const what = 'lnd channel balance';
-    const balance = this.unary(await callJson(this.endpoint, { method: 'GET', path: '/v1/balance/channels', what }), what);
+    const balance = this.unary(
+      await callJson(this.endpoint, { method: 'GET', path: '/v1/balance/channels', what }),
+      what,
+    );
     const local = amountAt(asRecord(balance?.['local_balance']), 'msat');
     if (local === undefined) throw new LightningNodeError('malformed', what);
     return local;
@@ -130,7 +136,8 @@ export class LndRestBackend implements LightningBackend {
           return outcome.kind !== 'pending';
         },
       );
-      if (refusal === undefined && answer.status !== 200) refusal = errorOf({ status: answer.status, body: safeParse(answer.rest) });
+      if (refusal === undefined && answer.status !== 200)
+        refusal = errorOf({ status: answer.status, body: safeParse(answer.rest) });
     } catch (error) {
       if (error instanceof LightningNodeError && error.fault !== 'malformed') return { kind: 'pending' };
       throw error;
@@ -177,7 +184,10 @@ export class LndRestBackend implements LightningBackend {
   private unary(answer: NodeAnswer, what: string): Record<string, unknown> | undefined {
     const error = errorOf(answer);
     if (error !== undefined) {
-      throw new LightningNodeError(isMacaroonRefusal(error.message) || answer.status === 401 || answer.status === 403 ? 'unauthorized' : 'refused', what);
+      throw new LightningNodeError(
+        isMacaroonRefusal(error.message) || answer.status === 401 || answer.status === 403 ? 'unauthorized' : 'refused',
+        what,
+      );
     }
     return asRecord(answer.body);
   }
@@ -199,7 +209,8 @@ function paymentOutcome(payment: Record<string, unknown> | undefined): PaymentOu
 
 /** A streamed `{"error": {...}}` line, or a bare `{code, message}` the gateway sends before any result. */
 function streamError(line: Record<string, unknown> | undefined): { code: number; message: string } | undefined {
-  const error = asRecord(line?.['error']) ?? (line !== undefined && !('result' in line) && 'message' in line ? line : undefined);
+  const error =
+    asRecord(line?.['error']) ?? (line !== undefined && !('result' in line) && 'message' in line ? line : undefined);
   if (error === undefined) return undefined;
   return { code: numberAt(error, 'code') ?? 0, message: stringAt(error, 'message') ?? '' };
 }
@@ -230,4 +241,3 @@ function safeParse(text: string): unknown {
     return undefined;
   }
 }
-

@@ -103,7 +103,10 @@ function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk:
         certificate.raw.equals(pinned) ? undefined : new Error('not the pinned certificate'),
       agent: false,
     });
-    const timer = setTimeout(() => finish({ error: new LightningNodeError('timeout', options.what) }), endpoint.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ error: new LightningNodeError('timeout', options.what) }),
+      endpoint.timeoutMs,
+    );
     req.on('error', () => finish({ error: new LightningNodeError('unreachable', options.what) }));
     req.on('response', (response: IncomingMessage) => {
       let received = 0;
@@ -117,7 +120,9 @@ function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk:
         try {
           if (onChunk(chunk)) finish({ status: response.statusCode ?? 0 });
         } catch (error) {
-          finish({ error: error instanceof LightningNodeError ? error : new LightningNodeError('malformed', options.what) });
+          finish({
+            error: error instanceof LightningNodeError ? error : new LightningNodeError('malformed', options.what),
+          });
         }
       });
       response.on('end', () => finish({ status: response.statusCode ?? 0 }));
