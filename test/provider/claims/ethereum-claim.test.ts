@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Hex } from 'viem';
+import { encodeFundCalldata, ZERO_ADDRESS } from '../../../src/domain/ethereum.js';
+import { readEthereumSlot, sendEthereumClaim } from '../../../src/provider/claims/ethereum-claim.js';
+import { slotProblem } from '../../../src/provider/claims/ethereum-slot.js';
+import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
+
+const REFUND_DELAY = 20n;
+const AMOUNT = 1_234_567_890_123_456_789n;
+
+function secretPair(): { preimage: string; paymentHash: string } {
+  const preimage = randomBytes(32).toString('hex');
+  return { preimage, paymentHash: createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex') };
+}
+
+describe('the provider claims an ether slot of the v2 swap contract on Anvil', { skip: anvilSkipReason }, () => {
+  let anvil: AnvilNode;
+  let contract: Hex;
+
+  before(async () => {
+    anvil = await startAnvil();
+    contract = await anvil.deploySwapContract(REFUND_DELAY);
+  });
+  after(() => anvil.stop());
+
+  const user = () => anvil.accounts[1]!;
+  const provider = () => anvil.accounts[2]!;
+  const attacker = () => anvil.accounts[3]!;
+
+  async function fund(paymentHash: string, claimer: string, from = user()): Promise<string> {
+    const orderId = randomUUID();
+    const hash = await anvil.wallet(from).sendTransaction({
+      to: contract,
+      value: AMOUNT,
+      data: encodeFundCalldata(orderId, paymentHash, claimer),
+    });
+    await anvil.publicClient.waitForTransactionReceipt({ hash });
+    return orderId;
+  }
+
+  const expectedFor = async (paymentHash: string) => ({
+    payoutAddress: provider().address,
+    paymentHash,
+    token: ZERO_ADDRESS,
+    currentHeight: Number(await anvil.blockNumber()),
+  });
+
+  test('a slot naming the provider is claimed with the preimage and pays the provider the full amount', async () => {
+    const { preimage, paymentHash } = secretPair();
+    const orderId = await fund(paymentHash, provider().address);
+    const slot = await readEthereumSlot(anvil.publicClient, contract, orderId, user().address);
+    assert.equal(slotProblem(slot, await expectedFor(paymentHash)), undefined);
+    assert.equal(slot.amount, AMOUNT);
+
+    const before = await anvil.publicClient.getBalance({ address: provider().address });
+    const hash = await sendEthereumClaim(anvil.publicClient, anvil.wallet(provider()), {
+      contract,
+      orderId,
+      funder: user().address,
+      preimage,
+    });
+    const receipt = await anvil.publicClient.waitForTransactionReceipt({ hash });
+    assert.equal(receipt.status, 'success');
+    const afterBalance = await anvil.publicClient.getBalance({ address: provider().address });
+    assert.equal(afterBalance - before, AMOUNT - receipt.gasUsed * receipt.effectiveGasPrice);
+    assert.equal((await readEthereumSlot(anvil.publicClient, contract, orderId, user().address)).state, 'claimed');
+  });
+
+  test('a claim sent by anyone else still pays the provider, and a second claim is refused before it costs gas', async () => {
+    const { preimage, paymentHash } = secretPair();
+    const orderId = await fund(paymentHash, provider().address);
+    const before = await anvil.publicClient.getBalance({ address: provider().address });
+    const hash = await sendEthereumClaim(anvil.publicClient, anvil.wallet(attacker()), {
+      contract,
+      orderId,
+      funder: user().address,
+      preimage,
+    });
+    await anvil.publicClient.waitForTransactionReceipt({ hash });
+    assert.equal((await anvil.publicClient.getBalance({ address: provider().address })) - before, AMOUNT);
+    const nonceBefore = await anvil.publicClient.getTransactionCount({ address: provider().address });
+    await assert.rejects(
+      sendEthereumClaim(anvil.publicClient, anvil.wallet(provider()), {
+        contract,
+        orderId,
+        funder: user().address,
+        preimage,
+      }),
+      /SlotNotOpen/,
+    );
+    assert.equal(await anvil.publicClient.getTransactionCount({ address: provider().address }), nonceBefore);
+  });
+
+  test('slots that are not the provider order’s funding are named as such', async () => {
+    const { paymentHash } = secretPair();
+    const forAttacker = await fund(paymentHash, attacker().address, attacker());
+    assert.equal(
+      slotProblem(
+        await readEthereumSlot(anvil.publicClient, contract, forAttacker, attacker().address),
+        await expectedFor(paymentHash),
+      ),
+      'not-our-claimer',
+    );
+    const otherHash = await fund(secretPair().paymentHash, provider().address);
+    assert.equal(
+      slotProblem(
+        await readEthereumSlot(anvil.publicClient, contract, otherHash, user().address),
+        await expectedFor(paymentHash),
+      ),
+      'payment-hash-mismatch',
+    );
+    assert.equal(
+      slotProblem(
+        await readEthereumSlot(anvil.publicClient, contract, randomUUID(), user().address),
+        await expectedFor(paymentHash),
+      ),
+      'not-funded',
+    );
+  });
+
+  test('a wrong preimage is refused before it costs gas', async () => {
+    const { paymentHash } = secretPair();
+    const orderId = await fund(paymentHash, provider().address);
+    await assert.rejects(
+      sendEthereumClaim(anvil.publicClient, anvil.wallet(provider()), {
+        contract,
+        orderId,
+        funder: user().address,
+        preimage: secretPair().preimage,
+      }),
+      /WrongPreimage/,
+    );
+  });
+
+  test('at the refund height the slot is past claiming, and the contract agrees', async () => {
+    const { preimage, paymentHash } = secretPair();
+    const orderId = await fund(paymentHash, provider().address);
+    const slot = await readEthereumSlot(anvil.publicClient, contract, orderId, user().address);
+    await anvil.mine(slot.refundHeight - Number(await anvil.blockNumber()));
+    assert.equal(slotProblem(slot, await expectedFor(paymentHash)), 'refund-height-passed');
+    await assert.rejects(
+      sendEthereumClaim(anvil.publicClient, anvil.wallet(provider()), {
+        contract,
+        orderId,
+        funder: user().address,
+        preimage,
+      }),
+      /RefundHeightPassed/,
+    );
+  });
+});
