@@ -112,10 +112,13 @@ contract SwapContract {
     ) external nonReentrant {
         if (amount == 0) revert ZeroValue();
         if (token == address(0)) revert ZeroToken();
+        // Checked before `balanceOf`, whose call to an address without code would revert without a reason.
+        if (token.code.length == 0) revert TokenTransferFailed();
         uint256 total = openSlot(orderUUID, paymentHash, claimer, token, amount);
         uint256 before = IERC20(token).balanceOf(address(this));
         callToken(token, abi.encodeWithSignature("transferFrom(address,address,uint256)", msg.sender, address(this), amount));
-        if (IERC20(token).balanceOf(address(this)) - before != amount) revert TokenAmountMismatch();
+        uint256 afterwards = IERC20(token).balanceOf(address(this));
+        if (afterwards < before || afterwards - before != amount) revert TokenAmountMismatch();
         emitFunded(orderUUID, token, amount, total);
     }
 
@@ -151,7 +154,8 @@ contract SwapContract {
     }
 
     /// The first funding of a slot fixes its payment hash, claimer, asset and refund height; a top-up must repeat
-    /// them and come while the slot may still be claimed, so no money arrives that the claimer could never take.
+    /// them and come before the refund height, so at least one block remains in which the claimer can claim what
+    /// arrived; a top-up never moves the refund height.
     function openSlot(
         bytes16 orderUUID,
         bytes32 paymentHash,
@@ -173,7 +177,7 @@ contract SwapContract {
             if (slot.paymentHash != paymentHash || slot.claimer != claimer || slot.token != token) {
                 revert SlotTermsMismatch();
             }
-            if (block.number > slot.refundHeight) revert FundingWindowClosed();
+            if (block.number >= slot.refundHeight) revert FundingWindowClosed();
         }
         slot.amount += amount;
         return slot.amount;

@@ -1,8 +1,12 @@
-// `npm run build:contract`: compiles the swap contract and rewrites its committed artifact module.
+// `npm run build:contract`: compiles the committed contracts and rewrites their artifact modules.
 import { writeFileSync } from 'node:fs';
-import { ARTIFACT_PATH, compileSwapContract, renderArtifactModule } from './swap-contract-compiler.js';
+import { COMMITTED_CONTRACTS, compileCommittedContract, renderArtifactModule } from './swap-contract-compiler.js';
 
-const compiled = compileSwapContract();
-writeFileSync(ARTIFACT_PATH, renderArtifactModule(compiled));
-const initCodeBytes = (compiled.bytecode.length - 2) / 2;
-process.stdout.write(`wrote ${ARTIFACT_PATH} (solc ${compiled.compilerVersion}, ${initCodeBytes} bytes of init code)\n`);
+for (const contract of COMMITTED_CONTRACTS) {
+  const compiled = compileCommittedContract(contract);
+  writeFileSync(contract.artifactPath, renderArtifactModule(contract, compiled));
+  const initCodeBytes = (compiled.bytecode.length - 2) / 2;
+  process.stdout.write(
+    `wrote ${contract.artifactPath} (solc ${compiled.compilerVersion}, ${initCodeBytes} bytes of init code)\n`,
+  );
+}

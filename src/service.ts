@@ -4,14 +4,23 @@ import type { Logger } from 'pino';
 import { buildApiServer } from './api/server.js';
 import {
   connectEthereum,
+  DEFAULT_ETHEREUM_POLL_INTERVAL_MS,
   startEthereumWatch,
   type EthereumBackendFactory,
   type EthereumWatchOptions,
 } from './engine/ethereum-watch.js';
-import { connectBitcoin, startBitcoinWatch, type BitcoinWatchOptions } from './engine/bitcoin-watch.js';
+import {
+  connectBitcoin,
+  DEFAULT_BITCOIN_POLL_INTERVAL_MS,
+  startBitcoinWatch,
+  type BitcoinWatchOptions,
+} from './engine/bitcoin-watch.js';
+import { ChainHealth, startNodeProbe } from './engine/chain-health.js';
+import { NODE_TIMEOUT_MS } from './chains/node-http.js';
 import type { PeriodicTask } from './engine/periodic-task.js';
 import { openBitcoinBackend } from './chains/bitcoin/open-bitcoin-backend.js';
 import type { ChainKind } from './domain/markets.js';
+import { nodeUrlForLog } from './domain/node-url.js';
 import type { EngineOptions } from './engine/options.js';
 import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
@@ -104,7 +113,7 @@ async function startParts(
   const ethereum =
     options.ethereum === undefined
       ? undefined
-      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum));
+      : await connectEthereum(options.store, options.ethereum, ethereumBackendFor(options.ethereum, options.logger));
   const bitcoinOptions = options.bitcoin;
   const bitcoin =
     bitcoinOptions === undefined
@@ -115,12 +124,22 @@ async function startParts(
     ethereum === undefined
       ? options.engine
       : { ...options.engine, ethereumRefundDelayBlocks: ethereum.refundDelayBlocks };
+  const ethereumHealth = new ChainHealth('ethereum', options.logger);
+  const bitcoinHealth = new ChainHealth('bitcoin', options.logger);
+  const ethereumPollMs = options.ethereum?.pollIntervalMs ?? DEFAULT_ETHEREUM_POLL_INTERVAL_MS;
+  const bitcoinPollMs = options.bitcoin?.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS;
   const followed: FollowedChain[] = [];
-  if (ethereum !== undefined) followed.push(followedChain(options, 'ethereum', ethereum.backend));
-  if (bitcoin !== undefined) followed.push(followedChain(options, 'bitcoin', bitcoin.backend));
+  if (ethereum !== undefined) followed.push(followedChain(options, ethereumHealth, ethereumPollMs));
+  if (bitcoin !== undefined) followed.push(followedChain(options, bitcoinHealth, bitcoinPollMs));
   const readiness = new Readiness(store, followed);
   const metrics =
-    options.metrics === false ? undefined : new ServiceMetrics({ store, chainProgress: () => readiness.progress() });
+    options.metrics === false
+      ? undefined
+      : new ServiceMetrics({
+          store,
+          chainProgress: () => readiness.progress(),
+          chainHealth: () => followed.map((chain) => chain.health.reading()),
+        });
   const api = await buildApiServer({
     store,
     ...(metrics === undefined ? {} : { metrics }),
@@ -176,10 +195,22 @@ async function startParts(
   const watches = [
     ...(ethereum === undefined || ethereumWatch === undefined
       ? []
-      : [watchWhileLeading(options, 'ethereum', () => startEthereumWatch(ethereum, dependencies, ethereumWatch))]),
+      : [
+          watchWhileLeading(options, 'ethereum', () =>
+            startEthereumWatch(ethereum, { ...dependencies, health: ethereumHealth }, ethereumWatch),
+          ),
+        ]),
     ...(bitcoin === undefined || bitcoinOptions === undefined
       ? []
-      : [watchWhileLeading(options, 'bitcoin', () => startBitcoinWatch(bitcoin, dependencies, bitcoinOptions))]),
+      : [
+          watchWhileLeading(options, 'bitcoin', () =>
+            startBitcoinWatch(bitcoin, { ...dependencies, health: bitcoinHealth }, bitcoinOptions),
+          ),
+        ]),
+  ];
+  const probes = [
+    ...(ethereum === undefined ? [] : [startNodeProbe(ethereum.backend, ethereumHealth, ethereumPollMs)]),
+    ...(bitcoin === undefined ? [] : [startNodeProbe(bitcoin.backend, bitcoinHealth, bitcoinPollMs)]),
   ];
   return {
     url: urlOf(api.server.address() as AddressInfo),
@@ -189,6 +220,7 @@ async function startParts(
         await watch.follower.stop();
         await watch.leadership.close();
       }
+      for (const probe of probes) await probe.stop();
       await ethereum?.backend.close();
       await bitcoin?.backend.close();
       // New connections are refused at once: winding the socket namespaces down can take a while.
@@ -221,7 +253,7 @@ function watchWhileLeading(
   const follower = whileLeading(
     leadership,
     async () => {
-      logger.info({ chain }, 'watching the chain');
+      logger.info({ chain, node: nodeUrlForLog(nodeUrlOf(options, chain)) }, 'watching the chain');
       const task = startWatch();
       return {
         async stop() {
@@ -235,17 +267,39 @@ function watchWhileLeading(
   return { leadership, follower };
 }
 
-function followedChain(options: ServiceOptions, chain: ChainKind, node: FollowedChain['node']): FollowedChain {
-  return { chain, node, allowedLagBlocks: options.allowedLagBlocks?.[chain] ?? DEFAULT_ALLOWED_LAG_BLOCKS[chain] };
+function nodeUrlOf(options: ServiceOptions, chain: ChainKind): string {
+  if (chain === 'ethereum') return options.ethereum?.rpcUrl ?? '';
+  return options.bitcoin?.esploraUrl ?? options.bitcoin?.rpcUrl ?? '';
+}
+
+/**
+ * A chain `/readyz` answers for. Its node counts as unreachable once nothing polled it for two poll intervals
+ * and four call timeouts: a poll makes several calls, each bounded by the timeout, so only a poll stuck on a node
+ * that answers each call just in time stays out that long.
+ */
+function followedChain(options: ServiceOptions, health: ChainHealth, pollIntervalMs: number): FollowedChain {
+  const { chain } = health;
+  return {
+    chain,
+    health,
+    staleAfterMs: 2 * pollIntervalMs + 4 * NODE_TIMEOUT_MS,
+    allowedLagBlocks: options.allowedLagBlocks?.[chain] ?? DEFAULT_ALLOWED_LAG_BLOCKS[chain],
+  };
 }
 
 /** The viem JSON-RPC backend: the one Ethereum implementation. */
-function ethereumBackendFor(options: EthereumWatchOptions): EthereumBackendFactory {
+function ethereumBackendFor(options: EthereumWatchOptions, logger: Logger): EthereumBackendFactory {
   return (swapContractAddress) =>
     new EthereumBackend({
       rpcUrl: options.rpcUrl,
       swapContractAddress,
+      onForeignLogs: ({ range, count, addresses }) =>
+        logger.warn(
+          { chain: 'ethereum', from: range.from, to: range.to, count, addresses },
+          'node answered logs of other contracts: dropped',
+        ),
       ...(options.maxRangeBlocks === undefined ? {} : { maxRangeBlocks: options.maxRangeBlocks }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
 }
 

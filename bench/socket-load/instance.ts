@@ -13,6 +13,7 @@ import { benchConfiguration } from '../dataset/configuration.js';
 import { withCommitClock } from './commit-clock.js';
 import type { InstanceMessage, ProviderKeysMessage, StartMoving } from './messages.js';
 import { moveOrders } from './mover.js';
+import { payoutAddressOfProvider } from './payout-addresses.js';
 
 export const PROVIDER_NAMES = ['maker-a', 'maker-b', 'maker-c'] as const;
 
@@ -32,9 +33,9 @@ async function main(): Promise<void> {
   const { markets, chains } = benchConfiguration();
   await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [] }));
   const providers: ProviderKeysMessage[] = [];
-  for (const name of PROVIDER_NAMES) {
+  for (const [index, name] of PROVIDER_NAMES.entries()) {
     const issued = await issueProviderCredential(name, Date.now());
-    await opened.addProviderCredential(issued.credential);
+    await opened.addProviderCredential({ ...issued.credential, ethereumPayoutAddress: payoutAddressOfProvider(index) });
     providers.push({ name, apiKey: issued.credential.apiKey, secretKey: issued.secretKey });
   }
   const { store, commits } = withCommitClock(opened);
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
     engine: { quoteDeadlineMs, maxSwapsInFlight: 1_000_000 },
     sockets: {
       // Each load client says which address it stands for, as a load balancer would (X-Forwarded-For).
-      trustProxy: true,
+      trustProxy: 1,
       quoteRequestsPerConnection: UNLIMITED,
       quoteRequestsPerAddress: UNLIMITED,
       eventsPerConnection: UNLIMITED,

@@ -7,6 +7,7 @@ import { benchConfiguration, SWAP_CONTRACT_ADDRESS } from '../dataset/configurat
 import { forwardedAddress } from './addresses.js';
 import { freshInvoice } from './invoices.js';
 import type { MovingOrder, ProviderKeysMessage } from './messages.js';
+import { payoutAddressOfProvider } from './payout-addresses.js';
 import { percentile } from './statistics.js';
 
 const PAY_REQ = { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnits: '1000000' };
@@ -59,7 +60,7 @@ export async function startProviders(url: string, keys: readonly ProviderKeysMes
           timelockBlocks: 144,
           bitcoinBlockHeight,
           swapContractAddress: SWAP_CONTRACT_ADDRESS,
-          ethereumPayoutAddress: `0x${(index + 1).toString(16).padStart(40, '0')}`,
+          ethereumPayoutAddress: payoutAddressOfProvider(index),
           price: (market, satoshis) =>
             market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * WEI_PER_SATOSHI,
         },

@@ -150,7 +150,7 @@ export const readyzSchema = {
   tags: ['operations'],
   response: {
     200: tokenBody('Ready'),
-    503: tokenBody('StoreUnavailable', 'ChainUnreachable', 'ChainNotWatchedYet', 'ChainBehind'),
+    503: tokenBody('StoreUnavailable', 'ChainUnreachable', 'ChainNodeMisbehaving', 'ChainNotWatchedYet', 'ChainBehind'),
   },
 } as const;
 

@@ -1,6 +1,9 @@
-import { createPublicClient, createWalletClient, defineChain, http } from 'viem';
+import { createPublicClient, createWalletClient, defineChain } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { deploySwapContract } from '../chains/ethereum/deploy-swap-contract.js';
+import { boundedNodeTransport } from '../chains/ethereum/node-transport.js';
+import { nodeCallFailureIn } from '../chains/node-faults.js';
+import { nodeUrlForLog } from '../domain/node-url.js';
 import { UsageError } from './usage-error.js';
 
 export interface DeployRequest {
@@ -12,21 +15,44 @@ export interface DeployRequest {
 // A public chain mines a block every few seconds; polling faster only loads the node.
 const RECEIPT_POLLING_MS = 1_000;
 
-/** Deploys the swap contract and reports each step through `say`; the address is the last line. */
+/**
+ * Deploys the swap contract and reports each step through `say`; the address is the last line. A node that
+ * fails or answers nonsense is named by its host alone, with what went wrong.
+ */
 export async function deployFromCli(request: DeployRequest, say: (line: string) => void): Promise<void> {
   const account = accountFor(request.privateKey);
-  const transport = http(request.rpcUrl, { retryCount: 1 });
+  try {
+    await deploy(request, account, say);
+  } catch (error) {
+    const failure = nodeCallFailureIn(error);
+    if (failure !== undefined) throw failure;
+    if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError) {
+      throw new Error(
+        `the Ethereum node at ${nodeUrlForLog(request.rpcUrl)} answered something that is not a JSON-RPC result`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+async function deploy(request: DeployRequest, account: ReturnType<typeof accountFor>, say: (line: string) => void) {
+  const transport = boundedNodeTransport(request.rpcUrl);
   const probe = createPublicClient({ transport });
   const chainId = await probe.getChainId();
   const chain = defineChain({
     id: chainId,
     name: `chain ${chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [request.rpcUrl] } },
+    rpcUrls: { default: { http: [nodeUrlForLog(request.rpcUrl)] } },
   });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: RECEIPT_POLLING_MS });
   const walletClient = createWalletClient({ chain, transport, account, pollingInterval: RECEIPT_POLLING_MS });
-  say(`deploying the swap contract on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`);
+  say(
+    `deploying the swap contract on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`,
+  );
   const address = await deploySwapContract({ publicClient, walletClient, refundDelay: request.refundDelay });
   say(address);
 }

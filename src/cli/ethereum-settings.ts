@@ -1,4 +1,5 @@
 import { DEFAULT_ENGINE_OPTIONS } from '../engine/options.js';
+import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -6,9 +7,13 @@ type Environment = Readonly<Record<string, string | undefined>>;
 /** The contract's refund delay the engine's quotes assume: 5,760 blocks, about 19 hours at 12 s a block. */
 export const DEFAULT_REFUND_DELAY_BLOCKS = DEFAULT_ENGINE_OPTIONS.ethereumRefundDelayBlocks;
 
-/** A JSON-RPC endpoint over HTTP(S); undefined when neither the flag nor ETHEREUM_RPC_URL names one. */
+/**
+ * A JSON-RPC endpoint over HTTP(S); undefined when neither the flag nor ETHEREUM_RPC_URL (or ETHEREUM_RPC_URL_FILE)
+ * names one. Errors never repeat the URL: a provider's URL carries its API key.
+ */
 export function ethereumRpcUrlFrom(flag: string | undefined, env: Environment): string | undefined {
-  const text = flag ?? env.ETHEREUM_RPC_URL;
+  if (flag !== undefined) warnIfCredentialInFlag('ethereum-rpc', flag, 'ETHEREUM_RPC_URL');
+  const text = flag ?? secretFromEnv('ETHEREUM_RPC_URL', env);
   if (text === undefined) return undefined;
   const source = flag === undefined ? 'ETHEREUM_RPC_URL' : '--ethereum-rpc';
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
@@ -33,17 +38,26 @@ export function refundDelayFrom(flag: string | undefined): bigint {
 }
 
 /**
- * The deployer's secp256k1 key from DEPLOYER_PRIVATE_KEY, 64 hex digits with or without 0x.
- * Errors describe the value's shape, never the value.
+ * The deployer's secp256k1 key from DEPLOYER_PRIVATE_KEY or the file DEPLOYER_PRIVATE_KEY_FILE names, 64 hex
+ * digits with or without 0x. Errors describe the value's shape, never the value.
  */
 export function deployerPrivateKeyFrom(env: Environment): `0x${string}` {
-  const raw = env.DEPLOYER_PRIVATE_KEY;
+  return privateKeyFrom(env, 'DEPLOYER_PRIVATE_KEY', 'deployer');
+}
+
+/** The contract owner's key from OWNER_PRIVATE_KEY or OWNER_PRIVATE_KEY_FILE, as `deployerPrivateKeyFrom`. */
+export function ownerPrivateKeyFrom(env: Environment): `0x${string}` {
+  return privateKeyFrom(env, 'OWNER_PRIVATE_KEY', 'owner');
+}
+
+function privateKeyFrom(env: Environment, variable: string, role: string): `0x${string}` {
+  const raw = secretFromEnv(variable, env);
   if (raw === undefined || raw.trim() === '') {
-    throw new UsageError('the deployer key is missing: set DEPLOYER_PRIVATE_KEY to its 64 hex digits');
+    throw new UsageError(`the ${role} key is missing: set ${variable} (or ${variable}_FILE) to its 64 hex digits`);
   }
   const hex = raw.trim().replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new UsageError('DEPLOYER_PRIVATE_KEY must be 64 hex digits, with or without 0x');
+    throw new UsageError(`${variable} must be 64 hex digits, with or without 0x`);
   }
   return `0x${hex.toLowerCase()}`;
 }

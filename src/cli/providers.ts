@@ -1,5 +1,7 @@
+import { isEthereumAddress, ZERO_ADDRESS } from '../domain/ethereum.js';
 import type { ProviderCredential } from '../domain/order.js';
-import { isValidProviderName, issueProviderCredential } from '../engine/credentials.js';
+import { isValidProviderName } from '../domain/provider-names.js';
+import { issueProviderCredential } from '../engine/credentials.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from './command.js';
@@ -8,47 +10,65 @@ import { UsageError } from './usage-error.js';
 
 export const providersCommand: Command = {
   name: 'providers',
-  summary: 'add, list or revoke quote providers',
-  help: `Usage: lnswap providers add NAME [--db URL]
+  summary: 'add, list or revoke quote providers, and set where they are paid',
+  help: `Usage: lnswap providers add NAME [--ethereum-payout ADDRESS] [--db URL]
+       lnswap providers set-payout NAME ADDRESS [--db URL]
        lnswap providers list [--db URL]
        lnswap providers revoke NAME [--db URL]
 
-add      issues NAME's credentials and prints them once, as LNSWAP_API_KEY and
-         LNSWAP_SECRET_KEY lines; only a slow hash of the secret is stored, so it cannot be
-         shown again. The provider authenticates on /provider/v1 with them.
-list     shows every provider's name, api key, creation time, whether it is revoked and
-         whether it is serving quotes now.
-revoke   stops NAME's credentials from working; its open connections are closed by the
-         running service within its presence interval (15 s by default).
+add         issues NAME's credentials and prints them once, as LNSWAP_API_KEY and
+            LNSWAP_SECRET_KEY lines (and LNSWAP_ETHEREUM_PAYOUT, when given); only a slow hash
+            of the secret is stored, so it cannot be shown again. The provider authenticates
+            on /provider/v1 with them.
+set-payout  binds NAME's Ethereum payout address: the swap contract pays it when an order
+            NAME won is claimed. Orders already made keep the address they were made with.
+list        shows every provider's name, api key, creation time, whether it is revoked,
+            whether it is serving quotes now, and its Ethereum payout address.
+revoke      stops NAME's credentials from working; its open connections are closed by the
+            running service within its presence interval (15 s by default).
+
+A provider without an Ethereum payout address cannot win Ethereum markets: its quotes
+for them are refused. The address is the operator's word, never the provider's, so a
+stolen provider secret cannot redirect payouts.
 
 Options:
-  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
-  -h, --help   show this help
+  --ethereum-payout ADDRESS  with add: NAME's Ethereum payout address
+  --db URL                   database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
+  -h, --help                 show this help
 `,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs({
       args: [...args],
-      options: { db: { type: 'string' }, ...HELP_OPTION },
+      options: { db: { type: 'string' }, 'ethereum-payout': { type: 'string' }, ...HELP_OPTION },
       allowPositionals: true,
     });
     if (values.help) return printHelp(providersCommand, context);
-    const [action, name, extra] = positionals;
-    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    const [action, name, address, extra] = positionals;
+    const payoutOption = values['ethereum-payout'];
+    const unexpected = action === 'set-payout' ? extra : (address ?? extra);
+    if (unexpected !== undefined) throw new UsageError(`unexpected argument "${unexpected}"`);
+    if (payoutOption !== undefined && action !== 'add') throw new UsageError('--ethereum-payout goes with add');
     if (action === 'list') {
       if (name !== undefined) throw new UsageError(`unexpected argument "${name}"`);
-    } else if (action === 'add' || action === 'revoke') {
+    } else if (action === 'add' || action === 'revoke' || action === 'set-payout') {
       if (name === undefined) throw new UsageError(`missing the provider NAME to ${action}`);
       if (!isValidProviderName(name)) {
         throw new UsageError('a provider NAME is 1 to 64 letters, digits, dots, dashes or underscores');
       }
     } else {
-      throw new UsageError(action === undefined ? 'missing add, list or revoke' : `unknown action "${action}"`);
+      throw new UsageError(
+        action === undefined ? 'missing add, set-payout, list or revoke' : `unknown action "${action}"`,
+      );
     }
+    if (action === 'set-payout' && address === undefined) throw new UsageError('missing the payout ADDRESS');
+    const payout = action === 'set-payout' ? address : payoutOption;
+    const payoutAddress = payout === undefined ? undefined : payoutAddressOf(payout);
 
     const store = await openStore(databaseUrlFrom(values.db, context.env));
     try {
       if (action === 'list') await listProviders(store, context);
-      else if (action === 'add') await addProvider(store, name as string, context);
+      else if (action === 'add') await addProvider(store, name as string, payoutAddress, context);
+      else if (action === 'set-payout') await setPayout(store, name as string, payoutAddress as string, context);
       else await revokeProvider(store, name as string, context);
       return 0;
     } finally {
@@ -57,16 +77,34 @@ Options:
   },
 };
 
-async function addProvider(store: Store, name: string, context: CliContext): Promise<void> {
+/** Lowercase, as orders and the contract's events spell it; the zero address would burn every claim. */
+function payoutAddressOf(text: string): string {
+  if (!isEthereumAddress(text)) {
+    throw new UsageError(`the payout address "${text}" is not an Ethereum address (0x and 40 hex digits)`);
+  }
+  const address = text.toLowerCase();
+  if (address === ZERO_ADDRESS) throw new UsageError('the payout address cannot be the zero address');
+  return address;
+}
+
+async function addProvider(
+  store: Store,
+  name: string,
+  ethereumPayoutAddress: string | undefined,
+  context: CliContext,
+): Promise<void> {
   const existing = await store.listProviderCredentials();
   if (existing.some((credential) => credential.name === name)) {
     throw new Error(`a provider named ${name} already exists (names stay taken after a revoke)`);
   }
   const { credential, secretKey } = await issueProviderCredential(name, Date.now());
-  await store.addProviderCredential(credential);
+  await store.addProviderCredential(
+    ethereumPayoutAddress === undefined ? credential : { ...credential, ethereumPayoutAddress },
+  );
   context.stdout.write(
     `# Provider ${name} added. Keep the secret now: it is not stored and cannot be shown again.\n` +
-      `LNSWAP_API_KEY=${credential.apiKey}\nLNSWAP_SECRET_KEY=${secretKey}\n`,
+      `LNSWAP_API_KEY=${credential.apiKey}\nLNSWAP_SECRET_KEY=${secretKey}\n` +
+      (ethereumPayoutAddress === undefined ? '' : `LNSWAP_ETHEREUM_PAYOUT=${ethereumPayoutAddress}\n`),
   );
 }
 
@@ -79,8 +117,9 @@ async function listProviders(store: Store, context: CliContext): Promise<void> {
     new Date(credential.createdAt).toISOString(),
     statusOf(credential),
     serving.has(credential.name) ? 'yes' : 'no',
+    credential.ethereumPayoutAddress ?? '-',
   ]);
-  context.stdout.write(formatTable(['NAME', 'API KEY', 'CREATED', 'STATUS', 'SERVING'], rows));
+  context.stdout.write(formatTable(['NAME', 'API KEY', 'CREATED', 'STATUS', 'SERVING', 'ETHEREUM PAYOUT'], rows));
 }
 
 function statusOf(credential: ProviderCredential): string {
@@ -95,6 +134,13 @@ function formatTable(header: readonly string[], rows: readonly (readonly string[
       .join('  ')
       .trimEnd();
   return [header, ...rows].map(line).join('\n') + '\n';
+}
+
+async function setPayout(store: Store, name: string, address: string, context: CliContext): Promise<void> {
+  if (!(await store.setProviderPayoutAddress(name, address))) {
+    throw new Error(`no provider named ${name} with valid credentials`);
+  }
+  context.stdout.write(`provider ${name} is paid at ${address} on Ethereum\n`);
 }
 
 async function revokeProvider(store: Store, name: string, context: CliContext): Promise<void> {

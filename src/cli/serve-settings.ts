@@ -5,7 +5,9 @@ import {
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
   type BitcoinWatchOptions,
 } from '../engine/bitcoin-watch.js';
+import { parseTrustProxy, type TrustProxy } from '../ws/client-address.js';
 import { DEFAULT_SOCKET_OPTIONS, type SocketOptions } from '../ws/socket-options.js';
+import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 import { HEAP_GROWING_PERCENT } from './heap-growth.js';
 
@@ -22,6 +24,11 @@ export interface Setting<T> {
   readonly help: string;
   /** Shown in help and docs; absent when the setting is off by default. */
   readonly defaultText?: string;
+  /**
+   * The value may carry a credential (a URL's password or API key): it is also read from the file `<env>_FILE`
+   * names, a credential given as the flag is warned of, and a refusal never repeats the value.
+   */
+  readonly secret?: boolean;
   /** Returns the value or a message saying what the value must be. */
   parse(text: string): T | { readonly invalid: string };
 }
@@ -68,6 +75,7 @@ export const ETHEREUM_SETTINGS: {
 } = {
   rpcUrl: {
     flag: 'ethereum-rpc',
+    secret: true,
     env: 'ETHEREUM_RPC_URL',
     valueName: 'URL',
     help: 'Ethereum JSON-RPC node to watch (http:// or https://)',
@@ -117,6 +125,7 @@ export const BITCOIN_SETTINGS: {
 } = {
   esploraUrl: {
     flag: 'bitcoin-esplora',
+    secret: true,
     env: 'BITCOIN_ESPLORA_URL',
     valueName: 'URL',
     help: 'Esplora REST API to watch Bitcoin with (e.g. https://mempool.space/api); not with --bitcoin-rpc',
@@ -124,9 +133,10 @@ export const BITCOIN_SETTINGS: {
   },
   rpcUrl: {
     flag: 'bitcoin-rpc',
+    secret: true,
     env: 'BITCOIN_RPC_URL',
     valueName: 'URL',
-    help: 'Bitcoin Core JSON-RPC to watch Bitcoin with; user and password in the URL or in BITCOIN_RPC_USER and BITCOIN_RPC_PASSWORD',
+    help: 'Bitcoin Core JSON-RPC to watch Bitcoin with; user and password in BITCOIN_RPC_USER and BITCOIN_RPC_PASSWORD (or their _FILE), or in the URL',
     parse: httpUrl,
   },
   confirmations: {
@@ -153,16 +163,16 @@ export const BITCOIN_SETTINGS: {
 
 /** The client-facing bounds an operator behind a load balancer must be able to set. */
 export const SOCKET_SETTINGS: {
-  readonly trustProxy: Setting<boolean>;
+  readonly trustProxy: Setting<TrustProxy>;
   readonly connectionsPerAddress: Setting<number>;
 } = {
   trustProxy: {
     flag: 'trust-proxy',
     env: 'TRUST_PROXY',
-    valueName: 'true|false',
-    help: 'key per-address limits by the first X-Forwarded-For entry (set it behind a load balancer)',
+    valueName: 'N|ADDRESSES|false',
+    help: 'behind proxies: how many are in front, or their addresses, subnets or loopback|linklocal|uniquelocal, comma-separated; per-address limits then count the address the farthest of them saw in X-Forwarded-For',
     defaultText: String(DEFAULT_SOCKET_OPTIONS.trustProxy),
-    parse: (text) => (text === 'true' ? true : text === 'false' ? false : { invalid: 'must be true or false' }),
+    parse: parseTrustProxy,
   },
   connectionsPerAddress: {
     flag: 'connections-per-address',
@@ -217,11 +227,13 @@ export function readSetting<T>(
 ): T | undefined {
   const flag = flags[setting.flag];
   const fromFlag = typeof flag === 'string';
-  const text = fromFlag ? flag : env[setting.env];
+  if (fromFlag && setting.secret === true) warnIfCredentialInFlag(setting.flag, flag, setting.env);
+  const text = fromFlag ? flag : setting.secret === true ? secretFromEnv(setting.env, env) : env[setting.env];
   if (text === undefined) return undefined;
   const value = setting.parse(text);
   if (typeof value === 'object' && value !== null && 'invalid' in value) {
-    throw new UsageError(`${fromFlag ? `--${setting.flag}` : setting.env} ${value.invalid}, not "${text}"`);
+    const source = fromFlag ? `--${setting.flag}` : setting.env;
+    throw new UsageError(`${source} ${value.invalid}${setting.secret === true ? '' : `, not "${text}"`}`);
   }
   return value as T;
 }
@@ -259,7 +271,8 @@ function readBitcoinSettings(
   const pollIntervalMs = readSetting(BITCOIN_SETTINGS.pollIntervalMs, flags, env) ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS;
   if (esploraUrl !== undefined) return { esploraUrl, confirmations, pollIntervalMs };
   if (rpcUrl === undefined) return undefined;
-  const { BITCOIN_RPC_USER: rpcUser, BITCOIN_RPC_PASSWORD: rpcPassword } = env;
+  const rpcUser = secretFromEnv('BITCOIN_RPC_USER', env);
+  const rpcPassword = secretFromEnv('BITCOIN_RPC_PASSWORD', env);
   return {
     rpcUrl,
     confirmations,
@@ -326,7 +339,8 @@ export function settingOptions(): Record<string, { type: 'string' }> {
 /** The help lines of the settings, aligned like the rest of `lnswap serve --help`. */
 export function settingsHelp(): string {
   return SERVE_SETTINGS.map((setting) => {
-    const where = `env ${setting.env}${setting.defaultText === undefined ? '' : `, default ${setting.defaultText}`}`;
+    const variables = setting.secret === true ? `${setting.env} or ${setting.env}_FILE` : setting.env;
+    const where = `env ${variables}${setting.defaultText === undefined ? '' : `, default ${setting.defaultText}`}`;
     return `  --${setting.flag} ${setting.valueName}\n               ${setting.help}\n               (${where})`;
   }).join('\n');
 }

@@ -1,3 +1,4 @@
+import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 
 /** Flags win over environment variables, which win over these. */
@@ -7,8 +8,10 @@ export const DEFAULT_HOST = '127.0.0.1';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
+/** The database URL may carry its password: DATABASE_URL or DATABASE_URL_FILE keep it out of the process list. */
 export function databaseUrlFrom(flag: string | undefined, env: Environment): string {
-  const url = flag ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (flag !== undefined) warnIfCredentialInFlag('db', flag, 'DATABASE_URL');
+  const url = flag ?? secretFromEnv('DATABASE_URL', env) ?? DEFAULT_DATABASE_URL;
   if (url.trim() === '') throw new UsageError(`${flag === undefined ? 'DATABASE_URL' : '--db'} is empty`);
   return url;
 }

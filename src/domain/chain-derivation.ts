@@ -3,7 +3,9 @@ import {
   type BlockRef,
   type ChainObservation,
   type FundingObservation,
+  type RefundObservation,
 } from './chain-observations.js';
+import { countedObservations, type AssetOfOrder } from './ethereum-slots.js';
 import { preimageMatchesPaymentHash } from './invoice.js';
 import type { ChainKind } from './markets.js';
 import type { OrderRecord, OrderTransaction } from './order.js';
@@ -27,23 +29,30 @@ export interface ChainContext {
   readonly head: BlockRef;
   /** Confirmations a funding, claim or refund needs before it counts (1: in a block is enough). */
   readonly confirmations: number;
+  /** Ethereum: the asset an order's slots must hold (`knownAssetOf` when absent). */
+  readonly assetOf?: AssetOfOrder;
 }
 
-/** Observations in chain order; claims whose preimage does not hash to the order's payment hash are ignored. */
+/**
+ * Observations in chain order. Only those that count toward the order are read (`countedObservations`: on
+ * Ethereum the order's matching slots); claims whose preimage does not hash to the order's payment hash are
+ * ignored.
+ */
 export function deriveChainTarget(
   order: OrderRecord,
   observations: readonly ChainObservation[],
   context: ChainContext,
 ): ChainTarget {
+  const counted = countedObservations(order, observations, context.chain, context.assetOf);
   const confirmed = (observation: ChainObservation) =>
     confirmationsAt(observation.block.height, context.head.height) >= context.confirmations;
-  const fundings = observations.filter((observation) => observation.kind === 'funding');
-  const claim = observations.find(
+  const fundings = counted.filter((observation) => observation.kind === 'funding');
+  const claim = counted.find(
     (observation) =>
       observation.kind === 'claim' && preimageMatchesPaymentHash(observation.preimage, order.paymentHash),
   );
-  const refund = lastWhere(observations, (observation) => observation.kind === 'refund');
-  const refundableAtBlockHeight = fundings[0]?.refundHeight ?? order.htlc.refundableAtBlockHeight;
+  const refunds = settlingRefunds(counted, fundings, context.chain);
+  const refundableAtBlockHeight = latestRefundHeight(fundings) ?? order.htlc.refundableAtBlockHeight;
 
   const seen = sum(fundings);
   const settled = sum(fundings.filter(confirmed));
@@ -52,12 +61,11 @@ export function deriveChainTarget(
     settled,
     amount: order.amount,
     claimed: claim === undefined ? 'no' : confirmed(claim) ? 'confirmed' : 'seen',
-    refunded: refund === undefined ? 'no' : confirmed(refund) ? 'confirmed' : 'seen',
+    refunded: refunds.every === 'no' ? 'no' : refunds.observed.every(confirmed) ? 'confirmed' : 'seen',
     refundHeightReached: context.head.height >= refundableAtBlockHeight,
   });
 
-  const transactions: OrderTransaction[] = fundTransactions(fundings);
-  if (refund !== undefined) transactions.push({ type: 'REFUND', id: refund.txId, blockHeight: refund.block.height });
+  const transactions: OrderTransaction[] = [...fundTransactions(fundings), ...refunds.observed.map(refundTransaction)];
   const completed = state === 'Complete' && claim?.kind === 'claim';
   return {
     state,
@@ -65,6 +73,46 @@ export function deriveChainTarget(
     refundableAtBlockHeight,
     ...(completed ? { paymentPreimage: claim.preimage } : {}),
   };
+}
+
+/**
+ * The refunds an order shows, and whether they return all of it. Bitcoin: the last spend of the HTLC that is
+ * not a claim returns everything. Ethereum: each matching slot is refunded on its own; the order is refunded
+ * once every one of them is (a slot claimed instead completes the order).
+ */
+function settlingRefunds(
+  counted: readonly ChainObservation[],
+  fundings: readonly FundingObservation[],
+  chain: ChainContext['chain'],
+): { observed: RefundObservation[]; every: 'yes' | 'no' } {
+  const refunds = counted.filter((observation) => observation.kind === 'refund');
+  if (chain !== 'ethereum') {
+    const last = refunds.at(-1);
+    return last === undefined ? { observed: [], every: 'no' } : { observed: [last], every: 'yes' };
+  }
+  const refundedSlots = new Set(refunds.map((refund) => refund.funder));
+  const slots = new Set(fundings.map((funding) => funding.funder));
+  const every = slots.size > 0 && [...slots].every((slot) => refundedSlots.has(slot));
+  return { observed: refunds, every: every ? 'yes' : 'no' };
+}
+
+/** A slot's refund amount is kept on Ethereum, where refunds are per slot: what is left locked depends on it. */
+function refundTransaction(refund: RefundObservation): OrderTransaction {
+  return {
+    type: 'REFUND',
+    id: refund.txId,
+    ...(refund.funder !== undefined && refund.amount !== undefined ? { amount: refund.amount } : {}),
+    blockHeight: refund.block.height,
+  };
+}
+
+/**
+ * The refund height of the order: the latest of its slots' (each fixed by the slot's first funding), so no
+ * funder is told its slot is refundable before it is. Undefined when no counted funding names one.
+ */
+function latestRefundHeight(fundings: readonly FundingObservation[]): number | undefined {
+  const heights = fundings.flatMap((funding) => (funding.refundHeight === undefined ? [] : [funding.refundHeight]));
+  return heights.length === 0 ? undefined : Math.max(...heights);
 }
 
 interface Balance {
@@ -192,10 +240,11 @@ export function planChainMoves(
 ): ChainMove[] | undefined {
   const path = viaSeenFunding(order.state, target.state);
   if (path === undefined) return undefined;
+  const counted = countedObservations(order, observations, context.chain, context.assetOf);
   const moves: ChainMove[] = [];
   let from = order.state;
   for (const to of path) {
-    moves.push(explainMove(from, to, target, observations, context));
+    moves.push(explainMove(from, to, target, counted, context));
     from = to;
   }
   return moves;
@@ -237,7 +286,10 @@ function explainMove(
   const refund = lastOf('refund');
   const claim = lastOf('claim');
   const fundTransaction = funding && lastWhere(target.transactions, (transaction) => transaction.id === funding.txId);
-  const refundTransaction = target.transactions.find((transaction) => transaction.type === 'REFUND');
+  const lastRefundTransaction = lastWhere(target.transactions, (transaction) => transaction.type === 'REFUND');
+  // The owner's refund of a blacklisted order reads apart from the funder's own after the timelock.
+  const refundReason = (stage: 'Seen' | 'Confirmed') =>
+    refund?.kind === 'refund' && refund.byAdmin === true ? `adminRefund${stage}` : `refund${stage}`;
 
   const stillUnconfirmed =
     funding !== undefined && confirmationsAt(funding.block.height, context.head.height) < context.confirmations;
@@ -264,13 +316,17 @@ function explainMove(
         ? { from, to, cause: byObservation('fundingSeen', funding) }
         : { from, to, cause: byBlock('refundHeightReached') };
     case 'WaitingForRefundTxConfirmation':
-      return { from, to, cause: refund ? byObservation('refundSeen', refund) : byBlock('refundSeen') };
+      return {
+        from,
+        to,
+        cause: refund ? byObservation(refundReason('Seen'), refund) : byBlock(refundReason('Seen')),
+      };
     case 'Refunded':
       return {
         from,
         to,
-        ...(refundTransaction ? { transaction: refundTransaction } : {}),
-        cause: refund ? byObservation('refundConfirmed', refund) : byBlock('refundConfirmed'),
+        ...(lastRefundTransaction ? { transaction: lastRefundTransaction } : {}),
+        cause: refund ? byObservation(refundReason('Confirmed'), refund) : byBlock(refundReason('Confirmed')),
       };
     case 'Complete':
       return { from, to, cause: claim ? byObservation('claimSeen', claim) : byBlock('claimSeen') };

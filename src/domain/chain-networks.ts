@@ -3,9 +3,21 @@ import { findMarket, type Market, type Network } from './markets.js';
 /** Ethereum mainnet's chain id (EIP-155); every other id is some test chain. */
 export const ETHEREUM_MAINNET_CHAIN_ID = 1;
 
-/** Whether orders on `network` may be followed on the Ethereum chain `chainId`: mainnet only on mainnet. */
+/** The chain ids of local development chains: Anvil and Hardhat (31337), geth --dev and Ganache (1337). */
+export const ETHEREUM_DEVELOPMENT_CHAIN_IDS: readonly number[] = [1337, 31337];
+
+/**
+ * The network an Ethereum chain id belongs to: 1 is mainnet, a development chain's id simnet (REDSHIFT's
+ * `ganache_simnet`), any other a public test network (REDSHIFT's `kovan_testnet`; Sepolia, Holesky today).
+ */
+export function ethereumNetworkOf(chainId: number): Network {
+  if (chainId === ETHEREUM_MAINNET_CHAIN_ID) return 'mainnet';
+  return ETHEREUM_DEVELOPMENT_CHAIN_IDS.includes(chainId) ? 'simnet' : 'testnet';
+}
+
+/** Whether orders and transactions of `network` belong on the Ethereum chain `chainId`. */
 export function ethereumChainFitsNetwork(chainId: number, network: Network): boolean {
-  return (chainId === ETHEREUM_MAINNET_CHAIN_ID) === (network === 'mainnet');
+  return ethereumNetworkOf(chainId) === network;
 }
 
 /** Whether an Ethereum node with this chain id may carry this market's orders. */
@@ -15,8 +27,9 @@ export function ethereumChainFitsMarket(chainId: number, market: Market): boolea
 
 /**
  * Why an Ethereum node with this chain id must not be watched for the offered markets, or undefined when it may.
- * Mainnet markets only on chain id 1, testnet and simnet markets never on it: a mainnet order followed on a
- * test chain would be paid for with worthless coins, a test order on mainnet would move real ones.
+ * Each market only on a chain of its network: a mainnet order followed on a test chain would be paid for with
+ * worthless coins, a test order on mainnet would move real ones, and a testnet order on a development chain
+ * would be paid for with coins nobody else can check.
  */
 export function ethereumChainMismatch(chainId: number, offeredMarkets: readonly string[]): string | undefined {
   const misfits = offeredMarkets
@@ -24,7 +37,9 @@ export function ethereumChainMismatch(chainId: number, offeredMarkets: readonly 
     .filter((market): market is Market => market !== undefined && !ethereumChainFitsMarket(chainId, market));
   if (misfits.length === 0) return undefined;
   const names = misfits.map((market) => `${market.name} (${market.network})`).join(', ');
-  const wanted =
-    chainId === ETHEREUM_MAINNET_CHAIN_ID ? 'a test chain (any chain id but 1)' : 'Ethereum mainnet (chain id 1)';
-  return `the Ethereum node's chain id ${chainId} does not fit the offered market ${names}, which needs ${wanted}`;
+  const development = ETHEREUM_DEVELOPMENT_CHAIN_IDS.join(' or ');
+  return (
+    `the Ethereum node's chain id ${chainId} does not fit the offered market ${names}: it is a ${ethereumNetworkOf(chainId)} ` +
+    `chain (mainnet is chain id 1, simnet a development chain, ${development}, testnet any other)`
+  );
 }

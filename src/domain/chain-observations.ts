@@ -27,6 +27,14 @@ export interface FundingObservation extends ObservationBase {
   readonly outputIndex?: number;
   /** The height after which the funds can be refunded, as the chain says it (the contract's event). */
   readonly refundHeight?: number;
+  /** Ethereum: the account whose slot this funding fills (lowercase 0x address); the slot is (order, funder). */
+  readonly funder?: string;
+  /** Ethereum: the slot's terms, fixed by its first funding: who a claim pays (lowercase 0x address), */
+  readonly claimer?: string;
+  /** the asset (an ERC-20 contract, or the zero address for ether; lowercase 0x address), */
+  readonly token?: string;
+  /** and the payment hash whose preimage claims it (lowercase hex, 64 digits, no 0x). */
+  readonly paymentHash?: string;
 }
 
 /** The provider took the funds with the preimage (the contract's event, or the spend's witness on Bitcoin). */
@@ -35,6 +43,8 @@ export interface ClaimObservation extends ObservationBase {
   /** Lowercase hex, 64 digits. */
   readonly preimage: string;
   readonly amount?: bigint;
+  /** Ethereum: the funder of the claimed slot (lowercase 0x address). */
+  readonly funder?: string;
 }
 
 /** The funds went back to the funder: after the timelock, or by the contract owner (`byAdmin`). */
@@ -42,6 +52,8 @@ export interface RefundObservation extends ObservationBase {
   readonly kind: 'refund';
   readonly amount?: bigint;
   readonly byAdmin?: boolean;
+  /** Ethereum: the funder of the refunded slot, whom the refund paid (lowercase 0x address). */
+  readonly funder?: string;
 }
 
 export type ChainObservation = FundingObservation | ClaimObservation | RefundObservation;

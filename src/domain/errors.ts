@@ -36,11 +36,19 @@ export type ErrorToken =
   | 'InvalidFundTxValue'
   | 'InvalidContractData'
   | 'ContractIsNotWhitelisted'
+  // an Ethereum funding whose claimer is not the payout address the operator registered for the quoting provider
+  | 'ClaimerIsNotPayoutAddress'
+  // an Ethereum quote from a provider the operator registered no payout address for
+  | 'ProviderHasNoPayoutAddress'
   // providers and sockets
   | 'InvalidOrMissingCredentials'
   | 'InvalidOrMissingMarkets'
   | 'InvalidOrMissingActiveConfigurationFields'
   | 'InvalidPreimage'
+  // a paymentResult from a provider whose quote did not win the order
+  | 'OrderNotWonByProvider'
+  // a paymentResult whose failedReason is not one of REDSHIFT's PaymentFailedReason values
+  | 'InvalidFailedReason'
   // a paymentResult for an order whose funds are not (or no longer) confirmed in the HTLC
   | 'OrderNotFunded'
   | 'InvalidNetworkOrSubnet'

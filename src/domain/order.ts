@@ -10,7 +10,10 @@ export interface OrderTransaction {
   readonly type: TransactionType;
   /** Transaction id on the on-chain network. */
   readonly id: string;
-  /** Base units moved into the HTLC; FUND transactions only. */
+  /**
+   * Base units moved into the HTLC (FUND), or returned from one Ethereum slot (REFUND of an order that may have
+   * several); absent on a REFUND that returned everything (Bitcoin).
+   */
   readonly amount?: bigint;
   /** Output of the HTLC in a Bitcoin FUND transaction; absent on Ethereum. */
   readonly outputIndex?: number;
@@ -97,4 +100,9 @@ export interface ProviderCredential {
   readonly secretHash: string;
   readonly createdAt: number;
   readonly revokedAt?: number;
+  /**
+   * Lowercase Ethereum address the swap contract pays when this provider's order is claimed; set by the operator.
+   * Without one the provider cannot win Ethereum markets.
+   */
+  readonly ethereumPayoutAddress?: string;
 }

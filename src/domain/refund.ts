@@ -33,7 +33,7 @@ export interface RefundDerivation {
  */
 export function deriveRefundDetails(order: OrderRecord, market: Market, chains: ChainViews): RefundDerivation {
   const funds = fundsStillLocked(order) ? order.transactions.filter((transaction) => transaction.type === 'FUND') : [];
-  const refundableBalance = funds.reduce((sum, fund) => sum + (fund.amount ?? 0n), 0n);
+  const refundableBalance = lockedBalance(order, funds);
   const { blockHeight, details } = chainDetails(order, market, chains, funds);
 
   // One literal per shape: spreading the optional fields in took V8's slow object clone on every refund answer.
@@ -52,10 +52,24 @@ export function deriveRefundDetails(order: OrderRecord, market: Market, chains: 
   };
 }
 
-/** Funds leave the HTLC when the provider claims them (Complete) or the user refunds them. */
+/**
+ * Funds leave the HTLC when the provider claims them (Complete) or the user refunds them. A REFUND with an
+ * amount returned one Ethereum slot of several; one without returned everything (a Bitcoin HTLC's spend).
+ */
 function fundsStillLocked(order: OrderRecord): boolean {
   if (order.state === 'Complete' || order.state === 'Refunded') return false;
-  return !order.transactions.some((transaction) => transaction.type === 'REFUND');
+  return !order.transactions.some((transaction) => transaction.type === 'REFUND' && transaction.amount === undefined);
+}
+
+/** The order's funds less the slots already refunded: what its funders can still take back. */
+function lockedBalance(order: OrderRecord, funds: readonly OrderTransaction[]): bigint {
+  if (funds.length === 0) return 0n;
+  const funded = funds.reduce((sum, fund) => sum + (fund.amount ?? 0n), 0n);
+  const refunded = order.transactions.reduce(
+    (sum, transaction) => (transaction.type === 'REFUND' ? sum + (transaction.amount ?? 0n) : sum),
+    0n,
+  );
+  return funded > refunded ? funded - refunded : 0n;
 }
 
 function chainDetails(

@@ -9,7 +9,8 @@ export interface TransitionCause {
   /**
    * e.g. 'requestQuote', 'paymentResult', 'paymentFailedAddressBlacklisted', 'fundWindowElapsed',
    * 'fundingSeen', 'fundingConfirmed', 'fundingReorged', 'claimSeen', 'refundHeightReached',
-   * 'refundSeen', 'refundConfirmed', 'refundReorged'.
+   * 'refundSeen', 'refundConfirmed', 'adminRefundSeen', 'adminRefundConfirmed' (the contract owner's refunds),
+   * 'refundReorged'.
    */
   readonly reason: string;
   readonly chain?: ChainKind;

@@ -1,7 +1,7 @@
 import { LnswapError } from '../domain/errors.js';
-import type { VerifiedQuote } from './maker-quote.js';
+import type { QuotingProvider, VerifiedQuote } from './maker-quote.js';
 
-export type QuoteVerifier = (payload: unknown, receivedAt: number) => VerifiedQuote;
+export type QuoteVerifier = (payload: unknown, receivedAt: number, provider: QuotingProvider) => VerifiedQuote;
 
 /**
  * Collects maker quotes for one order until it is closed at the deadline. Every quote is verified on
@@ -15,9 +15,9 @@ export class QuoteAuction {
   constructor(private readonly verify: QuoteVerifier) {}
 
   /** Throws LnswapError when the quote is refused. */
-  submit(payload: unknown, receivedAt: number): void {
+  submit(payload: unknown, receivedAt: number, provider: QuotingProvider): void {
     if (this.closed) throw new LnswapError('QuoteSubmittedTooLate');
-    const quote = this.verify(payload, receivedAt);
+    const quote = this.verify(payload, receivedAt, provider);
     if (this.best === undefined || quote.amount < this.best.amount) this.best = quote;
   }
 

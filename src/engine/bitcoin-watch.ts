@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ChainBackend, FeeRateSource } from '../chains/chain-backend.js';
 import { findMarket, ONCHAIN_ASSETS, type Network } from '../domain/markets.js';
 import type { Store } from '../store/store.js';
+import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
@@ -15,6 +16,8 @@ export interface BitcoinWatchOptions {
   /** Used when `rpcUrl` carries no credentials. */
   readonly rpcUser?: string;
   readonly rpcPassword?: string;
+  /** Milliseconds one call to the node may take, its whole answer read; 15,000 by default. */
+  readonly timeoutMs?: number;
   /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 2. */
   readonly confirmations?: number;
   /** Milliseconds between polls of the node. Default 10,000. */
@@ -54,7 +57,9 @@ export async function connectBitcoin(
   const { chains, markets } = await store.getConfiguration();
   const misfits = markets
     .map((name) => findMarket(name))
-    .filter((market) => market?.onchain.chain === 'bitcoin' && (market.network === 'mainnet') !== (network === 'mainnet'));
+    .filter(
+      (market) => market?.onchain.chain === 'bitcoin' && (market.network === 'mainnet') !== (network === 'mainnet'),
+    );
   if (misfits.length > 0) {
     const names = misfits.map((market) => `${market?.name} (${market?.network})`).join(', ');
     throw new Error(`refusing to watch the Bitcoin node: it follows ${network}, which does not fit ${names}`);
@@ -76,10 +81,16 @@ export async function connectBitcoin(
  */
 export function startBitcoinWatch(
   connection: BitcoinConnection,
-  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number },
+  dependencies: {
+    store: Store;
+    publish: StateChangedPublisher;
+    logger: Logger;
+    now: () => number;
+    health: ChainHealth;
+  },
   options: BitcoinWatchOptions,
 ): PeriodicTask {
-  const { store, logger } = dependencies;
+  const { store, logger, health } = dependencies;
   const watcher = new ChainWatcher({
     backend: connection.backend,
     store,
@@ -89,19 +100,22 @@ export function startBitcoinWatch(
     publish: dependencies.publish,
     now: dependencies.now,
     logger,
+    onTip: (tip) => health.tipSeen(tip),
   });
   return startPeriodicTask(
     async (signal) => {
+      health.pollStarted();
       await watcher.catchUp(signal);
       const feeRate = await connection.backend.feeRate();
       const view = (await store.getConfiguration()).chains.bitcoin;
       if (feeRate !== undefined && view !== undefined && view.feeTokensPerVirtualByte !== feeRate) {
         await store.setChainViews({ bitcoin: { ...view, feeTokensPerVirtualByte: feeRate } });
       }
+      health.pollSucceeded();
     },
     {
       intervalMs: options.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS,
-      onError: (error) => logger.error({ err: error }, 'bitcoin watcher poll failed'),
+      onError: (error) => health.pollFailed(error),
     },
   );
 }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { BlockRef, ChainBackend, ChainObservation, WatchSet } from '../chains/chain-backend.js';
+import { NodeCallFailed } from '../chains/node-faults.js';
 import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget } from '../domain/chain-derivation.js';
+import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
 import type { ChainStep, OrderChainUpdate, StateTransition, Store } from '../store/store.js';
@@ -19,6 +21,10 @@ export interface ChainWatcherOptions {
   readonly publish: StateChangedPublisher;
   readonly now: () => number;
   readonly logger: Logger;
+  /** Ethereum: the asset an order's slots must hold; the known markets' (`knownAssetOf`) when absent. */
+  readonly assetOf?: AssetOfOrder;
+  /** Told every tip the node answers, for `/readyz` and `/metrics`. */
+  readonly onTip?: (tip: BlockRef) => void;
 }
 
 /** Every state an order may still leave: the chain can move any of them. */
@@ -28,12 +34,21 @@ const WATCHED_STATES: readonly OrderState[] = ORDER_STATES.filter((state) => !is
 const CONFLICT_RETRIES = 5;
 
 /**
+ * Steps in a row whose last block changed under them (or vanished) before the watcher calls the node unstable.
+ * A real reorg moves the head once and the next step goes through; a node answering a new hash for a height on
+ * every call never lets a step through, so nothing it says is stored, and this says why the watcher stands still.
+ */
+export const UNSTABLE_STEPS = 3;
+
+/**
  * Follows one chain and moves the orders it settles. Each poll reads the blocks after the stored cursor
  * (at most the backend's range), stores what they say about watched orders, derives each order again from all
  * its observations and writes moves, observations and cursor in one store transaction: a crash at any point
  * leaves either all of it or none, and the next poll takes up from the stored cursor. docs/chain-watcher.md.
  */
 export class ChainWatcher {
+  private headMovedSteps = 0;
+
   constructor(private readonly options: ChainWatcherOptions) {}
 
   /** Processes blocks until caught up with the node's tip (or `signal` aborts). */
@@ -48,14 +63,31 @@ export class ChainWatcher {
   async pollOnce(): Promise<'caught up' | 'behind' | 'retry'> {
     for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt += 1) {
       const outcome = await this.step();
-      if (outcome !== 'conflict') return outcome;
+      if (outcome === 'conflict') continue;
+      if (outcome !== 'head moved') {
+        this.headMovedSteps = 0;
+        return outcome;
+      }
+      this.headMovedSteps += 1;
+      // Every step fails from then on until one goes through: the node stays unstable, not every third poll.
+      if (this.headMovedSteps >= UNSTABLE_STEPS) {
+        const chain = this.options.backend.chain;
+        throw new NodeCallFailed(
+          'unstable',
+          `the ${chain} node`,
+          'reading blocks',
+          `the last block of the range changed ${UNSTABLE_STEPS} steps in a row`,
+        );
+      }
+      return 'retry';
     }
     return 'retry';
   }
 
-  private async step(): Promise<'caught up' | 'behind' | 'retry' | 'conflict'> {
+  private async step(): Promise<'caught up' | 'behind' | 'head moved' | 'conflict'> {
     const { backend, store } = this.options;
     const tip = await backend.tip();
+    this.options.onTip?.(tip);
     const stored = await store.getChainWatch(backend.chain);
     const startHeight = stored?.startHeight ?? this.options.startHeight ?? tip.height;
 
@@ -74,19 +106,26 @@ export class ChainWatcher {
     const to = Math.min(tip.height, cursor.height + backend.maxRangeBlocks);
     if (from > to && dropAbove === undefined) return 'caught up';
     const head = from > to ? cursor : await backend.blockAt(to);
-    if (head === undefined) return 'retry';
+    if (head === undefined) return 'head moved';
 
     const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
     const fresh = from > to ? [] : await backend.observations({ from, to }, watchSetOf(orders));
     // The range must still end in the same block: otherwise the logs may come from a branch that just lost.
     const headNow = from > to ? head : await backend.blockAt(to);
-    if (headNow?.hash !== head.hash) return 'retry';
+    if (headNow?.hash !== head.hash) return 'head moved';
 
     const storedObservations = await store.listChainObservations(
       backend.chain,
       orders.map((order) => order.id),
     );
-    const context: ChainContext = { chain: backend.chain, head, confirmations: this.options.confirmations };
+    const { confirmations, assetOf } = this.options;
+    const context: ChainContext = {
+      chain: backend.chain,
+      head,
+      confirmations,
+      ...(assetOf === undefined ? {} : { assetOf }),
+    };
+    this.noteForeignSlots(orders, fresh);
     const updates = this.updatesFor(orders, storedObservations, fresh, dropAbove, context);
     const step: ChainStep = {
       chain: backend.chain,
@@ -109,6 +148,33 @@ export class ChainWatcher {
     return head.height < tip.height ? 'behind' : 'caught up';
   }
 
+  /**
+   * One log line per funding of a slot that is not the order's (another payment hash, claimer or asset), when
+   * first read: it is stored with the rest but moves nothing, and the history holds only moves.
+   */
+  private noteForeignSlots(orders: readonly OrderRecord[], fresh: readonly ChainObservation[]): void {
+    if (this.options.backend.chain !== 'ethereum') return;
+    const byId = new Map(orders.map((order) => [order.id, order]));
+    for (const observation of fresh) {
+      const order = byId.get(observation.orderId);
+      if (observation.kind !== 'funding' || order === undefined) continue;
+      const mismatches = slotMismatches(observation, slotTermsOf(order, this.options.assetOf));
+      if (mismatches.length === 0) continue;
+      this.options.logger.warn(
+        {
+          chain: 'ethereum',
+          orderId: order.id,
+          txId: observation.txId,
+          blockHeight: observation.block.height,
+          funder: observation.funder,
+          amount: observation.amount.toString(),
+          mismatches,
+        },
+        'foreign slot funded under an order: not counted',
+      );
+    }
+  }
+
   private updatesFor(
     orders: readonly OrderRecord[],
     storedObservations: readonly ChainObservation[],
@@ -117,10 +183,12 @@ export class ChainWatcher {
     context: ChainContext,
   ): OrderChainUpdate[] {
     const byOrder = new Map<string, ChainObservation[]>();
-    const touched = new Set<string>();
+    const everyObservation = new Map<string, ChainObservation[]>();
     const seen = new Set<string>();
     for (const observation of [...storedObservations, ...fresh]) {
-      touched.add(observation.orderId);
+      const ofOrder = everyObservation.get(observation.orderId) ?? [];
+      ofOrder.push(observation);
+      everyObservation.set(observation.orderId, ofOrder);
       const key = `${observation.block.hash}:${observation.position}`;
       if (seen.has(key) || (dropAbove !== undefined && observation.block.height > dropAbove)) continue;
       seen.add(key);
@@ -132,7 +200,11 @@ export class ChainWatcher {
       const observations = (byOrder.get(order.id) ?? []).sort(
         (a, b) => a.block.height - b.block.height || a.position - b.position,
       );
-      const update = touched.has(order.id)
+      // Only what counts toward an order touches it: a foreign slot leaves it as if nothing had been seen. What
+      // a reorg dropped still touches it, so the order moves back.
+      const counted = countedObservations(order, everyObservation.get(order.id) ?? [], context.chain, context.assetOf);
+      const touched = counted.length > 0;
+      const update = touched
         ? this.derivedUpdate(order, observations, context)
         : this.refundHeightUpdate(order, context);
       return update === undefined ? [] : [update];

@@ -1,6 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { LnswapError } from '../domain/errors.js';
 import type { ProviderCredential } from '../domain/order.js';
+import { isValidProviderName } from '../domain/provider-names.js';
 import type { Store } from '../store/store.js';
 import { isPlainObject } from './payload-shapes.js';
 
@@ -10,16 +11,10 @@ const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 const HASH_PREFIX = 'scrypt';
 
-const PROVIDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export interface IssuedCredential {
   readonly credential: ProviderCredential;
   /** Shown to the operator once; only its hash is kept. */
   readonly secretKey: string;
-}
-
-export function isValidProviderName(name: string): boolean {
-  return PROVIDER_NAME_PATTERN.test(name);
 }
 
 export async function issueProviderCredential(name: string, now: number): Promise<IssuedCredential> {

@@ -4,6 +4,7 @@ import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../domain/chain
 import { isEthereumAddress } from '../domain/ethereum.js';
 import { ONCHAIN_ASSETS } from '../domain/markets.js';
 import type { Store } from '../store/store.js';
+import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
@@ -18,6 +19,8 @@ export interface EthereumWatchOptions {
   readonly confirmations?: number;
   /** Milliseconds between polls of the node. Default 1,000. */
   readonly pollIntervalMs?: number;
+  /** Milliseconds one JSON-RPC call may take, its whole answer read. Default 10,000. */
+  readonly timeoutMs?: number;
   /** Longest block range of one log query. Default 2,000. */
   readonly maxRangeBlocks?: number;
   /** First block to read when the store has no cursor yet; the node's tip at first start by default. */
@@ -25,7 +28,7 @@ export interface EthereumWatchOptions {
 }
 
 export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
-const DEFAULT_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_ETHEREUM_POLL_INTERVAL_MS = 1_000;
 
 /** A backend of an Ethereum node watching one swap contract, which it can ask for its refund delay. */
 export interface EthereumContractBackend extends ChainBackend {
@@ -79,7 +82,13 @@ export async function connectEthereum(
 /** Polls the node and moves orders until stopped. */
 export function startEthereumWatch(
   connection: EthereumConnection,
-  dependencies: { store: Store; publish: StateChangedPublisher; logger: Logger; now: () => number },
+  dependencies: {
+    store: Store;
+    publish: StateChangedPublisher;
+    logger: Logger;
+    now: () => number;
+    health: ChainHealth;
+  },
   options: EthereumWatchOptions,
 ): PeriodicTask {
   const watcher = new ChainWatcher({
@@ -91,9 +100,17 @@ export function startEthereumWatch(
     publish: dependencies.publish,
     now: dependencies.now,
     logger: dependencies.logger,
+    onTip: (tip) => dependencies.health.tipSeen(tip),
   });
-  return startPeriodicTask((signal) => watcher.catchUp(signal), {
-    intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-    onError: (error) => dependencies.logger.error({ err: error }, 'ethereum watcher poll failed'),
-  });
+  return startPeriodicTask(
+    async (signal) => {
+      dependencies.health.pollStarted();
+      await watcher.catchUp(signal);
+      dependencies.health.pollSucceeded();
+    },
+    {
+      intervalMs: options.pollIntervalMs ?? DEFAULT_ETHEREUM_POLL_INTERVAL_MS,
+      onError: (error) => dependencies.health.pollFailed(error),
+    },
+  );
 }

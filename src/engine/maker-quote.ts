@@ -1,7 +1,7 @@
 import { formatFixedPoint, parseBaseUnits, parseDecimalAmount } from '../domain/amounts.js';
 import { htlcPayToAddresses, parseHtlcRedeemScript, refundPublicKeyHashOfAddress } from '../domain/bitcoin.js';
 import { LnswapError } from '../domain/errors.js';
-import { encodeFundCalldata, ZERO_ADDRESS } from '../domain/ethereum.js';
+import { decodeFundingCalldata } from '../domain/ethereum.js';
 import type { Market } from '../domain/markets.js';
 import type { ChainViews, HtlcTerms } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
@@ -19,12 +19,22 @@ export interface QuoteSolicitation {
   readonly chains: ChainViews;
 }
 
-/** A maker quote the service can prove leads to a refundable HTLC. */
+/** Who sent a maker quote, as its credential says at the time of the quote. */
+export interface QuotingProvider {
+  readonly id: string;
+  /** Lowercase; the operator's word (`lnswap providers`), never the provider's. */
+  readonly ethereumPayoutAddress?: string;
+}
+
+/** A maker quote the service can prove leads to a refundable HTLC that pays the quoting provider. */
 export interface VerifiedQuote {
   readonly amount: bigint;
   readonly expiresAt: number;
   readonly payToAddress: string;
   readonly htlc: HtlcTerms;
+  readonly providerId: string;
+  /** Ethereum-style markets: the quoting provider's payout address, which the funding names as claimer. */
+  readonly claimAddress?: string;
 }
 
 export type QuoteBounds = Pick<
@@ -39,7 +49,7 @@ interface QuoteFields {
 }
 
 /**
- * Verifies `{ orderId, quoteExpiryTimestampMs, amount?, details }` against the solicitation.
+ * Verifies `{ orderId, quoteExpiryTimestampMs, amount?, details }` from `provider` against the solicitation.
  * Throws LnswapError with the first reason the quote cannot win.
  */
 export function verifyMakerQuote(
@@ -47,6 +57,7 @@ export function verifyMakerQuote(
   solicitation: QuoteSolicitation,
   bounds: QuoteBounds,
   receivedAt: number,
+  provider: QuotingProvider,
 ): VerifiedQuote {
   const fields = readFields(payload, solicitation.orderId);
   if (receivedAt > solicitation.requestExpiryTimestampMs) throw new LnswapError('QuoteSubmittedTooLate');
@@ -60,8 +71,8 @@ export function verifyMakerQuote(
   const funding =
     solicitation.market.onchain.chain === 'bitcoin'
       ? verifyBitcoinFunding(fields, solicitation, bounds)
-      : verifyEthereumFunding(fields, solicitation, bounds);
-  return { ...funding, expiresAt: fields.quoteExpiryTimestampMs };
+      : verifyEthereumFunding(fields, solicitation, bounds, provider);
+  return { ...funding, expiresAt: fields.quoteExpiryTimestampMs, providerId: provider.id };
 }
 
 function readFields(payload: unknown, expectedOrderId: string): QuoteFields {
@@ -98,7 +109,7 @@ function verifyBitcoinFunding(
   fields: QuoteFields,
   solicitation: QuoteSolicitation,
   bounds: QuoteBounds,
-): Omit<VerifiedQuote, 'expiresAt'> {
+): Omit<VerifiedQuote, 'expiresAt' | 'providerId'> {
   const { redeemScript, payToAddress, refundableAtBlockHeight } = fields.details;
   if (
     fields.amount === undefined ||
@@ -142,34 +153,60 @@ function verifyBitcoinFunding(
   };
 }
 
+/**
+ * The funding must be a call of the watched swap contract that opens a slot for exactly this order and payment
+ * hash, paying the quoting provider's registered payout address, in the market's asset and for the quoted amount:
+ * anything else would let a provider (or whoever holds its secret) send the user's money elsewhere.
+ */
 function verifyEthereumFunding(
   fields: QuoteFields,
   solicitation: QuoteSolicitation,
   bounds: QuoteBounds,
-): Omit<VerifiedQuote, 'expiresAt'> {
+  provider: QuotingProvider,
+): Omit<VerifiedQuote, 'expiresAt' | 'providerId'> {
+  const claimAddress = provider.ethereumPayoutAddress;
+  if (claimAddress === undefined) throw new LnswapError('ProviderHasNoPayoutAddress');
   const transaction = fields.details.unsignedFundingTx;
   if (!isPlainObject(transaction)) throw new LnswapError('InvalidOrMissingQuoteFields');
   const { to, data, value } = transaction;
   if (typeof to !== 'string' || typeof data !== 'string' || typeof value !== 'string') {
     throw new LnswapError('InvalidOrMissingQuoteFields');
   }
-  const amount = fields.amount === undefined ? undefined : readAmount(fields.amount, solicitation.market);
+  const quoted = fields.amount === undefined ? undefined : readAmount(fields.amount, solicitation.market);
 
   const ethereum = solicitation.chains.ethereum;
   if (ethereum === undefined || to.toLowerCase() !== ethereum.swapContractAddress.toLowerCase()) {
     throw new LnswapError('ContractIsNotWhitelisted');
   }
-  if (data.toLowerCase() !== encodeFundCalldata(solicitation.orderId, solicitation.paymentHash, ZERO_ADDRESS)) {
+  const call = decodeFundingCalldata(data);
+  if (call === undefined || call.orderId !== solicitation.orderId || call.paymentHash !== solicitation.paymentHash) {
     throw new LnswapError('InvalidContractData');
   }
   const wei = parseBaseUnits(value);
-  if (wei === undefined || wei === 0n || (amount !== undefined && amount !== wei)) {
-    throw new LnswapError('InvalidFundTxValue');
+  if (wei === undefined) throw new LnswapError('InvalidFundTxValue');
+
+  const token = solicitation.market.onchain.tokenAddress;
+  let amount: bigint;
+  if (token === undefined) {
+    if (call.functionName !== 'fund') throw new LnswapError('InvalidContractData');
+    if (wei === 0n || (quoted !== undefined && quoted !== wei)) throw new LnswapError('InvalidFundTxValue');
+    amount = wei;
+  } else {
+    if (call.functionName !== 'fundToken' || call.token !== token.toLowerCase()) {
+      throw new LnswapError('InvalidContractData');
+    }
+    if (call.amount === 0n || (quoted !== undefined && quoted !== call.amount)) {
+      throw new LnswapError('InvalidContractData');
+    }
+    if (wei !== 0n) throw new LnswapError('InvalidFundTxValue');
+    amount = call.amount;
   }
+  if (call.claimer !== claimAddress) throw new LnswapError('ClaimerIsNotPayoutAddress');
 
   return {
-    amount: wei,
+    amount,
     payToAddress: ethereum.swapContractAddress,
     htlc: { refundableAtBlockHeight: ethereum.blockHeight + bounds.ethereumRefundDelayBlocks },
+    claimAddress,
   };
 }

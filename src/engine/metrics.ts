@@ -1,11 +1,13 @@
 /**
  * What the service counts for Prometheus (docs/operations.md). Events on the hot paths are counted in plain
- * numbers and turned into samples when scraped; what the store or the nodes know is read at scrape time.
+ * numbers and turned into samples when scraped; what the store knows is read at scrape time, and what the nodes
+ * said is the watchers' last reading (a scrape never calls a node).
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { ORDER_STATES, type OrderState } from '../domain/states.js';
 import type { Store } from '../store/store.js';
+import type { ChainHealthReading } from './chain-health.js';
 import type { ChainProgress } from './readiness.js';
 
 /** What the quote desk tells about auctions. */
@@ -26,6 +28,8 @@ export interface ScrapeSources {
   readonly store: Store;
   /** Each followed chain's tip and processed height. */
   readonly chainProgress?: () => Promise<ChainProgress[]>;
+  /** What the watchers last heard from each followed chain's node. */
+  readonly chainHealth?: () => readonly ChainHealthReading[];
 }
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
@@ -74,6 +78,7 @@ export class ServiceMetrics implements AuctionEvents, OrderMoveEvents {
     });
     registerStoreGauges(this.registry, sources.store);
     if (sources.chainProgress !== undefined) registerChainGauges(this.registry, sources.chainProgress);
+    if (sources.chainHealth !== undefined) registerNodeHealth(this.registry, sources.chainHealth);
     this.registerEventLoopGauge();
     this.eventLoop.enable();
   }
@@ -169,8 +174,37 @@ function registerStoreGauges(registry: Registry, store: Store): void {
   });
 }
 
+/** Read from the watchers' state: a scrape never calls a node. */
+function registerNodeHealth(registry: Registry, chainHealth: () => readonly ChainHealthReading[]): void {
+  new Gauge({
+    name: 'lnswap_chain_node_up',
+    help: "1 when the followed chain's node answered its last poll, 0 when that poll failed",
+    labelNames: ['chain'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const reading of chainHealth()) {
+        if (reading.polledAt !== undefined) this.set({ chain: reading.chain }, reading.fault === undefined ? 1 : 0);
+      }
+    },
+  });
+  new Counter({
+    name: 'lnswap_chain_node_faults_total',
+    help: 'Failed polls of a followed chain node, by fault (timeout, unreachable, refused, tooLarge, tooManyPages, badAnswer, unstable)',
+    labelNames: ['chain', 'fault'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const reading of chainHealth()) {
+        for (const [fault, count] of Object.entries(reading.faultCounts))
+          this.inc({ chain: reading.chain, fault }, count);
+      }
+    },
+  });
+}
+
 function registerChainGauges(registry: Registry, chainProgress: () => Promise<ChainProgress[]>): void {
-  // One read of the nodes serves both gauges of a scrape.
+  // One read of the store's cursors serves both gauges of a scrape.
   let reading: Promise<ChainProgress[]> | undefined;
   const progress = (): Promise<ChainProgress[]> => {
     reading ??= chainProgress().finally(() => {

@@ -15,6 +15,18 @@ export interface PaymentResult {
   readonly preimage?: string;
 }
 
+/** The `failedReason` by which a provider says it will not pay because the funding address is blacklisted. */
+export const ADDRESS_BLACKLISTED = 'AddressBlacklisted';
+
+/**
+ * REDSHIFT's `PaymentFailedReason` values (`@radar/redshift-types`): a blacklisted sender, or any other failure to
+ * pay. Nothing else is taken, so what reaches the log is one of these words, never a provider's free text.
+ */
+export const PAYMENT_FAILED_REASONS: ReadonlySet<string> = new Set([ADDRESS_BLACKLISTED, 'PaymentFailed']);
+
+/** Longer than any known reason; refused before the set is consulted. */
+const MAX_FAILED_REASON_LENGTH = 64;
+
 /** Reads `{ orderId, success, failedReason?, preimage? }`; throws LnswapError. */
 export function readPaymentResult(payload: unknown): PaymentResult {
   if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingQuoteFields');
@@ -29,6 +41,12 @@ export function readPaymentResult(payload: unknown): PaymentResult {
   ) {
     throw new LnswapError('InvalidOrMissingQuoteFields');
   }
+  if (
+    typeof failedReason === 'string' &&
+    (failedReason.length > MAX_FAILED_REASON_LENGTH || !PAYMENT_FAILED_REASONS.has(failedReason))
+  ) {
+    throw new LnswapError('InvalidFailedReason');
+  }
   return {
     orderId: normalizedId,
     success,
@@ -37,10 +55,13 @@ export function readPaymentResult(payload: unknown): PaymentResult {
   };
 }
 
-/** The `failedReason` by which a provider says it will not pay because the funding address is blacklisted. */
-export const ADDRESS_BLACKLISTED = 'AddressBlacklisted';
-
 /**
+ * Only the provider whose quote won the order (`order.providerId`) may report on it: another provider's report,
+ * above all an `AddressBlacklisted` that takes the user's timelock refund away, is refused with
+ * OrderNotWonByProvider. An order without a provider (imported from a snapshot that names none) takes a success
+ * from any provider, since a preimage that hashes to the payment hash proves the payment whoever shows it, and
+ * refuses every failure, which nothing could check.
+ *
  * A successful payment completes a funded order; its preimage is the proof that the invoice was
  * paid, so it must hash to the order's payment hash. A provider that will not pay because the
  * funding address is blacklisted (`failedReason: "AddressBlacklisted"`) moves a funded order to
@@ -53,10 +74,13 @@ export async function applyPaymentResult(
   store: Store,
   transitions: OrderTransitions,
   now: number,
+  providerId: string,
   requestId?: string,
 ): Promise<void> {
   const order = await store.getOrder(result.orderId);
   if (order === undefined) throw new LnswapError('OrderNotFound');
+  const wonByProvider = order.providerId === undefined ? result.success : order.providerId === providerId;
+  if (!wonByProvider) throw new LnswapError('OrderNotWonByProvider');
   if (!result.success) {
     if (result.failedReason === ADDRESS_BLACKLISTED) await holdForAdminRefund(order, transitions, store, now, requestId);
     return;

@@ -6,7 +6,12 @@ import type { ChainViews, OrderRecord } from '../domain/order.js';
 import { INITIAL_ORDER_STATE } from '../domain/states.js';
 import type { Store } from '../store/store.js';
 import { QuoteAuction } from './auction.js';
-import { verifyMakerQuote, type QuoteSolicitation, type VerifiedQuote } from './maker-quote.js';
+import {
+  verifyMakerQuote,
+  type QuoteSolicitation,
+  type QuotingProvider,
+  type VerifiedQuote,
+} from './maker-quote.js';
 import type { EngineOptions } from './options.js';
 import { checkQuoteRequest, type QuoteRequest } from './quote-request.js';
 import { INVOICE_BLOCKING_STATES, IN_FLIGHT_STATES } from './swap-states.js';
@@ -96,12 +101,12 @@ export class QuoteDesk {
   }
 
   /** Throws LnswapError when the quote is refused, QuoteSubmittedTooLate when no auction runs here. */
-  submitMakerQuote(orderId: string, payload: unknown, receivedAt: number): void {
+  submitMakerQuote(orderId: string, payload: unknown, receivedAt: number, provider: QuotingProvider): void {
     const auction = this.auctions.get(orderId);
     const { events } = this.dependencies;
     try {
       if (auction === undefined) throw new LnswapError('QuoteSubmittedTooLate');
-      auction.submit(payload, receivedAt);
+      auction.submit(payload, receivedAt, provider);
     } catch (error) {
       events?.makerQuoteReceived(false);
       throw error;
@@ -127,7 +132,9 @@ export class QuoteDesk {
       requestExpiryTimestampMs,
       chains,
     };
-    const auction = new QuoteAuction((quote, receivedAt) => verifyMakerQuote(quote, solicitation, options, receivedAt));
+    const auction = new QuoteAuction((quote, receivedAt, provider) =>
+      verifyMakerQuote(quote, solicitation, options, receivedAt, provider),
+    );
 
     this.auctions.set(orderId, auction);
     try {
@@ -186,5 +193,7 @@ function orderFromQuote(
     ...(request.refundAddress === undefined ? {} : { refundAddress: request.refundAddress }),
     htlc: quote.htlc,
     transactions: [],
+    providerId: quote.providerId,
+    ...(quote.claimAddress === undefined ? {} : { claimAddress: quote.claimAddress }),
   };
 }

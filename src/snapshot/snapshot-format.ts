@@ -46,6 +46,8 @@ export interface SnapshotOrder {
   payToAddress: string;
   paymentPreimage?: string;
   refundAddress?: string;
+  provider?: string;
+  claimer?: string;
   htlc: { redeemScript?: string; refundableAtBlockHeight: number };
   transactions: SnapshotTransaction[];
 }
@@ -60,7 +62,10 @@ function transactionToSnapshot(transaction: OrderTransaction, decimals: number):
   return {
     type: transaction.type,
     id: transaction.id,
-    ...(transaction.amount === undefined ? {} : { amount: formatWholeUnits(transaction.amount, decimals) }),
+    // Only a FUND's amount is part of the format; a REFUND's (one Ethereum slot's) is derived again by the watcher.
+    ...(transaction.type !== 'FUND' || transaction.amount === undefined
+      ? {}
+      : { amount: formatWholeUnits(transaction.amount, decimals) }),
     ...(transaction.outputIndex === undefined ? {} : { outputIndex: transaction.outputIndex }),
     ...(transaction.blockHeight === undefined ? {} : { blockHeight: transaction.blockHeight }),
   };
@@ -80,6 +85,8 @@ export function orderToSnapshot(order: OrderRecord): SnapshotOrder {
     payToAddress: order.payToAddress,
     ...(order.paymentPreimage === undefined ? {} : { paymentPreimage: order.paymentPreimage }),
     ...(order.refundAddress === undefined ? {} : { refundAddress: order.refundAddress }),
+    ...(order.providerId === undefined ? {} : { provider: order.providerId }),
+    ...(order.claimAddress === undefined ? {} : { claimer: order.claimAddress }),
     htlc: redeemScript === undefined ? { refundableAtBlockHeight } : { redeemScript, refundableAtBlockHeight },
     transactions: order.transactions.map((transaction) => transactionToSnapshot(transaction, decimals)),
   };

@@ -6,6 +6,7 @@ import { preimageMatchesPaymentHash } from '../domain/invoice.js';
 import { findMarket, type Market } from '../domain/markets.js';
 import type { HtlcTerms, OrderRecord, OrderTransaction, Writable } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
+import { isValidProviderName } from '../domain/provider-names.js';
 import { isOrderState, ORDER_STATES } from '../domain/states.js';
 import {
   fail,
@@ -30,6 +31,8 @@ const ORDER_FIELDS = new Set([
   'payToAddress',
   'paymentPreimage',
   'refundAddress',
+  'provider',
+  'claimer',
   'htlc',
   'transactions',
 ]);
@@ -92,6 +95,17 @@ export function validateOrder(value: unknown, context: OrderValidationContext): 
     readAddress(refundAddress, 'refundAddress', market);
   }
 
+  const provider = readOptionalString(order.provider, 'provider');
+  if (provider !== undefined && !isValidProviderName(provider)) {
+    fail('provider', 'not a provider name (1 to 64 letters, digits, dots, dashes or underscores)');
+  }
+
+  const claimer = readOptionalString(order.claimer, 'claimer');
+  if (claimer !== undefined) {
+    if (market.onchain.chain !== 'ethereum') fail('claimer', 'only Ethereum-style markets have a claimer');
+    if (!isEthereumAddress(claimer)) fail('claimer', 'not an Ethereum address');
+  }
+
   // Built a field at a time instead of with spreads for the optional fields, which cost about a
   // microsecond an order; the fields keep their order.
   const record: Writable<Omit<OrderRecord, 'htlc' | 'transactions'>> = {
@@ -108,6 +122,8 @@ export function validateOrder(value: unknown, context: OrderValidationContext): 
   };
   if (paymentPreimage !== undefined) record.paymentPreimage = paymentPreimage.toLowerCase();
   if (refundAddress !== undefined) record.refundAddress = refundAddress;
+  if (provider !== undefined) record.providerId = provider;
+  if (claimer !== undefined) record.claimAddress = claimer.toLowerCase();
   const htlc = readHtlc(order.htlc, market);
   const transactions = readTransactions(order.transactions, market);
   return Object.assign(record, { htlc, transactions });

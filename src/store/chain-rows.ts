@@ -14,6 +14,10 @@ export const OBSERVATION_COLUMNS = [
   'refund_height',
   'preimage',
   'by_admin',
+  'funder',
+  'claimer',
+  'token',
+  'payment_hash',
 ] as const;
 
 export interface ObservationRow {
@@ -28,6 +32,10 @@ export interface ObservationRow {
   refund_height: number | null;
   preimage: string | null;
   by_admin: number | boolean | null;
+  funder: string | null;
+  claimer: string | null;
+  token: string | null;
+  payment_hash: string | null;
 }
 
 export function observationValues(chain: string, observation: ChainObservation): unknown[] {
@@ -46,6 +54,10 @@ export function observationValues(chain: string, observation: ChainObservation):
     observation.kind === 'claim' ? observation.preimage : null,
     // 1 or 0: SQLite binds no booleans, and PostgreSQL reads '1' and '0' as booleans.
     observation.kind === 'refund' && observation.byAdmin !== undefined ? Number(observation.byAdmin) : null,
+    observation.funder ?? null,
+    observation.kind === 'funding' ? (observation.claimer ?? null) : null,
+    observation.kind === 'funding' ? (observation.token ?? null) : null,
+    observation.kind === 'funding' ? (observation.paymentHash ?? null) : null,
   ];
 }
 
@@ -55,6 +67,7 @@ export function observationFromRow(row: ObservationRow): ChainObservation {
     txId: row.tx_id,
     position: Number(row.position),
     block: { height: Number(row.block_height), hash: row.block_hash },
+    ...(row.funder === null ? {} : { funder: row.funder }),
   };
   const amount = row.amount === null ? undefined : BigInt(row.amount);
   switch (row.kind) {
@@ -65,6 +78,9 @@ export function observationFromRow(row: ObservationRow): ChainObservation {
         amount: amount ?? 0n,
         ...(row.output_index === null ? {} : { outputIndex: Number(row.output_index) }),
         ...(row.refund_height === null ? {} : { refundHeight: Number(row.refund_height) }),
+        ...(row.claimer === null ? {} : { claimer: row.claimer }),
+        ...(row.token === null ? {} : { token: row.token }),
+        ...(row.payment_hash === null ? {} : { paymentHash: row.payment_hash }),
       };
     case 'claim':
       return { ...base, kind: 'claim', preimage: row.preimage ?? '', ...(amount === undefined ? {} : { amount }) };

@@ -27,6 +27,7 @@ export interface CredentialRow {
   secret_hash: string;
   created_at: number;
   revoked_at: number | null;
+  ethereum_payout_address: string | null;
 }
 
 /** Rows for `chain_views (chain, block_height, fee_tokens_per_virtual_byte, swap_contract_address)`. */
@@ -99,13 +100,16 @@ export function providersFromRows(
     .map((row) => ({ id: row.id, active: Boolean(row.active), markets: marketsByProvider.get(row.id) ?? {} }));
 }
 
-export function credentialValues(credential: ProviderCredential): [string, string, string, number, number | null] {
+export function credentialValues(
+  credential: ProviderCredential,
+): [string, string, string, number, number | null, string | null] {
   return [
     credential.name,
     credential.apiKey,
     credential.secretHash,
     credential.createdAt,
     credential.revokedAt ?? null,
+    credential.ethereumPayoutAddress ?? null,
   ];
 }
 
@@ -116,6 +120,7 @@ export function credentialFromRow(row: CredentialRow): ProviderCredential {
     secretHash: row.secret_hash,
     createdAt: row.created_at,
     ...(row.revoked_at === null ? {} : { revokedAt: row.revoked_at }),
+    ...(row.ethereum_payout_address === null ? {} : { ethereumPayoutAddress: row.ethereum_payout_address }),
   };
 }
 

@@ -129,6 +129,10 @@ export class GuardedStore implements Store {
     return this.guard(() => this.inner.revokeProviderCredential(name, at));
   }
 
+  setProviderPayoutAddress(name: string, ethereumPayoutAddress: string): Promise<boolean> {
+    return this.guard(() => this.inner.setProviderPayoutAddress(name, ethereumPayoutAddress));
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

@@ -24,8 +24,9 @@ export const ORDER_COLUMNS = [
  * Columns of `orders` as both stores keep them, in the order `storedOrderValues` lists them: the transaction list
  * also sits on the order's row (SQLite migration 6, PostgreSQL migration 6), written with it, so a read of an
  * order walks no second B-tree. `order_transactions` stays, for the writes that match a transaction by its id.
+ * The winning provider and the claimer (migration 7 on both) come last, after the columns older schemas have.
  */
-export const STORED_ORDER_COLUMNS = [...ORDER_COLUMNS, 'transactions'] as const;
+export const STORED_ORDER_COLUMNS = [...ORDER_COLUMNS, 'transactions', 'provider_id', 'claim_address'] as const;
 
 /** Columns of `order_transactions` after `order_id` and `seq`, in the order `transactionValues` lists them. */
 export const TRANSACTION_COLUMNS = ['type', 'tx_id', 'amount', 'output_index', 'block_height'] as const;
@@ -38,7 +39,7 @@ export const TRANSACTION_COLUMNS = ['type', 'tx_id', 'amount', 'output_index', '
  */
 export const SELECT_ORDERS = `SELECT o.id, o.market, o.invoice, o.invoice_hash, o.payment_hash, o.created_at,
   o.expires_at, o.state, o.amount, o.pay_to_address, o.payment_preimage, o.refund_address, o.htlc_redeem_script,
-  o.htlc_refundable_at_block_height, o.transactions FROM orders o`;
+  o.htlc_refundable_at_block_height, o.transactions, o.provider_id, o.claim_address FROM orders o`;
 
 type TransactionTuple = [string, string, string | null, number | null, number | null];
 
@@ -59,6 +60,8 @@ export type OrderRow = [
   htlcRefundableAtBlockHeight: number,
   /** JSON text from SQLite; already parsed by pg (a `json` column). */
   transactions: string | TransactionTuple[],
+  providerId: string | null,
+  claimAddress: string | null,
 ];
 
 /** Markets are named `<ONCHAIN>_<OFFCHAIN>`; orders keep the on-chain part so lookups by ticker stay indexed. */
@@ -87,9 +90,14 @@ export function orderValues(order: OrderRecord): (string | number | null)[] {
   ];
 }
 
-/** `orderValues` followed by the order's transaction list, as `STORED_ORDER_COLUMNS` name them. */
+/** `orderValues` followed by the order's transaction list, provider and claimer, as `STORED_ORDER_COLUMNS` name them. */
 export function storedOrderValues(order: OrderRecord): (string | number | null)[] {
-  return [...orderValues(order), transactionListOf(order.transactions)];
+  return [
+    ...orderValues(order),
+    transactionListOf(order.transactions),
+    order.providerId ?? null,
+    order.claimAddress ?? null,
+  ];
 }
 
 /** The `transactions` column of an order's row: what `orderFromRow` reads back. */
@@ -133,6 +141,8 @@ export function orderFromRow([
   redeemScript,
   refundableAtBlockHeight,
   transactionList,
+  providerId,
+  claimAddress,
 ]: OrderRow): OrderRecord {
   const transactions: TransactionTuple[] =
     typeof transactionList === 'string' ? (JSON.parse(transactionList) as TransactionTuple[]) : transactionList;
@@ -152,5 +162,7 @@ export function orderFromRow([
   };
   if (paymentPreimage !== null) order.paymentPreimage = paymentPreimage;
   if (refundAddress !== null) order.refundAddress = refundAddress;
+  if (providerId !== null) order.providerId = providerId;
+  if (claimAddress !== null) order.claimAddress = claimAddress;
   return order;
 }

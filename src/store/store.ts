@@ -157,6 +157,8 @@ export interface Store {
   listProviderCredentials(): Promise<ProviderCredential[]>;
   /** Resolves false when no unrevoked credential has that name. */
   revokeProviderCredential(name: string, at: number): Promise<boolean>;
+  /** Binds a lowercase payout address to the unrevoked credential `name`; resolves false when there is none. */
+  setProviderPayoutAddress(name: string, ethereumPayoutAddress: string): Promise<boolean>;
 
   /**
    * Takes one token from the bucket `key` (`limit.burst` tokens, refilled at `limit.perSecond`), counted across

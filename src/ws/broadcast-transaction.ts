@@ -18,6 +18,19 @@ export type Broadcasters = Readonly<Partial<Record<ChainKind, Broadcaster>>>;
 const HEX = /^(0x)?([0-9a-fA-F]{2})+$/;
 
 /**
+ * The largest transaction, in bytes, each chain's nodes relay: Bitcoin Core's standard weight, 400,000 units
+ * (MAX_STANDARD_TX_WEIGHT; a transaction's bytes never exceed its weight), and geth's pool limit, 128 KiB
+ * (txMaxSize; blob transactions, which no swap sends, have a pool of their own). Larger ones are PayloadTooLarge.
+ */
+export const RELAYED_TRANSACTION_BYTES: Readonly<Record<ChainKind, number>> = {
+  bitcoin: 400_000,
+  ethereum: 128 * 1024,
+};
+
+/** The largest relayed transaction as hex with its `0x`, and room for the ticker and the JSON around them. */
+export const MAX_BROADCAST_PAYLOAD_BYTES = 2 * Math.max(...Object.values(RELAYED_TRANSACTION_BYTES)) + 2 + 1024;
+
+/**
  * `broadcastTransaction { onchainTicker, signedTxHex }`, as REDSHIFT's client sends it: resolves `{ txId }`.
  * The node's reason for a refusal is logged; the client gets only the token.
  */
@@ -33,6 +46,8 @@ export async function broadcastTransaction(
   }
   const asset = findOnchainAsset(onchainTicker);
   if (asset === undefined) throw new LnswapError('InvalidOnchainTicker');
+  const hexDigits = signedTxHex.length - (signedTxHex.startsWith('0x') ? 2 : 0);
+  if (hexDigits > 2 * RELAYED_TRANSACTION_BYTES[asset.chain]) throw new LnswapError('PayloadTooLarge');
   if (!HEX.test(signedTxHex)) throw new LnswapError('InvalidSignedTxHex');
   const broadcaster = broadcasters[asset.chain];
   if (broadcaster === undefined || !broadcaster.carries(asset.network)) throw new LnswapError('NoBackendConfigured');

@@ -4,6 +4,7 @@ import type { Namespace } from 'socket.io';
 import { isLnswapError, LnswapError, type ErrorToken } from '../domain/errors.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { isPlainObject } from '../engine/payload-shapes.js';
+import type { QuotingProvider } from '../engine/maker-quote.js';
 import type { QuoteDesk } from '../engine/quote-desk.js';
 
 const FORWARDED_QUOTE = 'lnswap:makerQuote';
@@ -14,6 +15,7 @@ interface ForwardedQuote {
   readonly orderId: string;
   readonly payload: unknown;
   readonly receivedAt: number;
+  readonly provider: QuotingProvider;
 }
 
 interface ForwardedVerdict {
@@ -45,15 +47,15 @@ export class MakerQuoteRouter {
   }
 
   /** Resolves when the quote is accepted into its auction; throws LnswapError when refused. */
-  async submit(payload: unknown, receivedAt: number): Promise<void> {
+  async submit(payload: unknown, receivedAt: number, provider: QuotingProvider): Promise<void> {
     const rawOrderId = isPlainObject(payload) ? payload.orderId : undefined;
     const orderId = typeof rawOrderId === 'string' ? normalizeOrderId(rawOrderId) : undefined;
     if (orderId === undefined) throw new LnswapError('InvalidOrMissingQuoteFields');
     if (this.desk.runsAuction(orderId) || !this.clustered) {
-      this.desk.submitMakerQuote(orderId, payload, receivedAt);
+      this.desk.submitMakerQuote(orderId, payload, receivedAt, provider);
       return;
     }
-    const token = await this.forward({ requestId: randomUUID(), orderId, payload, receivedAt });
+    const token = await this.forward({ requestId: randomUUID(), orderId, payload, receivedAt, provider });
     if (token !== undefined) throw new LnswapError(token);
   }
 
@@ -80,7 +82,7 @@ export class MakerQuoteRouter {
     if (!this.desk.runsAuction(quote.orderId)) return;
     let verdict: ForwardedVerdict = { requestId: quote.requestId };
     try {
-      this.desk.submitMakerQuote(quote.orderId, quote.payload, quote.receivedAt);
+      this.desk.submitMakerQuote(quote.orderId, quote.payload, quote.receivedAt, quote.provider);
     } catch (error) {
       if (!isLnswapError(error)) {
         this.logger.error({ err: error, orderId: quote.orderId }, 'judging a forwarded maker quote failed');

@@ -7,7 +7,7 @@ import { authenticateProvider } from '../engine/credentials.js';
 import type { OrderTransitions } from '../engine/order-transitions.js';
 import { applyPaymentResult, readPaymentResult } from '../engine/payment-result.js';
 import type { Store } from '../store/store.js';
-import { clientAddress } from './client-address.js';
+import type { ClientAddresses } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
 import type { AddressLimits } from './address-limits.js';
@@ -23,6 +23,7 @@ export interface ProviderNamespaceDependencies {
   readonly transitions: OrderTransitions;
   readonly options: SocketOptions;
   readonly addressLimits: AddressLimits;
+  readonly addresses: ClientAddresses;
   readonly now: () => number;
   readonly logger: Logger;
 }
@@ -37,7 +38,7 @@ export function serveProviderNamespace(namespace: Namespace, dependencies: Provi
       'serving a provider connection',
       (socket: Socket) => {
         const handlers = providerHandlers(socket, dependencies);
-        const address = clientAddress(socket, options.trustProxy);
+        const address = dependencies.addresses.of(socket);
         const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
         handleRequests(socket, handlers, { ...options, takeAddressToken, now: dependencies.now }, logger);
         socket.on(
@@ -60,7 +61,7 @@ function providerHandlers(
 ): Record<string, RequestHandler> {
   const { store, router, transitions, options, addressLimits, now, logger } = dependencies;
   const data = socket.data as ProviderSocketData;
-  const address = clientAddress(socket, options.trustProxy);
+  const address = dependencies.addresses.of(socket);
 
   /** Every event but `authenticate` needs an authenticated connection. */
   const authenticated =
@@ -113,18 +114,31 @@ function providerHandlers(
       return undefined;
     }),
 
-    makerQuote: authenticated(async (_providerId, payload) => {
-      await router.submit(payload, now());
+    makerQuote: authenticated(async (providerId, payload) => {
+      const receivedAt = now();
+      // Read per quote, not kept from authenticate: a payout address the operator changes, or a revocation,
+      // holds from the next quote on.
+      const credential = data.apiKey === undefined ? undefined : await store.findProviderCredentialByApiKey(data.apiKey);
+      if (credential === undefined || credential.name !== providerId || credential.revokedAt !== undefined) {
+        throw new LnswapError('InvalidOrMissingCredentials');
+      }
+      const provider = {
+        id: providerId,
+        ...(credential.ethereumPayoutAddress === undefined
+          ? {}
+          : { ethereumPayoutAddress: credential.ethereumPayoutAddress }),
+      };
+      await router.submit(payload, receivedAt, provider);
       return undefined;
     }),
 
     paymentResult: authenticated(async (providerId, payload, { requestId }) => {
       const result = readPaymentResult(payload);
+      await applyPaymentResult(result, store, transitions, now(), providerId, requestId);
       if (!result.success) {
         const { orderId, failedReason } = result;
         logger.info({ providerId, orderId, failedReason, requestId }, 'provider could not pay');
       }
-      await applyPaymentResult(result, store, transitions, now(), requestId);
       return undefined;
     }),
   };

@@ -15,6 +15,8 @@ export type RequestHandler = (payload: unknown, context: RequestContext) => Prom
 
 export interface RequestLimits {
   readonly maxPayloadBytes: number;
+  /** Events whose payload may be larger than `maxPayloadBytes`, with their own bound. */
+  readonly maxPayloadBytesByEvent?: Readonly<Record<string, number>>;
   readonly maxPayloadDepth: number;
   readonly eventsPerConnection: RateLimit;
   /** Resolves false when the client's address has used up its events, across instances. */
@@ -84,7 +86,10 @@ export function handleRequests(
   });
 
   function refusalBeforeHandling(event: unknown, payload: unknown): ErrorToken | undefined {
-    const outOfBounds = checkPayloadBounds(payload, { maxBytes: limits.maxPayloadBytes, maxDepth: limits.maxPayloadDepth });
+    const byEvent = limits.maxPayloadBytesByEvent ?? {};
+    const ownBound = typeof event === 'string' && Object.hasOwn(byEvent, event) ? byEvent[event] : undefined;
+    const maxBytes = ownBound ?? limits.maxPayloadBytes;
+    const outOfBounds = checkPayloadBounds(payload, { maxBytes, maxDepth: limits.maxPayloadDepth });
     if (outOfBounds !== undefined) return outOfBounds;
     if (!events.tryTake(limits.now())) return 'RateLimitExceeded';
     if (typeof event !== 'string' || !Object.hasOwn(handlers, event)) return 'UnknownEvent';

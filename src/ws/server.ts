@@ -13,7 +13,7 @@ import { storedStateChangedEvents, type StateChangedEvent } from '../engine/stat
 import type { Store } from '../store/store.js';
 import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
-import { clientAddress } from './client-address.js';
+import { ClientAddresses } from './client-address.js';
 import { boundedParser } from './bounded-parser.js';
 import { busAdapter } from './bus-adapter.js';
 import type { ClusterBus } from './cluster-bus.js';
@@ -115,15 +115,16 @@ export async function attachSocketServer(
   const broadcasters = dependencies.broadcasters ?? {};
   const addressLimits = new AddressLimits(store, now, logger);
   const connectionCap = new ConnectionCap(socketOptions.connectionsPerAddress);
+  const addresses = new ClientAddresses(socketOptions.trustProxy, logger, now);
   for (const namespace of [users, providers]) {
     namespace.use((socket, next) => {
-      const admitted = connectionCap.admit(socket, clientAddress(socket, socketOptions.trustProxy));
+      const admitted = connectionCap.admit(socket, addresses.of(socket));
       next(admitted ? undefined : new Error('TooManyConnections'));
     });
   }
   const options = socketOptions;
-  serveUserNamespace(users, { store, desk, subscriptions, addressLimits, options, now, logger, broadcasters });
-  serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, options, now, logger });
+  serveUserNamespace(users, { store, desk, subscriptions, addressLimits, addresses, options, now, logger, broadcasters });
+  serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, addresses, options, now, logger });
 
   const tasks = startUpkeep({
     store,

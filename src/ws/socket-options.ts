@@ -1,9 +1,13 @@
 import type { RateLimit } from '../domain/token-bucket.js';
+import { MAX_BROADCAST_PAYLOAD_BYTES } from './broadcast-transaction.js';
+import type { TrustProxy } from './client-address.js';
 
 /** Flood bounds and cluster timing of the socket.io server. */
 export interface SocketOptions {
   /** Largest JSON payload of one event; larger ones are refused with PayloadTooLarge. */
   readonly maxPayloadBytes: number;
+  /** Largest JSON payload of a `broadcastTransaction`, which carries a whole signed transaction. */
+  readonly maxBroadcastPayloadBytes: number;
   /** Deepest nesting of arrays and objects in one event's payload; deeper ones are refused with InvalidPayload. */
   readonly maxPayloadDepth: number;
   /** Largest socket.io message at all; a client sending more is disconnected before anything parses it. */
@@ -22,8 +26,8 @@ export interface SocketOptions {
   readonly connectionsPerAddress: number;
   /** Each authentication costs a slow hash, so attempts are limited per address. */
   readonly authenticationsPerAddress: RateLimit;
-  /** Take the client address from X-Forwarded-For, for instances behind a load balancer. */
-  readonly trustProxy: boolean;
+  /** Which proxies in front are believed about the client's address (X-Forwarded-For); false for none. */
+  readonly trustProxy: TrustProxy;
   /** How long a provider waits for the instance running an auction to judge its forwarded quote. */
   readonly forwardedQuoteTimeoutMs: number;
   /** How long to wait for the other instances when looking up connected providers. */
@@ -35,8 +39,10 @@ export interface SocketOptions {
 
 export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
   maxPayloadBytes: 16 * 1024,
+  maxBroadcastPayloadBytes: MAX_BROADCAST_PAYLOAD_BYTES,
   maxPayloadDepth: 32,
-  maxMessageBytes: 64 * 1024,
+  // Over twice the largest broadcast a chain relays: a client that overshoots even that much gets its token, not a close.
+  maxMessageBytes: 2 * 1024 * 1024,
   maxMessageDepth: 64,
   requestTimeoutMs: 30_000,
   quoteRequestsPerConnection: { burst: 5, perSecond: 0.5 },
@@ -54,8 +60,8 @@ export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
 
 export function resolveSocketOptions(overrides: Partial<SocketOptions> = {}): SocketOptions {
   const options = { ...DEFAULT_SOCKET_OPTIONS, ...overrides };
-  if (options.maxPayloadBytes > options.maxMessageBytes) {
-    throw new RangeError('socket option maxPayloadBytes must not exceed maxMessageBytes');
+  if (Math.max(options.maxPayloadBytes, options.maxBroadcastPayloadBytes) > options.maxMessageBytes) {
+    throw new RangeError('socket options maxPayloadBytes and maxBroadcastPayloadBytes must not exceed maxMessageBytes');
   }
   // The message wraps the payload in the event's argument array.
   if (options.maxPayloadDepth + 1 > options.maxMessageDepth) {

@@ -13,7 +13,7 @@ import type { QuoteDesk } from '../engine/quote-desk.js';
 import type { Store } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
 import { broadcastTransaction, type Broadcasters } from './broadcast-transaction.js';
-import { clientAddress } from './client-address.js';
+import type { ClientAddresses } from './client-address.js';
 import { TokenBucket } from '../domain/token-bucket.js';
 import type { AddressLimits } from './address-limits.js';
 import { guarded } from './guarded.js';
@@ -27,6 +27,7 @@ export interface UserNamespaceDependencies {
   readonly desk: QuoteDesk;
   readonly subscriptions: OrderSubscriptions;
   readonly addressLimits: AddressLimits;
+  readonly addresses: ClientAddresses;
   readonly options: SocketOptions;
   readonly now: () => number;
   readonly logger: Logger;
@@ -43,9 +44,10 @@ export function serveUserNamespace(namespace: Namespace, dependencies: UserNames
       'serving a user connection',
       (socket: Socket) => {
         const handlers = userHandlers(socket, dependencies);
-        const address = clientAddress(socket, options.trustProxy);
+        const address = dependencies.addresses.of(socket);
         const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
-        handleRequests(socket, handlers, { ...options, takeAddressToken, now: dependencies.now }, logger);
+        const maxPayloadBytesByEvent = { broadcastTransaction: options.maxBroadcastPayloadBytes };
+        handleRequests(socket, handlers, { ...options, maxPayloadBytesByEvent, takeAddressToken, now: dependencies.now }, logger);
       },
       (socket) => socket.disconnect(true),
     ),
@@ -59,7 +61,7 @@ function userHandlers(
   const { store, desk, subscriptions, addressLimits, options, now } = dependencies;
   socket.on('disconnect', () => subscriptions.forget(socket));
   const quoteRequests = new TokenBucket(options.quoteRequestsPerConnection, now());
-  const address = clientAddress(socket, options.trustProxy);
+  const address = dependencies.addresses.of(socket);
 
   return {
     requestQuote: async (payload, { requestId }) => {

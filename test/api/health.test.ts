@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pino from 'pino';
 import { buildApiServer } from '../../src/api/server.js';
+import { NodeCallFailed } from '../../src/chains/node-faults.js';
+import { ChainHealth } from '../../src/engine/chain-health.js';
 import { Readiness } from '../../src/engine/readiness.js';
 import { ServiceMetrics } from '../../src/engine/metrics.js';
 import { StoreOutage } from '../../src/store/availability.js';
@@ -85,32 +87,45 @@ test(
   },
 );
 
-test('/readyz follows the watcher: not watched yet, behind, within its lag, and a node that does not answer', async () => {
+test('/readyz follows the watcher from its state: not watched yet, behind, within its lag, a node down, misbehaving or silent', async () => {
   const fresh = await openFreshStore('sqlite');
   const { store } = fresh;
-  let tipHeight = 100;
-  let nodeUp = true;
-  const node = {
-    tip: async () => {
-      if (!nodeUp) throw new Error('connect ECONNREFUSED');
-      return { height: tipHeight, hash: `h${tipHeight}` };
-    },
-  };
-  const readiness = new Readiness(store, [{ chain: 'ethereum', node, allowedLagBlocks: 5 }]);
+  let now = 1_000_000;
+  const health = new ChainHealth('ethereum', pino({ level: 'silent' }), () => now);
+  const readiness = new Readiness(
+    store,
+    [{ chain: 'ethereum', health, staleAfterMs: 60_000, allowedLagBlocks: 5 }],
+    2_000,
+    () => now,
+  );
   const app = await buildApiServer({ store, readiness: () => readiness.check() });
   const ready = async () => (await app.inject({ url: '/readyz' })).body;
+  const polled = (height: number) => {
+    health.tipSeen({ height, hash: `h${height}` });
+    health.pollSucceeded();
+  };
   try {
+    assert.equal(await ready(), 'ChainNotWatchedYet');
+    polled(100);
     assert.equal(await ready(), 'ChainNotWatchedYet');
     const block = { height: 94, hash: 'h94' };
     await store.applyChainStep({ chain: 'ethereum', startHeight: 90, observations: [], cursor: block, orders: [] });
     assert.equal(await ready(), 'ChainBehind');
-    tipHeight = 99;
+    polled(99);
     assert.equal(await ready(), 'Ready');
     assert.deepEqual(await readiness.progress(), [
       { chain: 'ethereum', tipHeight: 99, processedHeight: 94, allowedLagBlocks: 5 },
     ]);
-    nodeUp = false;
+    health.pollFailed(new NodeCallFailed('timeout', 'http://node:8545', 'ethereum eth_getBlockByNumber', 'no answer'));
     assert.equal(await ready(), 'ChainUnreachable');
+    health.pollFailed(new NodeCallFailed('tooLarge', 'http://node:8545', 'ethereum eth_getLogs', 'answer too large'));
+    assert.equal(await ready(), 'ChainNodeMisbehaving');
+    polled(99);
+    assert.equal(await ready(), 'Ready');
+    now += 60_001;
+    assert.equal(await ready(), 'ChainUnreachable', 'no poll for longer than the bound: polls are stuck on the node');
+    health.pollFailed(new Error('the store failed, not the node'));
+    assert.equal(await ready(), 'Ready', "an error that is not the node's leaves its condition");
   } finally {
     await app.close();
     await fresh.dispose();

@@ -19,7 +19,7 @@ export interface CliResult {
 }
 
 /** Chain settings a developer's shell may carry; a test names the ones it wants. */
-const CHAIN_CONFIGURATION = ['ETHEREUM_RPC_URL', 'DEPLOYER_PRIVATE_KEY'] as const;
+const CHAIN_CONFIGURATION = ['ETHEREUM_RPC_URL', 'DEPLOYER_PRIVATE_KEY', 'OWNER_PRIVATE_KEY'] as const;
 
 /** The environment minus what the CLI would read as configuration, plus `env`. */
 function environment(env: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -37,7 +37,7 @@ describe('lnswap contract deploy', () => {
 
   test('is listed in lnswap --help', async () => {
     const help = await runCli(['--help']);
-    assert.match(help.stdout, /^ {2}contract +deploy the Ethereum swap contract$/m);
+    assert.match(help.stdout, /^ {2}contract +deploy the Ethereum swap contract, or refund an order as its owner$/m);
   });
 
   describe('against Anvil', { skip: anvilSkipReason }, () => {
@@ -50,6 +50,14 @@ describe('lnswap contract deploy', () => {
     async function deployed(address: Address) {
       const read = <T extends 'owner' | 'refundDelay'>(functionName: T) =>
         node.publicClient.readContract({ address, abi: ABI, functionName });
+      // Only the second version has per-funder slots: a fresh one reads back empty.
+      const [, , , amount, , state] = await node.publicClient.readContract({
+        address,
+        abi: ABI,
+        functionName: 'slots',
+        args: [`0x${'11'.repeat(16)}`, node.accounts[4]!.address],
+      });
+      assert.deepEqual({ amount, state }, { amount: 0n, state: 0 });
       return { owner: await read('owner'), refundDelay: await read('refundDelay') };
     }
 

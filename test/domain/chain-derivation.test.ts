@@ -1,18 +1,27 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import type { ChainObservation } from '../../src/domain/chain-observations.js';
+import type {
+  ClaimObservation,
+  FundingObservation,
+  RefundObservation,
+} from '../../src/domain/chain-observations.js';
 import {
   deriveChainTarget,
   pathBetween,
   planChainMoves,
   type ChainContext,
 } from '../../src/domain/chain-derivation.js';
+import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import type { OrderState } from '../../src/domain/states.js';
 
 const preimage = '11'.repeat(32);
 const paymentHash = createHash('sha256').update(Buffer.from(preimage, 'hex')).digest('hex');
+const CLAIMER = '0x' + 'c1'.repeat(20);
+const USER = '0x' + '01'.repeat(20);
+const SECOND_ACCOUNT = '0x' + '02'.repeat(20);
+const ATTACKER = '0x' + 'ee'.repeat(20);
 
 function order(state: OrderState, fields: Partial<OrderRecord> = {}): OrderRecord {
   return {
@@ -28,6 +37,7 @@ function order(state: OrderState, fields: Partial<OrderRecord> = {}): OrderRecor
     payToAddress: '0x' + '22'.repeat(20),
     htlc: { refundableAtBlockHeight: 500 },
     transactions: [],
+    claimAddress: CLAIMER,
     ...fields,
   };
 }
@@ -38,14 +48,28 @@ const context = (head: number, confirmations = 2): ChainContext => ({
   head: block(head),
   confirmations,
 });
-function funding(height: number, amount: bigint, txId = `0xf${height}`): ChainObservation {
-  return { kind: 'funding', orderId: order('WaitingForFundingTx').id, txId, position: 0, block: block(height), amount, refundHeight: height + 40 };
+/** A funding of the user's slot with the order's terms, unless `slot` says otherwise; the slot's refund height is 50. */
+function funding(height: number, amount: bigint, txId = `0xf${height}`, slot: Partial<FundingObservation> = {}): FundingObservation {
+  return {
+    kind: 'funding',
+    orderId: order('WaitingForFundingTx').id,
+    txId,
+    position: 0,
+    block: block(height),
+    amount,
+    refundHeight: 50,
+    funder: USER,
+    claimer: CLAIMER,
+    token: ZERO_ADDRESS,
+    paymentHash,
+    ...slot,
+  };
 }
-function claim(height: number, withPreimage = preimage): ChainObservation {
-  return { kind: 'claim', orderId: order('Funded').id, txId: `0xc${height}`, position: 1, block: block(height), preimage: withPreimage };
+function claim(height: number, withPreimage = preimage, funder = USER): ClaimObservation {
+  return { kind: 'claim', orderId: order('Funded').id, txId: `0xc${height}`, position: 1, block: block(height), preimage: withPreimage, funder };
 }
-function refund(height: number): ChainObservation {
-  return { kind: 'refund', orderId: order('Funded').id, txId: `0xr${height}`, position: 2, block: block(height) };
+function refund(height: number, funder = USER, fields: Partial<RefundObservation> = {}): RefundObservation {
+  return { kind: 'refund', orderId: order('Funded').id, txId: `0xr${height}${funder.slice(2, 4)}`, position: 2, block: block(height), funder, ...fields };
 }
 
 describe('deriving an order from its chain observations', () => {
@@ -64,7 +88,7 @@ describe('deriving an order from its chain observations', () => {
     assert.equal(deriveChainTarget(order('PartiallyFunded'), topUp, context(13)).state, 'WaitingForAdditionalFundingTxConfirmation');
     const done = deriveChainTarget(order('WaitingForAdditionalFundingTxConfirmation'), topUp, context(14));
     assert.equal(done.state, 'Funded');
-    assert.equal(done.refundableAtBlockHeight, 50, 'the first funding sets the refund height, later ones do not');
+    assert.equal(done.refundableAtBlockHeight, 50, "a top-up keeps its slot's refund height");
   });
 
   test('a confirmed claim with the right preimage completes the order; a wrong one is ignored', () => {
@@ -92,7 +116,18 @@ describe('deriving an order from its chain observations', () => {
     assert.equal(late.state, 'WaitingForRefundTx');
     assert.equal(late.transactions.length, 1);
     assert.equal(deriveChainTarget(order('AddressBlacklistedWaitingForRefundTx'), [funding(10, 100n)], context(20)).state, 'AddressBlacklistedWaitingForRefundTx');
-    assert.equal(deriveChainTarget(order('AddressBlacklistedWaitingForRefundTx'), [funding(10, 100n), refund(15)], context(20)).state, 'Refunded');
+    const adminRefunded = [funding(10, 100n), refund(15, USER, { byAdmin: true })];
+    const blacklisted = order('AddressBlacklistedWaitingForRefundTx');
+    const target = deriveChainTarget(blacklisted, adminRefunded, context(20));
+    assert.equal(target.state, 'Refunded');
+    const moves = planChainMoves(blacklisted, target, adminRefunded, context(20)) ?? [];
+    assert.deepStrictEqual(
+      moves.map((move) => [move.to, move.cause.reason, move.cause.txId]),
+      [
+        ['WaitingForRefundTxConfirmation', 'adminRefundSeen', adminRefunded[1]?.txId],
+        ['Refunded', 'adminRefundConfirmed', adminRefunded[1]?.txId],
+      ],
+    );
   });
 
   test('funding gone after a reorg moves the order back, and the moves say so', () => {
@@ -109,6 +144,103 @@ describe('deriving an order from its chain observations', () => {
     assert.deepStrictEqual(deriveChainTarget(order('WaitingForFundingTx'), twice, context(20)).transactions, [
       { type: 'FUND', id: '0xaa', amount: 50n, blockHeight: 10 },
     ]);
+  });
+});
+
+describe('Ethereum slots: only those with the order\'s payment hash, claimer and asset count', () => {
+  const foreignSlots: [string, Partial<FundingObservation>][] = [
+    ['another payment hash', { paymentHash: '99'.repeat(32) }],
+    ['another claimer', { claimer: '0x' + 'bb'.repeat(20) }],
+    ['another asset', { token: '0x' + '70'.repeat(20) }],
+    ['no slot named', { funder: undefined }],
+  ];
+  for (const [label, terms] of foreignSlots) {
+    test(`a slot with ${label} is foreign: it moves nothing and sets no refund height`, () => {
+      const foreign = { ...funding(10, 100n, '0xbad', { funder: ATTACKER, refundHeight: 30 }), ...terms };
+      const target = deriveChainTarget(order('WaitingForFundingTx'), [foreign], context(20));
+      assert.equal(target.state, 'WaitingForFundingTx');
+      assert.deepStrictEqual(target.transactions, []);
+      assert.equal(target.refundableAtBlockHeight, 500, "the order's own estimate");
+    });
+  }
+
+  test("a wrong-hash slot first and the user's funding later: only the user's counts", () => {
+    const observations = [
+      funding(10, 100n, '0xbad', { funder: ATTACKER, paymentHash: '99'.repeat(32), refundHeight: 30 }),
+      funding(12, 100n, '0xgood', { refundHeight: 52 }),
+    ];
+    const target = deriveChainTarget(order('WaitingForFundingTx'), observations, context(14));
+    assert.equal(target.state, 'Funded');
+    assert.deepStrictEqual(target.transactions, [{ type: 'FUND', id: '0xgood', amount: 100n, blockHeight: 12 }]);
+    assert.equal(target.refundableAtBlockHeight, 52);
+    const moves = planChainMoves(order('WaitingForFundingTx'), target, observations, context(14)) ?? [];
+    assert.ok(moves.every((move) => move.cause.txId === '0xgood'), 'no move names the foreign funding');
+  });
+
+  test("claims and refunds of a foreign slot are not the order's", () => {
+    const foreign = { funder: ATTACKER, claimer: '0x' + 'bb'.repeat(20) };
+    const observations = [funding(10, 100n), funding(11, 5n, '0xbad', foreign), claim(12, preimage, ATTACKER), refund(13, ATTACKER)];
+    const target = deriveChainTarget(order('Funded'), observations, context(20));
+    assert.equal(target.state, 'Funded');
+    assert.equal(target.paymentPreimage, undefined);
+    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xf10']);
+  });
+
+  test("a token order counts only slots in its token, an ether slot is foreign; an unknown asset counts none", () => {
+    const TOKEN = '0x' + '70'.repeat(20);
+    const tokenAsset = { ticker: 'SUSDC', chain: 'ethereum', network: 'simnet', decimals: 6, tokenAddress: TOKEN } as const;
+    const tokenContext = { ...context(20), assetOf: () => tokenAsset };
+    const etherSlot = funding(10, 100n, '0xeth', { funder: ATTACKER });
+    const tokenSlot = funding(11, 100n, '0xtoken', { token: TOKEN });
+    const target = deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], tokenContext);
+    assert.equal(target.state, 'Funded');
+    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xtoken']);
+    const unknown = { ...context(20), assetOf: () => undefined };
+    assert.equal(deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], unknown).state, 'WaitingForFundingTx');
+  });
+
+  test('an order without a claimer (imported) counts no slot', () => {
+    const imported = order('WaitingForFundingTx', { claimAddress: undefined });
+    assert.equal(deriveChainTarget(imported, [funding(10, 100n)], context(20)).state, 'WaitingForFundingTx');
+  });
+
+  test('matching slots of several funders add up; the refund height is the latest slot\'s', () => {
+    const observations = [funding(10, 40n), funding(15, 60n, '0xf15', { funder: SECOND_ACCOUNT, refundHeight: 55 })];
+    assert.equal(deriveChainTarget(order('WaitingForFundingTx'), observations.slice(0, 1), context(12)).state, 'PartiallyFunded');
+    const target = deriveChainTarget(order('PartiallyFunded'), observations, context(16));
+    assert.equal(target.state, 'Funded');
+    assert.equal(target.refundableAtBlockHeight, 55);
+    assert.equal(deriveChainTarget(order('Funded'), observations, context(54)).state, 'Funded', 'the second slot is not refundable yet');
+    assert.equal(deriveChainTarget(order('Funded'), observations, context(55)).state, 'WaitingForRefundTx');
+  });
+
+  test('the 1-wei first funder is one slot among others: the user\'s funding still funds the order', () => {
+    const observations = [funding(10, 1n, '0xwei', { funder: ATTACKER }), funding(11, 100n, '0xuser', { refundHeight: 51 })];
+    const target = deriveChainTarget(order('WaitingForFundingTx'), observations, context(13));
+    assert.equal(target.state, 'Funded');
+    assert.equal(target.refundableAtBlockHeight, 51);
+  });
+
+  test('each slot is refunded on its own; the order is Refunded once every matching slot is', () => {
+    const fundings = [funding(10, 40n), funding(11, 60n, '0xf11', { funder: SECOND_ACCOUNT })];
+    const first = refund(52, USER, { amount: 40n });
+    const partly = deriveChainTarget(order('WaitingForRefundTx'), [...fundings, first], context(60));
+    assert.equal(partly.state, 'WaitingForRefundTx');
+    assert.deepStrictEqual(partly.transactions.at(-1), { type: 'REFUND', id: first.txId, amount: 40n, blockHeight: 52 });
+    const second = refund(58, SECOND_ACCOUNT, { amount: 60n });
+    const both = [...fundings, first, second];
+    assert.equal(deriveChainTarget(order('WaitingForRefundTx'), both, context(58)).state, 'WaitingForRefundTxConfirmation');
+    const refunded = deriveChainTarget(order('WaitingForRefundTx'), both, context(60));
+    assert.equal(refunded.state, 'Refunded');
+    const moves = planChainMoves(order('WaitingForRefundTx'), refunded, both, context(60)) ?? [];
+    assert.deepStrictEqual(moves.at(-1)?.transaction, { type: 'REFUND', id: second.txId, amount: 60n, blockHeight: 58 });
+  });
+
+  test('a claim of one matching slot completes the order', () => {
+    const observations = [funding(10, 40n), funding(11, 60n, '0xf11', { funder: SECOND_ACCOUNT }), claim(20, preimage, SECOND_ACCOUNT)];
+    const target = deriveChainTarget(order('Funded'), observations, context(22));
+    assert.equal(target.state, 'Complete');
+    assert.equal(target.paymentPreimage, preimage);
   });
 });
 

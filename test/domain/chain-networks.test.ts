@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ethereumChainMismatch } from '../../src/domain/chain-networks.js';
+import { ethereumChainFitsNetwork, ethereumChainMismatch, ethereumNetworkOf } from '../../src/domain/chain-networks.js';
 
 test('mainnet Ethereum markets only on chain id 1, testnet and simnet ones never on it', () => {
   assert.equal(ethereumChainMismatch(1, ['BTC_LBTC', 'ETH_LBTC']), undefined);
@@ -12,4 +12,16 @@ test('mainnet Ethereum markets only on chain id 1, testnet and simnet ones never
   // Bitcoin markets say nothing about an Ethereum node.
   assert.equal(ethereumChainMismatch(31337, ['BTC_LBTC']), undefined);
   assert.equal(ethereumChainMismatch(1, ['SBTC_LSBTC']), undefined);
+});
+
+test('testnet and simnet are told apart: development chains are simnet, every other test chain testnet', () => {
+  assert.equal(ethereumNetworkOf(1), 'mainnet');
+  assert.equal(ethereumNetworkOf(31337), 'simnet');
+  assert.equal(ethereumNetworkOf(1337), 'simnet');
+  assert.equal(ethereumNetworkOf(11155111), 'testnet');
+  assert.equal(ethereumNetworkOf(42), 'testnet');
+  assert.equal(ethereumChainFitsNetwork(31337, 'testnet'), false, 'a KETH transaction is not sent to Anvil');
+  assert.equal(ethereumChainFitsNetwork(31337, 'simnet'), true);
+  assert.match(ethereumChainMismatch(31337, ['KETH_LTBTC']) ?? '', /chain id 31337 .* KETH_LTBTC \(testnet\): it is a simnet chain/);
+  assert.match(ethereumChainMismatch(17000, ['SETH_LSBTC']) ?? '', /SETH_LSBTC \(simnet\)/);
 });

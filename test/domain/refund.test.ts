@@ -108,6 +108,20 @@ describe('deriveRefundDetails for an Ethereum order', () => {
     assert.equal(deriveRefundDetails(ethereumOrder({ state: 'Complete' }), ETH_LBTC, CHAINS).refundableBalance, 0n);
   });
 
+  test("still holds the slots not yet refunded when one funder's slot was: the same call serves every funder", () => {
+    const order = ethereumOrder({
+      state: 'WaitingForRefundTx',
+      transactions: [
+        { type: 'FUND', id: '0x' + 'a1'.repeat(32), amount: 300n, blockHeight: 9_230_000 },
+        { type: 'FUND', id: '0x' + 'a2'.repeat(32), amount: 700n, blockHeight: 9_230_001 },
+        { type: 'REFUND', id: '0x' + 'b1'.repeat(32), amount: 300n, blockHeight: 9_230_300 },
+      ],
+    });
+    const refund = deriveRefundDetails(order, ETH_LBTC, CHAINS);
+    assert.equal(refund.refundableBalance, 700n);
+    assert.deepEqual(refund.details, deriveRefundDetails(ethereumOrder(), ETH_LBTC, CHAINS).details);
+  });
+
   test('is an AdminRefund when the address is blacklisted', () => {
     const refund = deriveRefundDetails(ethereumOrder({ state: 'AddressBlacklistedWaitingForRefundTx' }), ETH_LBTC, CHAINS);
     assert.equal(refund.type, 'AdminRefund');

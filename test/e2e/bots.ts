@@ -1,7 +1,6 @@
-import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import { claimPublicKeyOf, type MakerTerms } from '../../examples/maker-quote.js';
 import { startProviderBot, type Ack, type ProviderBot } from '../../examples/provider-bot.js';
-import { BITCOIN_VIEW, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
+import { BITCOIN_VIEW, PROVIDER_PAYOUT_ADDRESS, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { privateKeyFor } from '../engine/helpers.js';
 import { connectClient, recordEvents, type ClientGeneration, type Client, type ProviderKeys } from '../ws/harness.js';
 import type { QuoteRequestEvent } from '../../examples/maker-quote.js';
@@ -11,15 +10,23 @@ export const WEI_PER_SATOSHI = 300_000_000_000n;
 
 export const BOT_PAY_REQ = { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnits: '1000000' };
 
-/** A maker that asks `premium` satoshis over the invoice on both markets. */
-export function makerTerms(label: string, premium: bigint, fundWindowMs: number): MakerTerms {
+/**
+ * A maker that asks `premium` satoshis over the invoice on both markets; its Ethereum claims pay
+ * `ethereumPayoutAddress`, by default the address `addProvider` registers.
+ */
+export function makerTerms(
+  label: string,
+  premium: bigint,
+  fundWindowMs: number,
+  ethereumPayoutAddress: string = PROVIDER_PAYOUT_ADDRESS,
+): MakerTerms {
   return {
     claimPrivateKey: privateKeyFor(label),
     fundWindowMs,
     timelockBlocks: 144,
     bitcoinBlockHeight: BITCOIN_VIEW.blockHeight,
     swapContractAddress: SWAP_CONTRACT_ADDRESS,
-    ethereumPayoutAddress: ZERO_ADDRESS,
+    ethereumPayoutAddress,
     price: (market, satoshis) => (market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * WEI_PER_SATOSHI),
   };
 }

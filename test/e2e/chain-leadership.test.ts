@@ -90,7 +90,12 @@ describe('two instances on one PostgreSQL database watching Anvil', { skip: skip
 
   async function newOrder(label: string): Promise<BuiltOrder> {
     const built = buildOrder({ label: `leadership ${label}`, market: MARKET, amount: 7000n, createdAt: Date.now() });
-    const record = { ...built.record, payToAddress: chain.contractAddress, expiresAt: Date.now() + 10 * 60_000 };
+    const record = {
+      ...built.record,
+      payToAddress: chain.contractAddress,
+      expiresAt: Date.now() + 10 * 60_000,
+      claimAddress: chain.address('provider'),
+    };
     await fresh.store.createOrder(record, CREATION_CAUSE);
     return { ...built, record };
   }

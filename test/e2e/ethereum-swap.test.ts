@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startProviderBot, type ProviderBot } from '../../examples/provider-bot.js';
 import { followOrder, requestQuote, type StateChanged } from '../../examples/user-client.js';
-import { encodeFundCalldata, ZERO_ADDRESS } from '../../src/domain/ethereum.js';
+import { encodeClaimCalldata, encodeFundCalldata } from '../../src/domain/ethereum.js';
 import { anvilSkipReason } from '../support/anvil.js';
-import { configuration } from '../support/fixtures.js';
+import { configuration, PROVIDER_PAYOUT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { startSwapChain, type SwapChain } from '../chains/ethereum/swap-chain.js';
 import { addProvider, connectClient, eventually, startTestService, type TestService } from '../ws/harness.js';
@@ -58,7 +58,7 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     assert.deepEqual(quote.details, {
       unsignedFundingTx: {
         to: chain.contractAddress,
-        data: encodeFundCalldata(quote.orderId, paymentHash, ZERO_ADDRESS),
+        data: encodeFundCalldata(quote.orderId, paymentHash, PROVIDER_PAYOUT_ADDRESS),
         value: value.toString(),
       },
     });
@@ -84,7 +84,14 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     await eventually(() => changes.some((change) => change.state === 'Funded'), 'Funded');
     assert.equal((await harness.fresh.store.getOrder(quote.orderId))?.htlc.refundableAtBlockHeight, fundHeight + REFUND_DELAY);
 
-    await chain.claim(quote.orderId, preimage, 'provider');
+    // Anyone may send the claim; the contract pays the slot's claimer, the provider's registered payout address.
+    const balanceOfPayout = () => chain.node.publicClient.getBalance({ address: PROVIDER_PAYOUT_ADDRESS });
+    const payoutBefore = await balanceOfPayout();
+    await chain.node.wallet(chain.account('provider')).sendTransaction({
+      to: chain.contractAddress,
+      data: encodeClaimCalldata(quote.orderId, chain.account('user').address, preimage),
+    });
+    assert.equal((await balanceOfPayout()) - payoutBefore, value);
     await chain.mine(CONFIRMATIONS - 1);
     assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
     assert.deepEqual(changes, [

@@ -48,8 +48,8 @@ describe('lnswap providers', () => {
     const listed = await runCli(['providers', 'list', '--db', fresh.url]);
     assert.equal(listed.code, 0, listed.stderr);
     const [header, row, ...rest] = listed.stdout.trimEnd().split('\n');
-    assert.match(header ?? '', /^NAME\s+API KEY\s+CREATED\s+STATUS\s+SERVING$/);
-    assert.match(row ?? '', new RegExp(`^maker-1\\s+${apiKey}\\s+\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\s+valid\\s+yes$`));
+    assert.match(header ?? '', /^NAME\s+API KEY\s+CREATED\s+STATUS\s+SERVING\s+ETHEREUM PAYOUT$/);
+    assert.match(row ?? '', new RegExp(`^maker-1\\s+${apiKey}\\s+\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\s+valid\\s+yes\\s+-$`));
     assert.deepEqual(rest, []);
 
     const revoked = await runCli(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
@@ -62,7 +62,7 @@ describe('lnswap providers', () => {
     clients.push(again);
     assert.equal(await refusalOf(again, 'authenticate', { apiKey, secretKey }), 'InvalidOrMissingCredentials');
     const listedAfter = await runCli(['providers', 'list', '--db', fresh.url]);
-    assert.match(listedAfter.stdout, /maker-1\s+\S+\s+\S+\s+revoked \S+Z\s+no\n/);
+    assert.match(listedAfter.stdout, /maker-1\s+\S+\s+\S+\s+revoked \S+Z\s+no\s+-\n/);
 
     const revokedTwice = await runCli(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
     assert.equal(revokedTwice.code, 1);

@@ -5,7 +5,7 @@ import { buildMakerQuote, type MakerQuote, type QuoteRequestEvent } from '../../
 import type { Ack } from '../../examples/provider-bot.js';
 import { followOrder, requestQuote, type Quote, type StateChanged } from '../../examples/user-client.js';
 import { parseHtlcRedeemScript } from '../../src/domain/bitcoin.js';
-import { encodeFundCalldata, ZERO_ADDRESS } from '../../src/domain/ethereum.js';
+import { encodeFundCalldata } from '../../src/domain/ethereum.js';
 import { hashInvoice } from '../../src/domain/invoice.js';
 import { configuration, hex32, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
@@ -28,6 +28,9 @@ const QUOTE_DEADLINE_MS = 500;
 const SHORT_FUND_WINDOW_MS = 2_500;
 const LONG_FUND_WINDOW_MS = 60_000;
 const refundAddress = refundAddressFor('user');
+/** Where the operator has each maker paid on Ethereum. */
+const CHEAP_PAYOUT = '0x00000000000000000000000000000000000c4ea9';
+const DEAR_PAYOUT = '0x00000000000000000000000000000000000d4ea7';
 
 async function getJson(baseUrl: string, path: string): Promise<unknown> {
   const response = await fetch(`${baseUrl}${path}`);
@@ -57,8 +60,8 @@ for (const kind of STORE_KINDS) {
         configuration: configuration({ providers: [] }),
         engine: { quoteDeadlineMs: QUOTE_DEADLINE_MS, minFundWindowMs: 300, sweepIntervalMs: 50 },
       });
-      cheapKeys = await addProvider(harness.fresh.store, 'maker-cheap');
-      dearKeys = await addProvider(harness.fresh.store, 'maker-dear');
+      cheapKeys = await addProvider(harness.fresh.store, 'maker-cheap', CHEAP_PAYOUT);
+      dearKeys = await addProvider(harness.fresh.store, 'maker-dear', DEAR_PAYOUT);
     });
     // Each test starts its own bots; they leave before the next test starts.
     afterEach(async () => {
@@ -71,9 +74,9 @@ for (const kind of STORE_KINDS) {
     after(() => harness?.close());
 
     async function startBots(fundWindowMs: number): Promise<{ cheap: RunningBot; dear: RunningBot }> {
-      const cheap = await runBot(harness.service.url, cheapKeys, makerTerms('cheap', 100n, fundWindowMs), 'v2');
+      const cheap = await runBot(harness.service.url, cheapKeys, makerTerms('cheap', 100n, fundWindowMs, CHEAP_PAYOUT), 'v2');
       bots.push(cheap);
-      const dear = await runBot(harness.service.url, dearKeys, makerTerms('dear', 900n, fundWindowMs), 'v4');
+      const dear = await runBot(harness.service.url, dearKeys, makerTerms('dear', 900n, fundWindowMs, DEAR_PAYOUT), 'v4');
       bots.push(dear);
       return { cheap, dear };
     }
@@ -182,11 +185,14 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(quote.details, {
         unsignedFundingTx: {
           to: SWAP_CONTRACT_ADDRESS,
-          data: encodeFundCalldata(quote.orderId, paymentHash, ZERO_ADDRESS),
+          data: encodeFundCalldata(quote.orderId, paymentHash, CHEAP_PAYOUT),
           value: expectedWei.toString(),
         },
       });
       assert.equal(quote.amount, '0.006030000000000000');
+      const stored = await harness.fresh.store.getOrder(quote.orderId);
+      assert.equal(stored?.providerId, 'maker-cheap');
+      assert.equal(stored?.claimAddress, CHEAP_PAYOUT);
       assert.deepEqual(await getJson(harness.service.url, `/api/orders/${quote.orderId}/fundDetails`), quote);
 
       const changes: StateChanged[] = [];
@@ -220,7 +226,18 @@ for (const kind of STORE_KINDS) {
         success: false,
         message: 'InvalidPreimage',
       });
-      assert.deepEqual(await running.dear.bot.reportFailedPayment(quote.orderId, 'no route'), { success: true });
+      // The maker that lost the auction cannot report on the order, least of all hold it for an admin refund.
+      for (const reason of ['PaymentFailed', 'AddressBlacklisted']) {
+        assert.deepEqual(await running.dear.bot.reportFailedPayment(quote.orderId, reason), {
+          success: false,
+          message: 'OrderNotWonByProvider',
+        });
+      }
+      assert.deepEqual(await running.cheap.bot.reportFailedPayment(quote.orderId, 'no route'), {
+        success: false,
+        message: 'InvalidFailedReason',
+      });
+      assert.deepEqual(await running.cheap.bot.reportFailedPayment(quote.orderId, 'PaymentFailed'), { success: true });
       assert.deepEqual(await running.cheap.bot.reportPayment(quote.orderId, preimage), { success: true });
 
       assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
@@ -370,6 +387,8 @@ describe('every refusal over the wire', () => {
         send(withTransaction({ to: '0x000000000000000000000000000000000000dead' }), 'ContractIsNotWhitelisted');
         send(withTransaction({ data: '0x3fdcdd1e' }), 'InvalidContractData');
         send(withTransaction({ value: '1' }), 'InvalidFundTxValue');
+        const redirected = buildMakerQuote(asked, { ...terms, ethereumPayoutAddress: '0x000000000000000000000000000000000000beef' });
+        send(cheap({ details: redirected.details }), 'ClaimerIsNotPayoutAddress');
         send(valid, 'accepted');
       }
     });
@@ -382,7 +401,7 @@ describe('every refusal over the wire', () => {
     assert.equal(ethQuote.amount, '0.001500000000000000');
     await Promise.all(sent);
 
-    assert.equal(judged.length, 11);
+    assert.equal(judged.length, 12);
     for (const { token, expected } of judged) assert.equal(token, expected);
   });
 });

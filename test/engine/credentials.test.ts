@@ -3,10 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import {
   authenticateProvider,
   hashSecret,
-  isValidProviderName,
   issueProviderCredential,
   secretMatchesHash,
 } from '../../src/engine/credentials.js';
+import { isValidProviderName } from '../../src/domain/provider-names.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { refusal } from '../support/refusal.js';
 

@@ -1,9 +1,9 @@
-import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { htlcPayToAddresses, parseHtlcRedeemScript } from '../../src/domain/bitcoin.js';
 import { findMarket, type Market } from '../../src/domain/markets.js';
-import { verifyMakerQuote, type QuoteSolicitation } from '../../src/engine/maker-quote.js';
+import { encodeFundCalldata, encodeFundTokenCalldata } from '../../src/domain/ethereum.js';
+import { verifyMakerQuote, type QuoteSolicitation, type QuotingProvider } from '../../src/engine/maker-quote.js';
 import { buildMakerQuote, type MakerTerms, type QuoteRequestEvent } from '../../examples/maker-quote.js';
 import { BITCOIN_VIEW, CHAINS, ETHEREUM_VIEW, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
@@ -21,13 +21,17 @@ function market(name: string): Market {
   return found;
 }
 
+/** The quoting provider, paid at the address the operator registered for it. */
+const PAYOUT = '0x00000000000000000000000000000000000000a1';
+const MAKER: QuotingProvider = { id: 'maker-1', ethereumPayoutAddress: PAYOUT };
+
 const terms: MakerTerms = {
   claimPrivateKey: privateKeyFor('maker'),
   fundWindowMs: 10 * 60_000,
   timelockBlocks: 144,
   bitcoinBlockHeight: BITCOIN_VIEW.blockHeight,
   swapContractAddress: SWAP_CONTRACT_ADDRESS,
-  ethereumPayoutAddress: ZERO_ADDRESS,
+  ethereumPayoutAddress: PAYOUT,
   price: (name, satoshis) => (name === 'BTC_LBTC' ? satoshis + 500n : satoshis * 500_000_000_000n),
 };
 
@@ -57,8 +61,13 @@ const eth = solicitationFor('ETH_LBTC');
 const validBitcoinQuote = buildMakerQuote(requestFor(btc), terms);
 const validEthereumQuote = buildMakerQuote(requestFor(eth), terms);
 
-function refusal(payload: unknown, solicitation: QuoteSolicitation, receivedAt = DEADLINE - 10): string {
-  return tokenOfRefusal(() => verifyMakerQuote(payload, solicitation, options, receivedAt));
+function refusal(
+  payload: unknown,
+  solicitation: QuoteSolicitation,
+  receivedAt = DEADLINE - 10,
+  provider: QuotingProvider = MAKER,
+): string {
+  return tokenOfRefusal(() => verifyMakerQuote(payload, solicitation, options, receivedAt, provider));
 }
 
 /** The valid quote with some fields replaced; `details` fields merge into the valid details. */
@@ -73,7 +82,7 @@ function ethereumQuoteWith(overrides: Record<string, unknown>, transaction: Reco
 
 describe('verifyMakerQuote, Bitcoin', () => {
   test('accepts an HTLC locked to the payment hash with a refund path to the user', () => {
-    const verified = verifyMakerQuote(validBitcoinQuote, btc, options, DEADLINE);
+    const verified = verifyMakerQuote(validBitcoinQuote, btc, options, DEADLINE, MAKER);
     assert.equal(verified.amount, 50_500n);
     assert.equal(validBitcoinQuote.amount, '0.00050500');
     assert.equal(verified.expiresAt, DEADLINE + 10 * 60_000);
@@ -85,9 +94,9 @@ describe('verifyMakerQuote, Bitcoin', () => {
   test('accepts every address of the script, and an upper-case script stored in lower case', () => {
     const script = (validBitcoinQuote.details as { redeemScript: string }).redeemScript;
     for (const address of Object.values(htlcPayToAddresses(script, 'mainnet'))) {
-      assert.equal(verifyMakerQuote(bitcoinQuoteWith({}, { payToAddress: address }), btc, options, DEADLINE).payToAddress, address);
+      assert.equal(verifyMakerQuote(bitcoinQuoteWith({}, { payToAddress: address }), btc, options, DEADLINE, MAKER).payToAddress, address);
     }
-    const upper = verifyMakerQuote(bitcoinQuoteWith({}, { redeemScript: script.toUpperCase() }), btc, options, DEADLINE);
+    const upper = verifyMakerQuote(bitcoinQuoteWith({}, { redeemScript: script.toUpperCase() }), btc, options, DEADLINE, MAKER);
     assert.equal(upper.htlc.redeemScript, script);
   });
 
@@ -113,15 +122,15 @@ describe('verifyMakerQuote, Bitcoin', () => {
   });
 
   test('QuoteSubmittedTooLate after the request deadline', () => {
-    assert.doesNotThrow(() => verifyMakerQuote(validBitcoinQuote, btc, options, DEADLINE));
+    assert.doesNotThrow(() => verifyMakerQuote(validBitcoinQuote, btc, options, DEADLINE, MAKER));
     assert.equal(refusal(validBitcoinQuote, btc, DEADLINE + 1), 'QuoteSubmittedTooLate');
   });
 
   test('QuoteExpiryIsOutOfBounds outside the fund window bounds', () => {
     const at = (offset: number) => bitcoinQuoteWith({ quoteExpiryTimestampMs: DEADLINE + offset });
     assert.equal(refusal(at(options.minFundWindowMs - 1), btc), 'QuoteExpiryIsOutOfBounds');
-    assert.doesNotThrow(() => verifyMakerQuote(at(options.minFundWindowMs), btc, options, DEADLINE));
-    assert.doesNotThrow(() => verifyMakerQuote(at(options.maxFundWindowMs), btc, options, DEADLINE));
+    assert.doesNotThrow(() => verifyMakerQuote(at(options.minFundWindowMs), btc, options, DEADLINE, MAKER));
+    assert.doesNotThrow(() => verifyMakerQuote(at(options.maxFundWindowMs), btc, options, DEADLINE, MAKER));
     assert.equal(refusal(at(options.maxFundWindowMs + 1), btc), 'QuoteExpiryIsOutOfBounds');
   });
 
@@ -149,8 +158,8 @@ describe('verifyMakerQuote, Bitcoin', () => {
   test('TimelockIsOutOfBounds outside the block bounds, or without a Bitcoin view to judge by', () => {
     const withTimelock = (blocks: number) => buildMakerQuote(requestFor(btc), { ...terms, timelockBlocks: blocks });
     assert.equal(refusal(withTimelock(options.minTimelockBlocks - 1), btc), 'TimelockIsOutOfBounds');
-    assert.doesNotThrow(() => verifyMakerQuote(withTimelock(options.minTimelockBlocks), btc, options, DEADLINE));
-    assert.doesNotThrow(() => verifyMakerQuote(withTimelock(options.maxTimelockBlocks), btc, options, DEADLINE));
+    assert.doesNotThrow(() => verifyMakerQuote(withTimelock(options.minTimelockBlocks), btc, options, DEADLINE, MAKER));
+    assert.doesNotThrow(() => verifyMakerQuote(withTimelock(options.maxTimelockBlocks), btc, options, DEADLINE, MAKER));
     assert.equal(refusal(withTimelock(options.maxTimelockBlocks + 1), btc), 'TimelockIsOutOfBounds');
     assert.equal(refusal(validBitcoinQuote, { ...btc, chains: { ethereum: ETHEREUM_VIEW } }), 'TimelockIsOutOfBounds');
   });
@@ -158,7 +167,7 @@ describe('verifyMakerQuote, Bitcoin', () => {
 
 describe('verifyMakerQuote, Ethereum', () => {
   test('accepts the exact fund call to the whitelisted contract; the refund height is the contract delay', () => {
-    const verified = verifyMakerQuote(validEthereumQuote, eth, options, DEADLINE);
+    const verified = verifyMakerQuote(validEthereumQuote, eth, options, DEADLINE, MAKER);
     assert.equal(verified.amount, 25_000_000_000_000_000n);
     assert.equal(validEthereumQuote.amount, '0.025000000000000000');
     assert.equal(verified.payToAddress, SWAP_CONTRACT_ADDRESS);
@@ -167,9 +176,9 @@ describe('verifyMakerQuote, Ethereum', () => {
 
   test('reads the amount from the value when the quote omits it; accepts a checksummed contract address', () => {
     const { amount: _omitted, ...withoutAmount } = validEthereumQuote;
-    assert.equal(verifyMakerQuote(withoutAmount, eth, options, DEADLINE).amount, 25_000_000_000_000_000n);
+    assert.equal(verifyMakerQuote(withoutAmount, eth, options, DEADLINE, MAKER).amount, 25_000_000_000_000_000n);
     const checksummed = ethereumQuoteWith({}, { to: '0xF0398FAd8c2aA38c476B010c269158d442730E98' });
-    assert.equal(verifyMakerQuote(checksummed, eth, options, DEADLINE).payToAddress, SWAP_CONTRACT_ADDRESS);
+    assert.equal(verifyMakerQuote(checksummed, eth, options, DEADLINE, MAKER).payToAddress, SWAP_CONTRACT_ADDRESS);
   });
 
   test('InvalidOrMissingQuoteFields for a malformed funding transaction', () => {
@@ -202,5 +211,88 @@ describe('verifyMakerQuote, Ethereum', () => {
       assert.equal(refusal(ethereumQuoteWith({ amount: undefined }, { value }), eth), 'InvalidFundTxValue', value);
     }
     assert.equal(refusal(ethereumQuoteWith({}, { value: '25000000000000001' }), eth), 'InvalidFundTxValue');
+  });
+});
+
+describe('verifyMakerQuote, who is paid', () => {
+  const dataOf = (quote: unknown) => (quote as { details: { unsignedFundingTx: { data: string } } }).details.unsignedFundingTx.data;
+
+  test('the order is won by the quoting provider; an Ethereum claim pays its payout address', () => {
+    const ethereum = verifyMakerQuote(validEthereumQuote, eth, options, DEADLINE, MAKER);
+    assert.equal(ethereum.providerId, 'maker-1');
+    assert.equal(ethereum.claimAddress, PAYOUT);
+    const bitcoin = verifyMakerQuote(validBitcoinQuote, btc, options, DEADLINE, MAKER);
+    assert.equal(bitcoin.providerId, 'maker-1');
+    assert.equal(Object.hasOwn(bitcoin, 'claimAddress'), false);
+  });
+
+  test('ClaimerIsNotPayoutAddress for a funding that pays anyone but the quoting provider', () => {
+    const elsewhere = buildMakerQuote(requestFor(eth), { ...terms, ethereumPayoutAddress: '0x00000000000000000000000000000000000000e7' });
+    assert.equal(refusal(elsewhere, eth), 'ClaimerIsNotPayoutAddress');
+    // Another provider's valid quote, sent with this provider's credentials, is refused the same way.
+    assert.equal(refusal(validEthereumQuote, eth, DEADLINE - 10, { id: 'maker-2', ethereumPayoutAddress: '0x00000000000000000000000000000000000000b2' }), 'ClaimerIsNotPayoutAddress');
+    const checksummed = ethereumQuoteWith({}, { data: encodeFundCalldata(eth.orderId, paymentHash, '0x00000000000000000000000000000000000000A1') });
+    assert.equal(verifyMakerQuote(checksummed, eth, options, DEADLINE, MAKER).claimAddress, PAYOUT);
+  });
+
+  test('ProviderHasNoPayoutAddress: a provider without one cannot win an Ethereum market, and can win a Bitcoin one', () => {
+    assert.equal(refusal(validEthereumQuote, eth, DEADLINE - 10, { id: 'maker-1' }), 'ProviderHasNoPayoutAddress');
+    assert.equal(verifyMakerQuote(validBitcoinQuote, btc, options, DEADLINE, { id: 'maker-1' }).providerId, 'maker-1');
+  });
+
+  test('InvalidContractData for another payment hash, another order id, or fundToken on an ether market', () => {
+    const otherHash = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n }).paymentHash;
+    assert.equal(refusal(ethereumQuoteWith({}, { data: encodeFundCalldata(eth.orderId, otherHash, PAYOUT) }), eth), 'InvalidContractData');
+    const otherOrder = encodeFundCalldata('b61131f7-0b66-460e-b3d8-37d59f94b8aa', paymentHash, PAYOUT);
+    assert.equal(refusal(ethereumQuoteWith({}, { data: otherOrder }), eth), 'InvalidContractData');
+    const token = encodeFundTokenCalldata(eth.orderId, paymentHash, PAYOUT, TOKEN, 25_000_000_000_000_000n);
+    assert.equal(refusal(ethereumQuoteWith({}, { data: token }), eth), 'InvalidContractData');
+    assert.ok(dataOf(validEthereumQuote).startsWith('0x478820ce'));
+  });
+});
+
+const TOKEN = '0x00000000000000000000000000000000000000d5';
+
+describe('verifyMakerQuote, ERC-20 token markets', () => {
+  const ethMarket = market('ETH_LBTC');
+  const tokenMarket: Market = {
+    ...ethMarket,
+    name: 'TOK_LBTC',
+    onchain: { ...ethMarket.onchain, ticker: 'TOK', decimals: 6, tokenAddress: TOKEN },
+  };
+  const tok: QuoteSolicitation = { ...eth, market: tokenMarket };
+  const AMOUNT = 1_250_000n;
+
+  function tokenQuote(data: string, value = '0', amount: string | undefined = '1.250000'): unknown {
+    const funding = { to: SWAP_CONTRACT_ADDRESS, data, value };
+    return { ...validEthereumQuote, amount, details: { unsignedFundingTx: funding } };
+  }
+  const fundToken = (fields: { claimer?: string; token?: string; amount?: bigint; orderId?: string; hash?: string } = {}) =>
+    encodeFundTokenCalldata(fields.orderId ?? tok.orderId, fields.hash ?? paymentHash, fields.claimer ?? PAYOUT, fields.token ?? TOKEN, fields.amount ?? AMOUNT);
+
+  test('accepts fundToken of the market token, for the quoted amount, with no ether', () => {
+    const verified = verifyMakerQuote(tokenQuote(fundToken()), tok, options, DEADLINE, MAKER);
+    assert.equal(verified.amount, AMOUNT);
+    assert.equal(verified.claimAddress, PAYOUT);
+    assert.equal(verifyMakerQuote(tokenQuote(fundToken(), '0', undefined), tok, options, DEADLINE, MAKER).amount, AMOUNT);
+  });
+
+  test('InvalidContractData for fund, another token, another amount, another order or payment hash', () => {
+    const otherHash = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n }).paymentHash;
+    for (const data of [
+      encodeFundCalldata(tok.orderId, paymentHash, PAYOUT),
+      fundToken({ token: '0x00000000000000000000000000000000000000d6' }),
+      fundToken({ amount: AMOUNT + 1n }),
+      fundToken({ amount: 0n }),
+      fundToken({ orderId: 'b61131f7-0b66-460e-b3d8-37d59f94b8aa' }),
+      fundToken({ hash: otherHash }),
+    ]) {
+      assert.equal(refusal(tokenQuote(data), tok), 'InvalidContractData', data);
+    }
+  });
+
+  test('InvalidFundTxValue when ether rides along; ClaimerIsNotPayoutAddress for another claimer', () => {
+    assert.equal(refusal(tokenQuote(fundToken(), '1'), tok), 'InvalidFundTxValue');
+    assert.equal(refusal(tokenQuote(fundToken({ claimer: '0x00000000000000000000000000000000000000e7' })), tok), 'ClaimerIsNotPayoutAddress');
   });
 });

@@ -3,20 +3,31 @@ import { after, before, describe, test } from 'node:test';
 import { OrderTransitions } from '../../src/engine/order-transitions.js';
 import { applyPaymentResult, readPaymentResult } from '../../src/engine/payment-result.js';
 import type { StateChangedEvent } from '../../src/engine/state-events.js';
-import { buildOrder, hex32, seedStore } from '../support/fixtures.js';
+import { buildOrder, hex32, seedStore, type BuiltOrder } from '../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
 import { refusal } from '../support/refusal.js';
 
 describe('readPaymentResult', () => {
   test('reads the documented fields and normalizes the order id', async () => {
-    assert.deepEqual(readPaymentResult({ orderId: 'A61131F70B66460EB3D837D59F94B8AA', success: false, failedReason: 'no route' }), {
+    assert.deepEqual(readPaymentResult({ orderId: 'A61131F70B66460EB3D837D59F94B8AA', success: false, failedReason: 'PaymentFailed' }), {
       orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
       success: false,
-      failedReason: 'no route',
+      failedReason: 'PaymentFailed',
+    });
+    assert.deepEqual(readPaymentResult({ orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: false, failedReason: null }), {
+      orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
+      success: false,
     });
     assert.equal(refusal(() => readPaymentResult({ orderId: 'nope', success: true })), 'InvalidOrderId');
     for (const payload of [null, [], { success: true }, { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: 'yes' }]) {
       assert.equal(refusal(() => readPaymentResult(payload)), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
+    }
+  });
+
+  test('InvalidFailedReason for a reason REDSHIFT does not know, in any spelling, or of any length', () => {
+    for (const failedReason of ['no route', 'addressblacklisted', 'AddressBlacklisted ', '', 'x'.repeat(100_000)]) {
+      const payload = { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: false, failedReason };
+      assert.equal(refusal(() => readPaymentResult(payload)), 'InvalidFailedReason', failedReason.slice(0, 30));
     }
   });
 });
@@ -26,18 +37,50 @@ for (const kind of STORE_KINDS) {
     let fresh: FreshStore;
     const events: StateChangedEvent[] = [];
     let transitions: OrderTransitions;
-    const funded = buildOrder({ label: 'paid', state: 'Funded', funds: [35_590n] });
-    const unfunded = buildOrder({ label: 'not yet funded' });
-    const blacklisted = buildOrder({ label: 'blacklisted sender', state: 'Funded', funds: [35_590n] });
+    const won = (built: BuiltOrder): BuiltOrder => ({ ...built, record: { ...built.record, providerId: 'maker-1' } });
+    const funded = won(buildOrder({ label: 'paid', state: 'Funded', funds: [35_590n] }));
+    const unfunded = won(buildOrder({ label: 'not yet funded' }));
+    const blacklisted = won(buildOrder({ label: 'blacklisted sender', state: 'Funded', funds: [35_590n] }));
+    const contested = won(buildOrder({ label: 'contested', state: 'Funded', funds: [35_590n] }));
+    const imported = buildOrder({ label: 'imported without a provider', state: 'Funded', funds: [35_590n] });
 
     before(async () => {
       fresh = await openFreshStore(kind);
-      await seedStore(fresh.store, { orders: [funded.record, unfunded.record, blacklisted.record] });
+      const orders = [funded, unfunded, blacklisted, contested, imported].map((built) => built.record);
+      await seedStore(fresh.store, { orders });
       transitions = new OrderTransitions(fresh.store, (event) => events.push(event));
     });
     after(() => fresh?.dispose());
 
-    const apply = (payload: unknown) => applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000, 'request-1');
+    const applyAs = (providerId: string, payload: unknown) =>
+      applyPaymentResult(readPaymentResult(payload), fresh.store, transitions, 5000, providerId, 'request-1');
+    const apply = (payload: unknown) => applyAs('maker-1', payload);
+
+    test('OrderNotWonByProvider: a provider that did not win the order can report nothing on it', async () => {
+      const orderId = contested.record.id;
+      for (const payload of [
+        { orderId, success: false, failedReason: 'AddressBlacklisted' },
+        { orderId, success: false, failedReason: 'PaymentFailed' },
+        { orderId, success: true, preimage: contested.preimage },
+      ]) {
+        assert.equal(await refusal(() => applyAs('maker-2', payload)), 'OrderNotWonByProvider', JSON.stringify(payload));
+      }
+      assert.equal((await fresh.store.getOrder(orderId))?.state, 'Funded');
+      assert.equal((await fresh.store.getOrderHistory(orderId)).length, 1);
+      assert.deepEqual(events, []);
+    });
+
+    test('an order without a provider takes a proven payment from any provider, and no failure', async () => {
+      const orderId = imported.record.id;
+      for (const failedReason of ['AddressBlacklisted', 'PaymentFailed']) {
+        assert.equal(await refusal(() => applyAs('maker-2', { orderId, success: false, failedReason })), 'OrderNotWonByProvider');
+      }
+      assert.equal((await fresh.store.getOrder(orderId))?.state, 'Funded');
+      assert.equal(await refusal(() => applyAs('maker-2', { orderId, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
+      await applyAs('maker-2', { orderId, success: true, preimage: imported.preimage });
+      assert.equal((await fresh.store.getOrder(orderId))?.state, 'Complete');
+      events.length = 0;
+    });
 
     test('refuses a wrong preimage, an unknown order, and a payment before the funds are confirmed', async () => {
       assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
@@ -56,7 +99,8 @@ for (const kind of STORE_KINDS) {
     });
 
     test('a reported failure changes nothing', async () => {
-      await apply({ orderId: funded.record.id, success: false, failedReason: 'no route' });
+      await apply({ orderId: funded.record.id, success: false, failedReason: 'PaymentFailed' });
+      await apply({ orderId: funded.record.id, success: false });
       assert.equal((await fresh.store.getOrder(funded.record.id))?.state, 'Funded');
       assert.deepEqual(events, []);
     });

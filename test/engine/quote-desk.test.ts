@@ -1,4 +1,4 @@
-import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,11 @@ import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../sup
 import { privateKeyFor, refundAddressFor, testEngineOptions } from './helpers.js';
 import { refusal } from '../support/refusal.js';
 
+/** The payout address the operator registered for the maker `label`. */
+function payoutAddressFor(label: string): string {
+  return `0x${createHash('sha256').update(label).digest('hex').slice(0, 40)}`;
+}
+
 function makerTerms(label: string, premium: bigint): MakerTerms {
   return {
     claimPrivateKey: privateKeyFor(label),
@@ -20,7 +25,7 @@ function makerTerms(label: string, premium: bigint): MakerTerms {
     timelockBlocks: 144,
     bitcoinBlockHeight: BITCOIN_VIEW.blockHeight,
     swapContractAddress: SWAP_CONTRACT_ADDRESS,
-    ethereumPayoutAddress: ZERO_ADDRESS,
+    ethereumPayoutAddress: payoutAddressFor(label),
     price: (market, satoshis) => (market === 'BTC_LBTC' ? satoshis + premium : (satoshis + premium) * 10_000_000_000n),
   };
 }
@@ -57,7 +62,8 @@ for (const kind of STORE_KINDS) {
           makers.forEach((terms, index) =>
             setTimeout(() => {
               try {
-                desk.submitMakerQuote(request.orderId, buildMakerQuote(request, terms), Date.now());
+                const provider = { id: `bidder-${index}`, ethereumPayoutAddress: terms.ethereumPayoutAddress };
+                desk.submitMakerQuote(request.orderId, buildMakerQuote(request, terms), Date.now(), provider);
               } catch (error) {
                 refusals.push((error as LnswapError).token);
               }
@@ -96,6 +102,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(order.invoiceHash, hashOfInvoice(invoice));
       assert.equal(order.paymentHash, paymentHash);
       assert.equal(order.refundAddress, refundAddress);
+      assert.equal(order.providerId, 'bidder-1');
+      assert.equal(Object.hasOwn(order, 'claimAddress'), false);
       assert.deepEqual(await fresh.store.getOrder(order.id), order);
       assert.deepEqual(await fresh.store.getOrderHistory(order.id), [
         {
@@ -106,14 +114,17 @@ for (const kind of STORE_KINDS) {
       ]);
     });
 
-    test('an Ethereum order is paid to the swap contract', async () => {
-      const { desk } = deskWithMakers([makerTerms('eth', 0n)]);
+    test('an Ethereum order is paid to the swap contract, and names the winner and its payout address', async () => {
+      const { desk } = deskWithMakers([makerTerms('dear eth', 50n), makerTerms('eth', 0n)]);
       const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 20_000n });
       const order = await desk.requestQuote({ market: 'ETH_LBTC', invoice });
       assert.equal(order.amount, 200_000_000_000_000n);
       assert.equal(order.payToAddress, SWAP_CONTRACT_ADDRESS);
       assert.equal(order.htlc.redeemScript, undefined);
       assert.equal(order.refundAddress, undefined);
+      assert.equal(order.providerId, 'bidder-1');
+      assert.equal(order.claimAddress, payoutAddressFor('eth'));
+      assert.deepEqual(await fresh.store.getOrder(order.id), order);
     });
 
     test('NoQuotesAvailable when nobody answers, or only with quotes that fail verification', async () => {
@@ -172,7 +183,7 @@ for (const kind of STORE_KINDS) {
 
     test('a quote for an auction this desk does not run is too late', () => {
       const { desk } = deskWithMakers([]);
-      assert.throws(() => desk.submitMakerQuote(stored.record.id, {}, Date.now()), (error: unknown) => {
+      assert.throws(() => desk.submitMakerQuote(stored.record.id, {}, Date.now(), { id: 'bidder-0' }), (error: unknown) => {
         return error instanceof LnswapError && error.token === 'QuoteSubmittedTooLate';
       });
     });

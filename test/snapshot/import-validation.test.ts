@@ -242,6 +242,21 @@ const DEFECTS: Defect[] = [
     damage: (d) => (order(d, 2).refundAddress = MAINNET_ADDRESS),
     message: orderError(2, ethereum, 'refundAddress', 'only Bitcoin-style markets have a refund address'),
   },
+  {
+    rule: 'provider is a provider name',
+    damage: (d) => (order(d, 2).provider = 'maker b'),
+    message: orderError(2, ethereum, 'provider', 'not a provider name (1 to 64 letters, digits, dots, dashes or underscores)'),
+  },
+  {
+    rule: 'claimer is an Ethereum address',
+    damage: (d) => (order(d, 2).claimer = '0x1234'),
+    message: orderError(2, ethereum, 'claimer', 'not an Ethereum address'),
+  },
+  {
+    rule: 'only Ethereum-style orders have a claimer',
+    damage: (d) => (order(d, 1).claimer = '0x00000000000000000000000000000000000000b2'),
+    message: orderError(1, bitcoin, 'claimer', 'only Ethereum-style markets have a claimer'),
+  },
   // Orders: HTLC
   {
     rule: 'the htlc is present',

@@ -14,6 +14,8 @@ export interface SnapshotDocument {
   orders: Record<string, unknown>[];
 }
 
+const ETHEREUM_CLAIMER = '0x00000000000000000000000000000000000000b2';
+
 /** orders[0] and orders[1] are Bitcoin-style, orders[2] Ethereum-style and quotes orders[1]'s invoice. */
 export function sampleOrders(): BuiltOrder[] {
   const first = buildOrder({ label: 'snapshot first', state: 'Complete', funds: [35590n], preimageKnown: true });
@@ -32,7 +34,12 @@ export function sampleOrders(): BuiltOrder[] {
     sameInvoiceAs: bitcoin,
     createdAt: first.record.createdAt + 120_000,
   });
-  return [first, bitcoin, ethereum];
+  // The order a provider won names it, and on Ethereum the payout address its claim pays.
+  return [
+    { ...first, record: { ...first.record, providerId: 'maker-a' } },
+    bitcoin,
+    { ...ethereum, record: { ...ethereum.record, providerId: 'maker-b', claimAddress: ETHEREUM_CLAIMER } },
+  ];
 }
 
 /** A valid snapshot, unlike the sample store's contents in every part, so a partial import would show. */

@@ -25,6 +25,8 @@ const ORDER_KEYS = [
   'payToAddress',
   'paymentPreimage',
   'refundAddress',
+  'providerId',
+  'claimAddress',
   'htlc',
   'transactions',
 ];

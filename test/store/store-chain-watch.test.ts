@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ChainObservation } from '../../src/domain/chain-observations.js';
+import type { ChainObservation, FundingObservation } from '../../src/domain/chain-observations.js';
 import type { ChainStep } from '../../src/store/store.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
 import { CONFIGURATION, makeOrder, useFreshStore } from './fixtures.js';
@@ -95,6 +95,27 @@ for (const kind of STORE_KINDS) {
       await fresh.store().applyChainStep({ ...base, dropAbove: 12, observations: [], cursor: block(12) });
       assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [low]);
       assert.deepStrictEqual((await fresh.store().getChainWatch('ethereum'))?.recentBlocks, [block(12)]);
+    });
+
+    test('Ethereum observations keep their slot: funder, and on fundings claimer, token and payment hash', async () => {
+      const order = await setUp();
+      const funder = '0x' + 'a1'.repeat(20);
+      const slotFunding: FundingObservation = {
+        ...(funding(order.id, 10, 2n ** 70n) as FundingObservation),
+        funder,
+        claimer: '0x' + 'c1'.repeat(20),
+        token: '0x' + '00'.repeat(20),
+        paymentHash: 'ab'.repeat(32),
+      };
+      const slotClaim: ChainObservation = {
+        kind: 'claim', orderId: order.id, txId: '0xc11', position: 1, block: block(11), preimage: 'cd'.repeat(32), amount: 2n ** 70n, funder,
+      };
+      const slotRefund: ChainObservation = {
+        kind: 'refund', orderId: order.id, txId: '0xr11', position: 2, block: block(11), amount: 5n, byAdmin: true, funder,
+      };
+      const step: ChainStep = { chain: 'ethereum', startHeight: 5, observations: [slotFunding, slotClaim, slotRefund], cursor: block(12), orders: [] };
+      assert.deepEqual(await fresh.store().applyChainStep(step), []);
+      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [slotFunding, slotClaim, slotRefund]);
     });
 
     test('lists the orders of tickers in given states', async () => {

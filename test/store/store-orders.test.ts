@@ -12,6 +12,8 @@ const FULL_ORDER: OrderRecord = makeOrder(1, {
   amount: 2n ** 64n * 1000n + 7n,
   paymentPreimage: hex64(42),
   refundAddress: '0x1111111111111111111111111111111111111111',
+  providerId: 'maker-1',
+  claimAddress: '0x2222222222222222222222222222222222222222',
   htlc: { redeemScript: 'a914deadbeef87', refundableAtBlockHeight: 9_230_500 },
   transactions: [
     { type: 'FUND', id: '0xfeed', amount: UINT256_MAX, outputIndex: 3, blockHeight: 9_230_001 },
@@ -34,7 +36,7 @@ for (const kind of STORE_KINDS) {
       const stored = await fresh.store().getOrder(order.id);
       assert.ok(stored);
       assert.deepStrictEqual(stored, order);
-      for (const key of ['paymentPreimage', 'refundAddress']) assert.equal(Object.hasOwn(stored, key), false, key);
+      for (const key of ['paymentPreimage', 'refundAddress', 'providerId', 'claimAddress']) assert.equal(Object.hasOwn(stored, key), false, key);
       assert.equal(Object.hasOwn(stored.htlc, 'redeemScript'), false);
       const [transaction] = stored.transactions;
       assert.ok(transaction);

@@ -16,6 +16,8 @@ import {
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
 import { locateAnvilBinary } from '../../src/chains/ethereum/anvil-binary.js';
 import { startAnvilProcess } from '../../src/chains/ethereum/anvil-process.js';
+import { DEMO_TOKEN_ARTIFACT_ABI } from '../../src/chains/ethereum/demo-token-artifact.js';
+import { deployDemoToken } from '../../src/chains/ethereum/deploy-demo-token.js';
 import { deploySwapContract } from '../../src/chains/ethereum/deploy-swap-contract.js';
 
 /** Anvil's own default mnemonic: the accounts (and their keys) are the same on every run. */
@@ -67,7 +69,25 @@ export interface AnvilNode {
   revert(id: Hex): Promise<void>;
   /** Deploys the swap contract from `owner` (default accounts[0]). */
   deploySwapContract(refundDelay: bigint, owner?: Account): Promise<Address>;
+  /** Deploys a DemoToken (a standard ERC-20) from `minter` (default accounts[0]), who alone may mint. */
+  deployDemoToken(options: DemoTokenOptions): Promise<Address>;
+  /** Mints `amount` base units of a DemoToken to `to`; `minter` must be its deployer (default accounts[0]). */
+  mintDemoToken(token: Address, to: Address, amount: bigint, minter?: Account): Promise<void>;
+  /** `owner` approves `spender` to take `amount` base units of any ERC-20 `token`. */
+  approveToken(token: Address, owner: Account, spender: Address, amount: bigint): Promise<void>;
+  /** An ERC-20 balance in base units. */
+  tokenBalance(token: Address, holder: Address): Promise<bigint>;
   stop(): Promise<void>;
+}
+
+export interface DemoTokenOptions {
+  /** Default 'Demo USD'. */
+  readonly name?: string;
+  /** Default 'SUSDC'. */
+  readonly symbol?: string;
+  /** Default 6, like USDC. */
+  readonly decimals?: number;
+  readonly minter?: Account;
 }
 
 const STARTUP_TIMEOUT_MS = 20_000;
@@ -124,6 +144,33 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     revert: (id) => testClient.revert({ id }),
     deploySwapContract: (refundDelay, account = owner) =>
       deploySwapContract({ publicClient, walletClient: wallet(account), refundDelay }),
+    deployDemoToken: ({ name = 'Demo USD', symbol = 'SUSDC', decimals = 6, minter = owner }) =>
+      deployDemoToken({ publicClient, walletClient: wallet(minter), name, symbol, decimals }),
+    mintDemoToken: async (token, to, amount, minter = owner) => {
+      const hash = await wallet(minter).writeContract({
+        address: token,
+        abi: DEMO_TOKEN_ARTIFACT_ABI,
+        functionName: 'mint',
+        args: [to, amount],
+      });
+      await expectSuccess(publicClient, hash, 'mint');
+    },
+    approveToken: async (token, tokenOwner, spender, amount) => {
+      const hash = await wallet(tokenOwner).writeContract({
+        address: token,
+        abi: DEMO_TOKEN_ARTIFACT_ABI,
+        functionName: 'approve',
+        args: [spender, amount],
+      });
+      await expectSuccess(publicClient, hash, 'approve');
+    },
+    tokenBalance: (token, holder) =>
+      publicClient.readContract({ address: token, abi: DEMO_TOKEN_ARTIFACT_ABI, functionName: 'balanceOf', args: [holder] }),
     stop: () => anvil.stop(),
   };
+}
+
+async function expectSuccess(publicClient: PublicClient<Transport, Chain>, hash: Hex, what: string): Promise<void> {
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error(`${what} transaction ${hash} reverted`);
 }

@@ -14,6 +14,12 @@ import { makeInvoice } from './invoices.js';
 
 export const SWAP_CONTRACT_ADDRESS = '0xf0398fad8c2aa38c476b010c269158d442730e98';
 
+/**
+ * The Ethereum payout address the tests' operator registers for a provider unless a test names one, and the one
+ * the tests' maker bots name as claimer: their Ethereum quotes pay the provider that sent them.
+ */
+export const PROVIDER_PAYOUT_ADDRESS = '0x000000000000000000000000000000000000face';
+
 export const BITCOIN_VIEW = { blockHeight: 612100, feeTokensPerVirtualByte: 12 } as const;
 export const ETHEREUM_VIEW = { blockHeight: 9230000, swapContractAddress: SWAP_CONTRACT_ADDRESS } as const;
 export const CHAINS: ChainViews = { bitcoin: BITCOIN_VIEW, ethereum: ETHEREUM_VIEW };

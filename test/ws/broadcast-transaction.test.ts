@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { createPublicClient, http, parseEther, serializeTransaction, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { EthereumBackend } from '../../src/chains/ethereum/ethereum-backend.js';
+import { RELAYED_TRANSACTION_BYTES } from '../../src/ws/broadcast-transaction.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { configuration, seedStore } from '../support/fixtures.js';
@@ -18,7 +18,6 @@ const RECIPIENT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 
 let anvil: AnvilNode;
 let chain: PublicClient;
-let backend: EthereumBackend;
 let fresh: FreshStore;
 let service: RunningService;
 let user: Client;
@@ -28,10 +27,16 @@ before(async () => {
   if (anvilSkipReason) return;
   anvil = await startAnvil();
   chain = createPublicClient({ transport: http(anvil.rpcUrl) });
-  // Broadcasting needs no contract; any address will do.
-  backend = new EthereumBackend({ rpcUrl: anvil.rpcUrl, swapContractAddress: RECIPIENT });
+  // Deployed by another account than the payer, whose nonces the tests count.
+  const contract = await anvil.deploySwapContract(30n, anvil.accounts[2]);
   fresh = await openFreshStore('sqlite');
-  await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
+  await seedStore(fresh.store, {
+    configuration: configuration({
+      markets: ['SETH_LSBTC'],
+      chains: { ethereum: { blockHeight: 0, swapContractAddress: contract } },
+      providers: [],
+    }),
+  });
   const logs = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logLines.push(chunk.toString('utf8'));
@@ -44,7 +49,8 @@ before(async () => {
     port: 0,
     logger: pino({ level: 'info' }, logs),
     databaseUrl: fresh.url,
-    broadcasters: { ethereum: { carries: (network) => network === 'simnet', broadcast: (hex) => backend.broadcast(hex) } },
+    // The service's own Ethereum node: Anvil, chain id 31337, a simnet chain.
+    ethereum: { rpcUrl: anvil.rpcUrl, confirmations: 1, pollIntervalMs: 20, startHeight: 0 },
   });
   user = await connectClient(service.url, '/user/v1');
 });
@@ -108,8 +114,22 @@ test('what is not a signed transaction, or has no node to go to, is refused with
   assert.equal(await refused(undefined), 'InvalidOrMissingBroadcastTxRequestFields');
   assert.equal(await refused({ onchainTicker: 'DOGE', signedTxHex: '0x00' }), 'InvalidOnchainTicker');
   const signed = await signedTransfer(1);
-  // Bitcoin has no backend here, and a mainnet ticker is never sent to a simnet node.
+  // Bitcoin has no backend here, and neither a mainnet nor a testnet ticker is sent to a simnet node.
   assert.equal(await refused({ onchainTicker: 'BTC', signedTxHex: '0200' }), 'NoBackendConfigured');
   assert.equal(await refused({ onchainTicker: 'ETH', signedTxHex: signed }), 'NoBackendConfigured');
+  assert.equal(await refused({ onchainTicker: 'KETH', signedTxHex: signed }), 'NoBackendConfigured');
+  // Larger than any node's pool takes (128 KiB): refused with a token, the connection kept.
+  const oversized = await PAYER.signTransaction({
+    chainId: 31337,
+    type: 'eip1559',
+    nonce: 1,
+    to: RECIPIENT,
+    data: `0x${'00'.repeat(RELAYED_TRANSACTION_BYTES.ethereum)}`,
+    gas: 30_000_000n,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: oversized }), 'PayloadTooLarge');
+  assert.equal(await refused({ onchainTicker: 'SETH', signedTxHex: signed.slice(0, 20) }), 'InvalidSignedTxHex', 'still connected');
   assert.equal(await chain.getTransactionCount({ address: PAYER.address }), 1, 'nothing refused reached the node');
 });

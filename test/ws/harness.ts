@@ -8,7 +8,7 @@ import { startService, type RunningService } from '../../src/service.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import type { Store, StoreConfiguration } from '../../src/store/store.js';
 import type { SocketOptions } from '../../src/ws/socket-options.js';
-import { configuration, seedStore } from '../support/fixtures.js';
+import { configuration, PROVIDER_PAYOUT_ADDRESS, seedStore } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore, type StoreKind } from '../support/stores.js';
 import { testEngineOptions } from '../engine/helpers.js';
 
@@ -185,10 +185,18 @@ export interface ProviderKeys {
   secretKey: string;
 }
 
-/** Issues a credential the way `lnswap providers add` does. */
-export async function addProvider(store: Store, name: string): Promise<ProviderKeys> {
+/**
+ * Issues a credential the way `lnswap providers add NAME --ethereum-payout ADDRESS` does; `null` issues it without a
+ * payout address, as `lnswap providers add NAME` does.
+ */
+export async function addProvider(
+  store: Store,
+  name: string,
+  ethereumPayoutAddress: string | null = PROVIDER_PAYOUT_ADDRESS,
+): Promise<ProviderKeys> {
   const issued = await issueProviderCredential(name, Date.now());
-  await store.addProviderCredential(issued.credential);
+  const payout = ethereumPayoutAddress === null ? {} : { ethereumPayoutAddress: ethereumPayoutAddress.toLowerCase() };
+  await store.addProviderCredential({ ...issued.credential, ...payout });
   return { apiKey: issued.credential.apiKey, secretKey: issued.secretKey };
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { nestingExceeds } from '../../src/ws/bounded-parser.js';
+import { boundedParser, nestingExceeds, packetDataStart } from '../../src/ws/bounded-parser.js';
 import { checkPayloadBounds } from '../../src/ws/payload-bounds.js';
 
 const LOOSE = { maxBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };
@@ -49,6 +49,18 @@ describe('nestingExceeds', () => {
     assert.equal(nestingExceeds(`42["x","${'['.repeat(100)}"]`, 2), false);
     assert.equal(nestingExceeds(`42["x","\\"${'['.repeat(100)}"]`, 2), false);
     assert.equal(nestingExceeds(`42["x\\\\",${'['.repeat(3)}]]]]`, 3), true);
+  });
+
+  test('counts only the packet\'s JSON: a quote in an engine.io 3 namespace query cannot hide the nesting', () => {
+    const deep = `["requestMarketRequirements",${'['.repeat(100)}${']'.repeat(100)}]`;
+    for (const header of ['2/user/v1?a="b,900', '2/user/v1?a="b,', '51-/user/v1?",7', '2/user/v1,900', '2', '2900']) {
+      const packet = `${header}${deep}`;
+      assert.equal(packetDataStart(packet), header.length, header);
+      assert.equal(nestingExceeds(packet, 64, packetDataStart(packet)), true, header);
+      assert.throws(() => new (boundedParser(64).Decoder)().add(packet), /nested deeper than 64/, header);
+    }
+    assert.equal(packetDataStart('0/user/v1,'), 10);
+    assert.equal(packetDataStart('0/user/v1?x=1'), 13);
   });
 
   test('agrees with the depth of any JSON value', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { configuration, payReq, provider } from '../support/fixtures.js';
+import { buildOrder, configuration, payReq, provider } from '../support/fixtures.js';
 import {
   addProvider,
   eventually,
@@ -157,6 +157,21 @@ describe('/provider/v1', () => {
       await refusalOf(socket, 'paymentResult', { orderId: '00000000-0000-4000-8000-000000000000', success: true }),
       'OrderNotFound',
     );
+  });
+
+  test('paymentResult from a provider that did not win the order is refused; the winner is heard', async () => {
+    const won = buildOrder({ label: 'won by maker-1', state: 'Funded', funds: [35_590n] });
+    await harness.fresh.store.createOrder({ ...won.record, providerId: 'maker-1' }, { source: 'request', reason: 'requestQuote' });
+    const orderId = won.record.id;
+    const rival = await authenticated(await addProvider(harness.fresh.store, 'maker-rival'));
+    const blacklisted = { orderId, success: false, failedReason: 'AddressBlacklisted' };
+    assert.equal(await refusalOf(rival, 'paymentResult', blacklisted), 'OrderNotWonByProvider');
+    assert.equal(await refusalOf(rival, 'paymentResult', { orderId, success: true, preimage: won.preimage }), 'OrderNotWonByProvider');
+    assert.equal(await refusalOf(rival, 'paymentResult', { ...blacklisted, failedReason: 'Sorry' }), 'InvalidFailedReason');
+    assert.equal((await harness.fresh.store.getOrder(orderId))?.state, 'Funded');
+
+    await succeed(await authenticated(), 'paymentResult', blacklisted);
+    assert.equal((await harness.fresh.store.getOrder(orderId))?.state, 'AddressBlacklistedWaitingForRefundTx');
   });
 });
 

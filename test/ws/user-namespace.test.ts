@@ -13,6 +13,7 @@ import {
   request,
   startTestService,
   succeed,
+  type Client,
   type TestService,
 } from './harness.js';
 import { MOVE_CAUSE } from '../support/causes.js';
@@ -38,7 +39,7 @@ describe('/user/v1', () => {
         providers: [provider('imported-maker', true, { BTC_LBTC: payReq(3600n, 1000n, 4294967n) })],
       }),
       orders: [completed.record, waitingForRefund.record, ethereumRefund.record, funding.record, elapsedWhileDown.record],
-      sockets: { maxPayloadBytes: 9_000, maxMessageBytes: 20_000 },
+      sockets: { maxPayloadBytes: 9_000, maxBroadcastPayloadBytes: 15_000, maxMessageBytes: 20_000 },
     });
   });
   after(() => harness?.close());
@@ -214,27 +215,42 @@ describe('/user/v1 rate limits', () => {
   });
 });
 
-describe('/user/v1 behind a load balancer', () => {
-  let harness: TestService;
+describe('/user/v1 behind proxies', () => {
+  const oneQuoteRequest = { quoteRequestsPerAddress: { burst: 1, perSecond: 0.001 } };
+  let byAddress: TestService;
+  let byHops: TestService;
 
   before(async () => {
-    harness = await startTestService('sqlite', {
-      sockets: { trustProxy: true, quoteRequestsPerAddress: { burst: 1, perSecond: 0.001 } },
-    });
+    byAddress = await startTestService('sqlite', { sockets: { trustProxy: ['loopback', '10.0.0.0/8'], ...oneQuoteRequest } });
+    byHops = await startTestService('sqlite', { sockets: { trustProxy: 1, ...oneQuoteRequest } });
   });
-  after(() => harness?.close());
+  after(async () => {
+    await byAddress?.close();
+    await byHops?.close();
+  });
 
-  test('with trustProxy, the per-address limit follows X-Forwarded-For', async () => {
-    const connect = async (forwardedFor: string) => {
-      const client = await connectClient(harness.service.url, '/user/v1', 'v4', { 'x-forwarded-for': forwardedFor });
-      harness.clients.push(client);
-      return client;
-    };
-    const alice = await connect('203.0.113.7, 10.0.0.1');
-    const aliceAgain = await connect('203.0.113.7');
-    const bob = await connect('198.51.100.4');
+  async function connect(harness: TestService, forwardedFor: string): Promise<Client> {
+    const client = await connectClient(harness.service.url, '/user/v1', 'v4', { 'x-forwarded-for': forwardedFor });
+    harness.clients.push(client);
+    return client;
+  }
+
+  test('trusted by address, the per-address limit follows the address the farthest trusted proxy saw', async () => {
+    const alice = await connect(byAddress, '203.0.113.7, 10.0.0.1');
+    const aliceAgain = await connect(byAddress, '203.0.113.7');
+    // Entries left of the first untrusted hop are the client's own writing and are never read.
+    const aliceSpoofing = await connect(byAddress, '198.51.100.99, 203.0.113.7, 10.0.0.1');
+    const bob = await connect(byAddress, '198.51.100.4');
     assert.equal(await refusalOf(alice, 'requestQuote', {}), 'InvalidOrMissingQuoteRequestFields');
     assert.equal(await refusalOf(aliceAgain, 'requestQuote', {}), 'RateLimitExceeded');
+    assert.equal(await refusalOf(aliceSpoofing, 'requestQuote', {}), 'RateLimitExceeded');
     assert.equal(await refusalOf(bob, 'requestQuote', {}), 'InvalidOrMissingQuoteRequestFields');
+  });
+
+  test('trusted by hop count, only the entry the nearest proxy appended is read', async () => {
+    const first = await connect(byHops, '192.0.2.1, 203.0.113.50');
+    const second = await connect(byHops, '192.0.2.2, 203.0.113.50');
+    assert.equal(await refusalOf(first, 'requestQuote', {}), 'InvalidOrMissingQuoteRequestFields');
+    assert.equal(await refusalOf(second, 'requestQuote', {}), 'RateLimitExceeded', 'a new first entry is no new budget');
   });
 });

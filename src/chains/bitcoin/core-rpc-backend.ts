@@ -1,4 +1,4 @@
-import { Transaction } from 'bitcoinjs-lib';
+import { Block } from 'bitcoinjs-lib';
 import type { Network } from '../../domain/markets.js';
 import {
   BroadcastRefused,
@@ -8,9 +8,22 @@ import {
   type ChainObservation,
   type WatchSet,
 } from '../chain-backend.js';
-import { checkedTransactionId, FEE_TARGET_BLOCKS, networkOfGenesis, wholeFeeRate, type BitcoinBackend } from './bitcoin-backend.js';
+import {
+  checkedTransactionId,
+  FEE_TARGET_BLOCKS,
+  networkOfGenesis,
+  wholeFeeRate,
+  type BitcoinBackend,
+} from './bitcoin-backend.js';
 import { observeBlock, type KnownOutputs } from './htlc-observations.js';
-import { NODE_TIMEOUT_MS, NodeHttpError, splitCredentials } from './http.js';
+import {
+  badAnswer,
+  callNode,
+  DEFAULT_NODE_CALL_LIMITS,
+  refusedCall,
+  splitCredentials,
+  type NodeCallLimits,
+} from '../node-http.js';
 
 /** An error Bitcoin Core answered a call with. */
 export class RpcCallError extends Error {
@@ -26,6 +39,8 @@ export class RpcCallError extends Error {
 
 /** getblockhash's answer for a height above the tip. */
 const RPC_INVALID_PARAMETER = -8;
+
+const BLOCK_HASH = /^[0-9a-f]{64}$/;
 
 export interface CoreRpcCredentials {
   readonly user?: string;
@@ -64,6 +79,7 @@ export class CoreRpcBackend implements BitcoinBackend {
     url: string,
     private readonly network: Network,
     credentials: CoreRpcCredentials = {},
+    private readonly limits: NodeCallLimits = DEFAULT_NODE_CALL_LIMITS,
   ) {
     const split = splitCredentials(url);
     this.url = split.url;
@@ -75,44 +91,71 @@ export class CoreRpcBackend implements BitcoinBackend {
         : `Basic ${Buffer.from(`${user ?? ''}:${password ?? ''}`).toString('base64')}`;
   }
 
-  private async call<T>(method: string, params: unknown[] = []): Promise<T> {
-    const response = await fetch(this.url, {
+  /** The call's result, whose shape the caller checks: the node's answer is not trusted to match its documentation. */
+  private async call(method: string, params: unknown[] = []): Promise<unknown> {
+    const init = {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
         ...(this.authorization === undefined ? {} : { Authorization: this.authorization }),
       },
       body: JSON.stringify({ jsonrpc: '1.0', id: this.nextId++, method, params }),
-      signal: AbortSignal.timeout(NODE_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    let reply: { result?: T; error?: { code: number; message: string } | null } | undefined;
+    };
+    const answer = await callNode(this.url, init, this.limits, `bitcoind ${method}`);
+    let reply: { result?: unknown; error?: { code?: unknown; message?: unknown } | null } | null | undefined;
     try {
-      reply = JSON.parse(text) as typeof reply;
+      reply = JSON.parse(answer.body) as typeof reply;
     } catch {
       reply = undefined;
     }
     // Core answers RPC errors with HTTP 500 and the error in the body; 401 and the like have no JSON body.
-    if (reply?.error) throw new RpcCallError(reply.error.code, reply.error.message, method);
-    if (!response.ok || reply === undefined) throw new NodeHttpError(response.status, text, `bitcoind ${method}`);
-    return reply.result as T;
+    const error = reply?.error;
+    if (typeof error?.code === 'number')
+      throw new RpcCallError(error.code, String(error.message).slice(0, 500), method);
+    if (answer.status < 200 || answer.status > 299) throw refusedCall(this.url, `bitcoind ${method}`, answer);
+    if (reply === undefined || reply === null || typeof reply !== 'object') throw this.bad(method, 'not JSON-RPC');
+    return reply.result;
+  }
+
+  private bad(method: string, detail: string) {
+    return badAnswer(this.url, `bitcoind ${method}`, detail);
+  }
+
+  private async blockchainInfo(): Promise<BlockchainInfo> {
+    const info = (await this.call('getblockchaininfo')) as Partial<BlockchainInfo> | null;
+    if (
+      typeof info?.chain !== 'string' ||
+      !Number.isSafeInteger(info.blocks) ||
+      (info.blocks as number) < 0 ||
+      typeof info.bestblockhash !== 'string' ||
+      !BLOCK_HASH.test(info.bestblockhash)
+    ) {
+      throw this.bad('getblockchaininfo', 'no chain, height and best block hash');
+    }
+    return info as BlockchainInfo;
+  }
+
+  private async blockHash(height: number): Promise<string> {
+    const hash = await this.call('getblockhash', [height]);
+    if (typeof hash !== 'string' || !BLOCK_HASH.test(hash)) throw this.bad('getblockhash', 'not a block hash');
+    return hash;
   }
 
   async identity(): Promise<ChainIdentity> {
-    const info = await this.call<BlockchainInfo>('getblockchaininfo');
-    const genesisHash = await this.call<string>('getblockhash', [0]);
+    const info = await this.blockchainInfo();
+    const genesisHash = await this.blockHash(0);
     const network = CORE_CHAINS[info.chain] ?? networkOfGenesis(genesisHash);
     return { chain: 'bitcoin', network, genesisHash };
   }
 
   async tip(): Promise<BlockRef> {
-    const info = await this.call<BlockchainInfo>('getblockchaininfo');
+    const info = await this.blockchainInfo();
     return { height: info.blocks, hash: info.bestblockhash };
   }
 
   async blockAt(height: number): Promise<BlockRef | undefined> {
     try {
-      return { height, hash: await this.call<string>('getblockhash', [height]) };
+      return { height, hash: await this.blockHash(height) };
     } catch (error) {
       if (error instanceof RpcCallError && error.code === RPC_INVALID_PARAMETER) return undefined;
       throw error;
@@ -123,26 +166,49 @@ export class CoreRpcBackend implements BitcoinBackend {
     const knownOutputs: KnownOutputs = new Map();
     const observations: ChainObservation[] = [];
     for (let height = range.from; height <= range.to; height++) {
-      const hash = await this.call<string>('getblockhash', [height]);
-      const block = await this.call<{ hash: string; height: number; tx: { hex: string }[] }>('getblock', [hash, 2]);
-      const placed = block.tx.map((tx, index) => ({ tx: Transaction.fromHex(tx.hex), index }));
-      observations.push(...observeBlock({ height, hash: block.hash }, placed, watch, this.network, knownOutputs));
+      const hash = await this.blockHash(height);
+      const block = await this.block(hash);
+      const placed = block.transactions.map((tx, index) => ({ tx, index }));
+      observations.push(...observeBlock({ height, hash }, placed, watch, this.network, knownOutputs));
     }
     return observations;
   }
 
+  /**
+   * The block, raw (the smallest answer: at most 8,000,000 hex digits), held to its hash: the header must hash
+   * to the block asked and the transactions to the header's merkle root and witness commitment, so a node
+   * cannot put into a block a transaction that is not there.
+   */
+  private async block(hash: string): Promise<Block & { transactions: NonNullable<Block['transactions']> }> {
+    const hex = await this.call('getblock', [hash, 0]);
+    let block: Block;
+    try {
+      block = Block.fromHex(String(hex));
+    } catch {
+      throw this.bad('getblock', 'not a block');
+    }
+    const { transactions } = block;
+    if (block.getId() !== hash || transactions === undefined || !block.checkTxRoots()) {
+      throw this.bad('getblock', `not block ${hash}, or transactions that do not add up to its merkle root`);
+    }
+    return Object.assign(block, { transactions });
+  }
+
   async feeRate(): Promise<number | undefined> {
-    const estimate = await this.call<{ feerate?: number }>('estimatesmartfee', [FEE_TARGET_BLOCKS]);
+    const estimate = (await this.call('estimatesmartfee', [FEE_TARGET_BLOCKS])) as { feerate?: number } | null;
+    if (typeof estimate !== 'object' || estimate === null) throw this.bad('estimatesmartfee', 'not an object');
     // BTC per 1000 virtual bytes to satoshis per virtual byte.
     return estimate.feerate === undefined ? undefined : wholeFeeRate(estimate.feerate * 100_000);
   }
 
   async broadcast(signedTxHex: string): Promise<string> {
-    checkedTransactionId(signedTxHex);
+    const txId = checkedTransactionId(signedTxHex);
     try {
-      return await this.call<string>('sendrawtransaction', [signedTxHex]);
+      await this.call('sendrawtransaction', [signedTxHex]);
+      return txId;
     } catch (error) {
-      if (error instanceof RpcCallError) throw new BroadcastRefused('TransactionRejected', `${error.code} ${error.nodeMessage}`);
+      if (error instanceof RpcCallError)
+        throw new BroadcastRefused('TransactionRejected', `${error.code} ${error.nodeMessage}`);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import type { Network } from '../../domain/markets.js';
 import type { BitcoinBackend } from './bitcoin-backend.js';
 import { CoreRpcBackend } from './core-rpc-backend.js';
 import { EsploraBackend } from './esplora-backend.js';
+import { DEFAULT_NODE_CALL_LIMITS } from '../node-http.js';
 
 /** Where the Bitcoin node answers: exactly one of an Esplora base URL and a Bitcoin Core RPC URL. */
 export interface BitcoinNodeAddress {
@@ -10,6 +11,8 @@ export interface BitcoinNodeAddress {
   /** Used when `rpcUrl` carries no credentials. */
   readonly rpcUser?: string;
   readonly rpcPassword?: string;
+  /** Milliseconds one call to the node may take, its whole answer read; 15,000 by default. */
+  readonly timeoutMs?: number;
 }
 
 /** The backend speaking the API configured, reading addresses with `network`'s prefixes. */
@@ -17,13 +20,17 @@ export function openBitcoinBackend(options: BitcoinNodeAddress, network: Network
   if (options.esploraUrl !== undefined && options.rpcUrl !== undefined) {
     throw new Error('give either an Esplora URL or a Bitcoin Core RPC URL, not both');
   }
-  if (options.esploraUrl !== undefined) return new EsploraBackend(options.esploraUrl, network);
+  const limits = {
+    ...DEFAULT_NODE_CALL_LIMITS,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
+  if (options.esploraUrl !== undefined) return new EsploraBackend(options.esploraUrl, network, limits);
   if (options.rpcUrl !== undefined) {
-    return new CoreRpcBackend(options.rpcUrl, network, {
+    const credentials = {
       ...(options.rpcUser === undefined ? {} : { user: options.rpcUser }),
       ...(options.rpcPassword === undefined ? {} : { password: options.rpcPassword }),
-    });
+    };
+    return new CoreRpcBackend(options.rpcUrl, network, credentials, limits);
   }
   throw new Error('watching Bitcoin needs an Esplora URL or a Bitcoin Core RPC URL');
 }
-

@@ -7,7 +7,7 @@ export interface DeploySwapContractOptions {
   readonly refundDelay: bigint;
 }
 
-/** Deploys the compiled swap contract; the deployer becomes its owner, who receives every claim. */
+/** Deploys the compiled swap contract; the deployer becomes its owner, who alone may `adminRefund` a slot to its funder. */
 export async function deploySwapContract(options: DeploySwapContractOptions): Promise<Address> {
   const { publicClient, walletClient, refundDelay } = options;
   const hash = await walletClient.deployContract({

@@ -1,12 +1,5 @@
-import {
-  BlockNotFoundError,
-  createPublicClient,
-  http,
-  parseTransaction,
-  type Hex,
-  type Log,
-  type PublicClient,
-} from 'viem';
+import { BlockNotFoundError, createPublicClient, parseTransaction, type Hex, type Log, type PublicClient } from 'viem';
+import { nodeUrlForLog } from '../../domain/node-url.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
 import {
   BroadcastRefused,
@@ -17,6 +10,8 @@ import {
   type ChainObservation,
   type WatchSet,
 } from '../chain-backend.js';
+import { NodeCallFailed } from '../node-faults.js';
+import { boundedNodeTransport } from './node-transport.js';
 import { networkOfChainId } from './networks.js';
 import { SWAP_CONTRACT_ARTIFACT_ABI as SWAP_CONTRACT_WATCH_ABI } from './swap-contract-artifact.js';
 
@@ -25,8 +20,20 @@ export interface EthereumBackendOptions {
   readonly swapContractAddress: string;
   /** Longest block range of one eth_getLogs call; public nodes commonly refuse more than a few thousand. */
   readonly maxRangeBlocks?: number;
-  /** Milliseconds one JSON-RPC call may take. */
+  /** Milliseconds one JSON-RPC call may take, its whole answer read. */
   readonly timeoutMs?: number;
+  /** Largest answer of one call, in bytes (a log query over `maxRangeBlocks` is the largest). */
+  readonly maxAnswerBytes?: number;
+  /** Told once per log query that answered logs of other contracts, which are dropped whatever they say. */
+  readonly onForeignLogs?: (foreign: ForeignLogs) => void;
+}
+
+/** Logs a node answered to a query for the watched contract that another contract emitted. */
+export interface ForeignLogs {
+  readonly range: BlockRange;
+  readonly count: number;
+  /** The emitting contracts, lowercase, each once. */
+  readonly addresses: readonly string[];
 }
 
 export const DEFAULT_MAX_RANGE_BLOCKS = 2_000;
@@ -37,33 +44,75 @@ export class EthereumBackend implements ChainBackend {
   readonly maxRangeBlocks: number;
   private readonly client: PublicClient;
   private readonly address: Hex;
+  private readonly onForeignLogs: ((foreign: ForeignLogs) => void) | undefined;
+  private readonly node: string;
 
   constructor(options: EthereumBackendOptions) {
+    this.onForeignLogs = options.onForeignLogs;
     this.maxRangeBlocks = options.maxRangeBlocks ?? DEFAULT_MAX_RANGE_BLOCKS;
     this.address = options.swapContractAddress.toLowerCase() as Hex;
+    this.node = nodeUrlForLog(options.rpcUrl);
     this.client = createPublicClient({
-      transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 0 }),
+      transport: boundedNodeTransport(options.rpcUrl, {
+        timeoutMs: options.timeoutMs ?? 10_000,
+        ...(options.maxAnswerBytes === undefined ? {} : { maxBytes: options.maxAnswerBytes }),
+      }),
     });
   }
 
   async identity(): Promise<ChainIdentity> {
-    const chainId = await this.client.getChainId();
+    const chainId = await this.answer('eth_chainId', () => this.client.getChainId());
+    if (!Number.isSafeInteger(chainId) || chainId <= 0) throw this.bad('eth_chainId', 'not a chain id');
     return { chain: 'ethereum', network: networkOfChainId(chainId), chainId };
   }
 
   async tip(): Promise<BlockRef> {
-    const block = await this.client.getBlock({ blockTag: 'latest' });
-    return { height: Number(block.number), hash: block.hash };
+    const block = await this.answer('eth_getBlockByNumber', () => this.client.getBlock({ blockTag: 'latest' }));
+    return this.blockRef(block, undefined);
   }
 
   async blockAt(height: number): Promise<BlockRef | undefined> {
     try {
-      const block = await this.client.getBlock({ blockNumber: BigInt(height) });
-      return { height, hash: block.hash };
+      const block = await this.answer('eth_getBlockByNumber', () =>
+        this.client.getBlock({ blockNumber: BigInt(height) }),
+      );
+      return this.blockRef(block, height);
     } catch (error) {
       if (error instanceof BlockNotFoundError) return undefined;
       throw error;
     }
+  }
+
+  /** A block's height and hash, held to their form (and to the height asked): the node is not trusted to. */
+  private blockRef(block: { number: unknown; hash: unknown }, askedHeight: number | undefined): BlockRef {
+    const height = typeof block.number === 'bigint' ? Number(block.number) : Number.NaN;
+    const wellFormed =
+      Number.isSafeInteger(height) &&
+      height >= 0 &&
+      (askedHeight === undefined || height === askedHeight) &&
+      typeof block.hash === 'string' &&
+      /^0x[0-9a-f]{64}$/.test(block.hash);
+    if (!wellFormed) throw this.bad('eth_getBlockByNumber', 'not a block of the height asked with a hash');
+    return { height, hash: block.hash as string };
+  }
+
+  /**
+   * The result of a read, or a `badAnswer` when viem could not make sense of what the node sent (its formatters
+   * throw plain errors, e.g. on a number that is an object); the node's own failures pass through.
+   */
+  private async answer<T>(method: string, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError) {
+        throw this.bad(method, error.message);
+      }
+      throw error;
+    }
+  }
+
+  private bad(method: string, detail: string): NodeCallFailed {
+    return new NodeCallFailed('badAnswer', this.node, `ethereum ${method}`, detail);
   }
 
   /** The contract's refund delay in blocks: the first funding's refund height is its block plus this. */
@@ -88,7 +137,13 @@ export class EthereumBackend implements ChainBackend {
       toBlock: BigInt(range.to),
       strict: true,
     });
-    return logs
+    // The node is not trusted to have filtered: a log of another contract may carry the same events.
+    const ours = logs.filter((log) => log.address.toLowerCase() === this.address);
+    if (ours.length < logs.length) {
+      const addresses = [...new Set(logs.map((log) => log.address.toLowerCase()))].filter((a) => a !== this.address);
+      this.onForeignLogs?.({ range, count: logs.length - ours.length, addresses });
+    }
+    return ours
       .flatMap((log) => {
         const observation = observationOf(log);
         return observation !== undefined && watched.has(observation.orderId) ? [observation] : [];
@@ -125,12 +180,28 @@ function observationOf(log: SwapLog): ChainObservation | undefined {
     position: log.logIndex,
     block: { height: Number(log.blockNumber), hash: log.blockHash },
   };
+  const funder = log.args.funder.toLowerCase();
   switch (log.eventName) {
     case 'OrderFunded':
-      return { ...base, kind: 'funding', amount: log.args.amount, refundHeight: Number(log.args.refundHeight) };
+      return {
+        ...base,
+        kind: 'funding',
+        amount: log.args.amount,
+        refundHeight: Number(log.args.refundHeight),
+        funder,
+        claimer: log.args.claimer.toLowerCase(),
+        token: log.args.token.toLowerCase(),
+        paymentHash: log.args.paymentHash.slice(2).toLowerCase(),
+      };
     case 'OrderClaimed':
-      return { ...base, kind: 'claim', preimage: log.args.preimage.slice(2).toLowerCase(), amount: log.args.amount };
+      return {
+        ...base,
+        kind: 'claim',
+        preimage: log.args.preimage.slice(2).toLowerCase(),
+        amount: log.args.amount,
+        funder,
+      };
     case 'OrderRefunded':
-      return { ...base, kind: 'refund', amount: log.args.amount, byAdmin: log.args.byAdmin };
+      return { ...base, kind: 'refund', amount: log.args.amount, byAdmin: log.args.byAdmin, funder };
   }
 }

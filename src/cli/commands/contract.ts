@@ -1,49 +1,105 @@
-import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
+import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from '../command.js';
 import {
   DEFAULT_REFUND_DELAY_BLOCKS,
   deployerPrivateKeyFrom,
   ethereumRpcUrlFrom,
+  ownerPrivateKeyFrom,
   refundDelayFrom,
 } from '../ethereum-settings.js';
+import { databaseUrlFrom, DEFAULT_DATABASE_URL } from '../settings.js';
 import { UsageError } from '../usage-error.js';
+
+const MISSING_RPC_URL = 'missing --ethereum-rpc URL (or ETHEREUM_RPC_URL or ETHEREUM_RPC_URL_FILE)';
 
 export const contractCommand: Command = {
   name: 'contract',
-  summary: 'deploy the Ethereum swap contract',
+  summary: 'deploy the Ethereum swap contract, or refund an order as its owner',
   help: `Usage: lnswap contract deploy --ethereum-rpc URL [--refund-delay BLOCKS]
+       lnswap contract admin-refund ORDER_ID --ethereum-rpc URL [--db URL] [--force]
 
-Deploys the swap contract from the account of DEPLOYER_PRIVATE_KEY, which becomes its owner:
-every claim pays it, and only it may refund an order before its refund height. Prints the
-deployment's progress, then the contract's address alone on the last line of stdout.
+deploy: deploys the swap contract from the account of DEPLOYER_PRIVATE_KEY, which becomes its owner:
+only it may refund an order before its refund height. Prints the deployment's progress, then the
+contract's address alone on the last line of stdout.
+
+admin-refund: returns the order's money to its funders now, from the contract owner's account
+(OWNER_PRIVATE_KEY): one adminRefund transaction per slot of the order still open in the contract
+(each funder's slot naming the order's payment hash, claimer and asset), printing each transaction's
+hash first on its line. Only for an order in AddressBlacklistedWaitingForRefundTx unless --force.
+Slots of other terms under the order's id are not the order's and are left to their funders.
+The watcher then moves the order to Refunded. Exit code 1, with nothing sent, when the order is
+in another state, has no open slot, or the key is not the contract owner's.
 
 Options:
-  --ethereum-rpc URL     the node's JSON-RPC endpoint, http:// or https:// (env ETHEREUM_RPC_URL)
-  --refund-delay BLOCKS  blocks from an order's first funding until it may be refunded
+  --ethereum-rpc URL     the node's JSON-RPC endpoint, http:// or https://
+                         (env ETHEREUM_RPC_URL or ETHEREUM_RPC_URL_FILE; a URL with an API key
+                         belongs there, not in the process list)
+  --refund-delay BLOCKS  deploy: blocks from a slot's first funding until it may be refunded
                          (default ${DEFAULT_REFUND_DELAY_BLOCKS}, about 19 hours of 12-second blocks)
+  --db URL               admin-refund: database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --force                admin-refund: refund an order in any state
   -h, --help             show this help
 
-Environment:
-  DEPLOYER_PRIVATE_KEY   the deployer's private key, 64 hex digits with or without 0x
-                         (there is no flag for it, so it never shows in a process list)
+Environment (there is no flag for a key, so it never shows in a process list; it is never printed):
+  DEPLOYER_PRIVATE_KEY   deploy: the deployer's private key, 64 hex digits with or without 0x
+  OWNER_PRIVATE_KEY      admin-refund: the contract owner's private key, the same format
+  DEPLOYER_PRIVATE_KEY_FILE, OWNER_PRIVATE_KEY_FILE
+                         instead of the variable: a file holding the key
 `,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs({
       args: [...args],
-      options: { 'ethereum-rpc': { type: 'string' }, 'refund-delay': { type: 'string' }, ...HELP_OPTION },
+      options: {
+        'ethereum-rpc': { type: 'string' },
+        'refund-delay': { type: 'string' },
+        db: { type: 'string' },
+        force: { type: 'boolean' },
+        ...HELP_OPTION,
+      },
       allowPositionals: true,
     });
     if (values.help) return printHelp(contractCommand, context);
-    const [action, extra] = positionals;
-    if (action !== 'deploy') {
-      throw new UsageError(action === undefined ? 'missing the action: deploy' : `unknown action "${action}"`);
+    const [action, ...rest] = positionals;
+    if (action !== 'deploy' && action !== 'admin-refund') {
+      throw new UsageError(
+        action === undefined ? 'missing the action: deploy or admin-refund' : `unknown action "${action}"`,
+      );
     }
-    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const rpcUrl = ethereumRpcUrlFrom(values['ethereum-rpc'], context.env);
-    if (rpcUrl === undefined) throw new UsageError('missing --ethereum-rpc URL (or ETHEREUM_RPC_URL)');
-    const refundDelay = refundDelayFrom(values['refund-delay']);
-    const privateKey = deployerPrivateKeyFrom(context.env);
-    const { deployFromCli } = await import('../contract-deploy.js');
-    await deployFromCli({ rpcUrl, refundDelay, privateKey }, (line) => context.stdout.write(`${line}\n`));
-    return 0;
+    if (action === 'deploy') {
+      if (rest[0] !== undefined) throw new UsageError(`unexpected argument "${rest[0]}"`);
+      if (values.db !== undefined || values.force !== undefined)
+        throw new UsageError('--db and --force are for admin-refund');
+      if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
+      const refundDelay = refundDelayFrom(values['refund-delay']);
+      const privateKey = deployerPrivateKeyFrom(context.env);
+      const { deployFromCli } = await import('../contract-deploy.js');
+      await deployFromCli({ rpcUrl, refundDelay, privateKey }, sayTo(context));
+      return 0;
+    }
+    const [rawId, extra] = rest;
+    if (rawId === undefined) throw new UsageError('missing ORDER_ID');
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    if (values['refund-delay'] !== undefined) throw new UsageError('--refund-delay is for deploy');
+    if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
+    const privateKey = ownerPrivateKeyFrom(context.env);
+    const databaseUrl = databaseUrlFrom(values.db, context.env);
+    const [{ normalizeOrderId }, { openStore }, { adminRefundFromCli }] = await Promise.all([
+      import('../../domain/order-ids.js'),
+      import('../../store/open.js'),
+      import('../contract-admin-refund.js'),
+    ]);
+    const orderId = normalizeOrderId(rawId);
+    if (orderId === undefined) throw new UsageError(`"${rawId}" is not an order id (a UUID)`);
+    const store = await openStore(databaseUrl);
+    try {
+      await adminRefundFromCli(store, { rpcUrl, orderId, privateKey, force: values.force === true }, sayTo(context));
+      return 0;
+    } finally {
+      await store.close();
+    }
   },
 };
+
+function sayTo(context: CliContext): (line: string) => void {
+  return (line) => context.stdout.write(`${line}\n`);
+}

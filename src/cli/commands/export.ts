@@ -10,7 +10,7 @@ Writes the whole database as a version-1 snapshot to stdout, one order per line.
 export -> import -> export gives the same bytes.
 
 Options:
-  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --db URL     database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
   -h, --help   show this help
 `,
   async run(args, context) {

@@ -12,7 +12,7 @@ the state, and why it moved (the request, timer or chain event recorded with the
 when no order has that id.
 
 Options:
-  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --db URL     database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
   -h, --help   show this help
 `,
   async run(args, context) {

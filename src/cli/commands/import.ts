@@ -14,7 +14,7 @@ and the first bad one stops the import with nothing written (exit code 1). Order
 exists are replaced; offered markets and chain views are replaced; providers are upserted.
 
 Options:
-  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --db URL     database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
   -h, --help   show this help
 `,
   async run(args, context) {

@@ -30,7 +30,7 @@ export const serveCommand: Command = {
 Serves the API until SIGTERM or SIGINT, then finishes in-flight requests and exits 0.
 
 Options:
-  --db URL     database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
+  --db URL     database (env DATABASE_URL or DATABASE_URL_FILE, default ${DEFAULT_DATABASE_URL})
   --port N     TCP port, 0 for any free one (env PORT, default ${DEFAULT_PORT})
   --host H     address to listen on (env HOST, default ${DEFAULT_HOST})
   --response-cache-mb N

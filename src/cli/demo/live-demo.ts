@@ -52,7 +52,11 @@ export async function prepareLiveDemo(
       });
     });
     const { credential, secretKey } = await issueProviderCredential(PROVIDER_NAME, Date.now());
-    await store.addProviderCredential(credential);
+    // The demo's provider claims with its own wallet, so that is where the operator has it paid.
+    await store.addProviderCredential({
+      ...credential,
+      ethereumPayoutAddress: chain.provider.account.address.toLowerCase(),
+    });
     return {
       chain,
       service: {

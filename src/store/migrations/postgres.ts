@@ -180,4 +180,28 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       WHERE o.id IN (SELECT order_id FROM order_transactions);
     `,
   },
+  {
+    version: 7,
+    name: 'orders name their provider and claimer; credentials name their Ethereum payout address',
+    // NULL where unknown: orders created before, imported orders without them, Bitcoin orders (no claimer), and
+    // credentials issued without a payout address (such a provider cannot win Ethereum markets).
+    sql: `
+      ALTER TABLE orders ADD COLUMN provider_id TEXT;
+      ALTER TABLE orders ADD COLUMN claim_address TEXT;
+      ALTER TABLE provider_credentials ADD COLUMN ethereum_payout_address TEXT;
+    `,
+  },
+  {
+    version: 8,
+    name: 'chain observations name their Ethereum slot and its terms',
+    // The slot an Ethereum observation concerns (the contract keeps money per order and funder) and, on fundings,
+    // the slot's terms: the watcher counts a slot only when they are the order's. NULL on Bitcoin observations
+    // and on rows written before; a funding without terms counts toward no order.
+    sql: `
+      ALTER TABLE chain_observations ADD COLUMN funder TEXT;
+      ALTER TABLE chain_observations ADD COLUMN claimer TEXT;
+      ALTER TABLE chain_observations ADD COLUMN token TEXT;
+      ALTER TABLE chain_observations ADD COLUMN payment_hash TEXT;
+    `,
+  },
 ];

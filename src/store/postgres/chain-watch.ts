@@ -47,7 +47,7 @@ export async function listChainObservations(
 ): Promise<ChainObservation[]> {
   const result = await pool.query<ObservationRow>(
     `SELECT block_hash, position, block_height, order_id, kind, tx_id, amount::text AS amount, output_index,
-       refund_height, preimage, by_admin
+       refund_height, preimage, by_admin, funder, claimer, token, payment_hash
      FROM chain_observations WHERE chain = $1 AND order_id = ANY($2::text[]) ORDER BY block_height, position`,
     [chain, [...orderIds]],
   );

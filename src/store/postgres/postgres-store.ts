@@ -49,6 +49,7 @@ import {
   COUNT_ORDERS_IN_STATES,
   INSERT_CREDENTIAL,
   REVOKE_CREDENTIAL,
+  SET_PAYOUT_ADDRESS,
   SELECT_CHAIN_VIEWS,
   SELECT_CREDENTIAL_BY_API_KEY,
   SELECT_CREDENTIALS,
@@ -261,6 +262,11 @@ class PostgresStore implements Store {
 
   async revokeProviderCredential(name: string, at: number): Promise<boolean> {
     const result = await this.pool.query({ ...REVOKE_CREDENTIAL, values: [at, name] });
+    return result.rowCount === 1;
+  }
+
+  async setProviderPayoutAddress(name: string, ethereumPayoutAddress: string): Promise<boolean> {
+    const result = await this.pool.query({ ...SET_PAYOUT_ADDRESS, values: [ethereumPayoutAddress, name] });
     return result.rowCount === 1;
   }
 

@@ -30,6 +30,8 @@ const ORDER_COLUMN_TYPES: Record<(typeof STORED_ORDER_COLUMNS)[number], string> 
   htlc_redeem_script: 'text',
   htlc_refundable_at_block_height: 'int8',
   transactions: 'json',
+  provider_id: 'text',
+  claim_address: 'text',
 };
 
 // Batches go in as one array per column: one statement of fixed text whatever the batch size.
@@ -190,7 +192,8 @@ export const INSERT_PROVIDER_MARKETS = named(
 
 export const INSERT_CREDENTIAL = named(
   'insert-credential',
-  'INSERT INTO provider_credentials (name, api_key, secret_hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)',
+  `INSERT INTO provider_credentials (name, api_key, secret_hash, created_at, revoked_at, ethereum_payout_address)
+   VALUES ($1, $2, $3, $4, $5, $6)`,
 );
 export const SELECT_CREDENTIAL_BY_API_KEY = named(
   'select-credential-by-api-key',
@@ -200,6 +203,10 @@ export const SELECT_CREDENTIALS = named('select-credentials', 'SELECT * FROM pro
 export const REVOKE_CREDENTIAL = named(
   'revoke-credential',
   'UPDATE provider_credentials SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL',
+);
+export const SET_PAYOUT_ADDRESS = named(
+  'set-payout-address',
+  'UPDATE provider_credentials SET ethereum_payout_address = $1 WHERE name = $2 AND revoked_at IS NULL',
 );
 export const SELECT_ORDERS_OF_TICKERS_IN_STATES = named(
   'select-orders-of-tickers-in-states',

@@ -290,6 +290,11 @@ class SqliteStore implements Store {
     return this.statements.revokeCredential.run(at, name).changes === 1;
   }
 
+  async setProviderPayoutAddress(name: string, ethereumPayoutAddress: string): Promise<boolean> {
+    await this.importSettled();
+    return this.statements.setPayoutAddress.run(ethereumPayoutAddress, name).changes === 1;
+  }
+
   async close(): Promise<void> {
     this.configuration.stop();
     // Lookups asked before close() are read in the next turn, on the connection still open.

@@ -105,12 +105,16 @@ export function prepareStatements(db: Database) {
     ),
 
     insertCredential: prepare(
-      `INSERT INTO provider_credentials (name, api_key, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO provider_credentials (name, api_key, secret_hash, created_at, revoked_at, ethereum_payout_address)
+       VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     selectCredentialByApiKey: prepare('SELECT * FROM provider_credentials WHERE api_key = ?'),
     selectCredentials: prepare('SELECT * FROM provider_credentials'),
     revokeCredential: prepare(
       'UPDATE provider_credentials SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL',
+    ),
+    setPayoutAddress: prepare(
+      'UPDATE provider_credentials SET ethereum_payout_address = ? WHERE name = ? AND revoked_at IS NULL',
     ),
   };
 }

@@ -119,7 +119,13 @@ describe('kill -9 of the watching service and a restart', { skip: anvilSkipReaso
     });
     const orders: BuiltOrder[] = ['full', 'partial', 'claimed'].map((label) => {
       const built = buildOrder({ label: `crash ${label}`, market: MARKET, amount: 1000n, createdAt: Date.now() });
-      return { ...built, record: { ...built.record, payToAddress: chain.contractAddress, expiresAt: Date.now() + 600_000 } };
+      const record = {
+        ...built.record,
+        payToAddress: chain.contractAddress,
+        expiresAt: Date.now() + 600_000,
+        claimAddress: chain.address('provider'),
+      };
+      return { ...built, record };
     });
     for (const store of [crashing.store, reference.store]) {
       await store.importAtomically(async (session) => {
@@ -159,7 +165,7 @@ describe('kill -9 of the watching service and a restart', { skip: anvilSkipReaso
         send: () =>
           Promise.all([
             chain.fund(partial.record.id, partial.record.paymentHash, 600n, 'provider'),
-            chain.claim(claimed.record.id, claimed.preimage, 'user'),
+            chain.claim(claimed.record.id, claimed.preimage, 'owner', 'user'),
           ]),
         kill: 'after commit',
       },

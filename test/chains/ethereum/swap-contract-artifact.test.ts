@@ -7,9 +7,28 @@ import {
   SWAP_CONTRACT_BYTECODE,
 } from '../../../src/chains/ethereum/swap-contract-artifact.js';
 import { SWAP_CONTRACT_ABI } from '../../../src/domain/ethereum.js';
-import { ARTIFACT_PATH, compileSwapContract, renderArtifactModule } from '../../../scripts/swap-contract-compiler.js';
+import {
+  DEMO_TOKEN_ARTIFACT_ABI,
+  DEMO_TOKEN_BYTECODE,
+} from '../../../src/chains/ethereum/demo-token-artifact.js';
+import {
+  DEMO_TOKEN,
+  SWAP_CONTRACT,
+  compileCommittedContract,
+  renderArtifactModule,
+  type CommittedContract,
+} from '../../../scripts/swap-contract-compiler.js';
 
-const STALE = 'the committed artifact no longer matches contracts/SwapContract.sol: run npm run build:contract';
+function stale(contract: CommittedContract): string {
+  return `the committed artifact no longer matches ${contract.sourceName}: run npm run build:contract`;
+}
+
+function assertArtifactIsFresh(contract: CommittedContract, abi: readonly unknown[], bytecode: string): void {
+  const compiled = compileCommittedContract(contract);
+  assert.deepEqual(abi, compiled.abi, stale(contract));
+  assert.equal(bytecode, compiled.bytecode, stale(contract));
+  assert.equal(readFileSync(contract.artifactPath, 'utf8'), renderArtifactModule(contract, compiled), stale(contract));
+}
 
 function functionsOf(abi: readonly unknown[]): AbiFunction[] {
   return (abi as { type: string }[]).filter((item): item is AbiFunction => item.type === 'function');
@@ -17,10 +36,7 @@ function functionsOf(abi: readonly unknown[]): AbiFunction[] {
 
 describe('the committed swap contract artifact', () => {
   test('is what solc makes of the source today', () => {
-    const compiled = compileSwapContract();
-    assert.deepEqual(SWAP_CONTRACT_ARTIFACT_ABI, compiled.abi, STALE);
-    assert.equal(SWAP_CONTRACT_BYTECODE, compiled.bytecode, STALE);
-    assert.equal(readFileSync(ARTIFACT_PATH, 'utf8'), renderArtifactModule(compiled), STALE);
+    assertArtifactIsFresh(SWAP_CONTRACT, SWAP_CONTRACT_ARTIFACT_ABI, SWAP_CONTRACT_BYTECODE);
   });
 
   test('has the selectors fixed by the wire decisions', () => {
@@ -41,6 +57,27 @@ describe('the committed swap contract artifact', () => {
       assert.equal(actual.stateMutability, expected.stateMutability);
       assert.deepEqual(actual.inputs.map(({ name, type }) => ({ name, type })), expected.inputs);
       assert.deepEqual(actual.outputs, expected.outputs);
+    }
+  });
+});
+
+describe('the committed demo token artifact', () => {
+  test('is what solc makes of the source today', () => {
+    assertArtifactIsFresh(DEMO_TOKEN, DEMO_TOKEN_ARTIFACT_ABI, DEMO_TOKEN_BYTECODE);
+  });
+
+  test('has the standard ERC-20 functions and the deployer-only mint', () => {
+    const signatures = new Set(functionsOf(DEMO_TOKEN_ARTIFACT_ABI).map((item) => toFunctionSignature(item)));
+    for (const signature of [
+      'transfer(address,uint256)',
+      'transferFrom(address,address,uint256)',
+      'approve(address,uint256)',
+      'balanceOf(address)',
+      'allowance(address,address)',
+      'decimals()',
+      'mint(address,uint256)',
+    ]) {
+      assert.ok(signatures.has(signature), `DemoToken lacks ${signature}`);
     }
   });
 });

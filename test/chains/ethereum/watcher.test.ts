@@ -54,7 +54,12 @@ for (const kind of STORE_KINDS) {
 
     async function newOrder(label: string, amount: bigint, expiresInMs = 10 * 60_000): Promise<BuiltOrder> {
       const built = buildOrder({ label: `${kind} ${label}`, market: MARKET, amount, createdAt: Date.now() });
-      const record = { ...built.record, payToAddress: chain.contractAddress, expiresAt: Date.now() + expiresInMs };
+      const record = {
+        ...built.record,
+        payToAddress: chain.contractAddress,
+        expiresAt: Date.now() + expiresInMs,
+        claimAddress: chain.address('provider'),
+      };
       await fresh.store.createOrder(record, CREATION_CAUSE);
       return { ...built, record };
     }
@@ -184,6 +189,14 @@ for (const kind of STORE_KINDS) {
       await chain.mine(CONFIRMATIONS - 1);
       await reaches(record.id, 'Refunded');
       assert.deepEqual((await view(record.id)).transactions.at(-1), { type: 'REFUND', id: adminTx });
+      const history = await fresh.store.getOrderHistory(record.id);
+      assert.deepEqual(
+        history.slice(-2).map((entry) => [entry.state, entry.cause?.reason, entry.cause?.txId]),
+        [
+          ['WaitingForRefundTxConfirmation', 'adminRefundSeen', adminTx],
+          ['Refunded', 'adminRefundConfirmed', adminTx],
+        ],
+      );
     });
 
     test('funds sent after the fund window are shown and refundable', async () => {

@@ -1,0 +1,70 @@
+import {
+  custom,
+  http,
+  HttpRequestError,
+  ResponseBodyTooLargeError,
+  TimeoutError,
+  type EIP1193RequestFn,
+  type Transport,
+} from 'viem';
+import { nodeUrlForLog } from '../../domain/node-url.js';
+import { NodeCallFailed } from '../node-faults.js';
+import { causeOf, MAX_ANSWER_BYTES, NODE_TIMEOUT_MS, splitCredentials } from '../node-http.js';
+
+export interface NodeTransportLimits {
+  /** Milliseconds one JSON-RPC call may take, the whole answer read. */
+  readonly timeoutMs?: number;
+  /** Largest answer read, in bytes: reading stops at the first byte beyond it. */
+  readonly maxBytes?: number;
+}
+
+/**
+ * viem's HTTP transport to an Ethereum node, bounded in time and size, that never shows the node's URL beyond
+ * its scheme, host and port. viem puts its URL into every error message; hosted nodes carry their API key in
+ * the path (https://mainnet.infura.io/v3/KEY), so viem is given only the host and the request goes to the
+ * full URL underneath. A node that times out, answers too much, fails at the HTTP level or answers something
+ * that is not JSON fails the call with a NodeCallFailed; JSON-RPC errors stay viem's (their codes matter).
+ */
+export function boundedNodeTransport(rpcUrl: string, limits: NodeTransportLimits = {}): Transport {
+  const node = nodeUrlForLog(rpcUrl);
+  const { url, user, password } = splitCredentials(rpcUrl);
+  const authorization =
+    user === undefined && password === undefined
+      ? undefined
+      : `Basic ${Buffer.from(`${user ?? ''}:${password ?? ''}`).toString('base64')}`;
+  const timeoutMs = limits.timeoutMs ?? NODE_TIMEOUT_MS;
+  const inner = http(node, {
+    timeout: timeoutMs,
+    maxResponseBodySize: limits.maxBytes ?? MAX_ANSWER_BYTES,
+    retryCount: 0,
+    fetchFn: (_shown, init) =>
+      fetch(url, {
+        ...init,
+        redirect: 'error',
+        headers: {
+          ...(init?.headers as Record<string, string>),
+          ...(authorization === undefined ? {} : { authorization }),
+        },
+      }),
+  })({ retryCount: 0 });
+  const request: EIP1193RequestFn = async (args) => {
+    try {
+      return await inner.request(args);
+    } catch (error) {
+      throw nodeFailure(error, node, `ethereum ${args.method}`, timeoutMs);
+    }
+  };
+  return custom({ request }, { retryCount: 0 });
+}
+
+function nodeFailure(error: unknown, node: string, what: string, timeoutMs: number): unknown {
+  if (error instanceof TimeoutError)
+    return new NodeCallFailed('timeout', node, what, `no answer within ${timeoutMs} ms`);
+  if (error instanceof ResponseBodyTooLargeError) return new NodeCallFailed('tooLarge', node, what, error.shortMessage);
+  if (error instanceof HttpRequestError) {
+    if (error.status !== undefined) return new NodeCallFailed('refused', node, what, `HTTP ${error.status}`);
+    if (error.cause instanceof SyntaxError) return new NodeCallFailed('badAnswer', node, what, 'not JSON');
+    return new NodeCallFailed('unreachable', node, what, causeOf(error.cause));
+  }
+  return error;
+}

@@ -1,0 +1,47 @@
+/**
+ * How a chain node failed a call. The watcher retries every one of them on its next poll; `/readyz` and the
+ * log tell them apart because they call for different fixes: `timeout`, `unreachable` and `refused` (an HTTP
+ * error status or a JSON-RPC error) are a node that is down or overloaded; `tooLarge`, `tooManyPages`,
+ * `badAnswer` and `unstable` (block hashes that change between two reads of the same height) are a node that
+ * answers something no honest node does.
+ */
+export type NodeFault = 'timeout' | 'unreachable' | 'refused' | 'tooLarge' | 'tooManyPages' | 'badAnswer' | 'unstable';
+
+const MISBEHAVING: ReadonlySet<NodeFault> = new Set(['tooLarge', 'tooManyPages', 'badAnswer', 'unstable']);
+
+/** Whether the fault is a node answering what no honest node answers, rather than one that is down. */
+export function isMisbehaviour(fault: NodeFault): boolean {
+  return MISBEHAVING.has(fault);
+}
+
+/**
+ * A call to a chain node that failed. `node` is the node's scheme, host and port (domain/node-url.ts) and the
+ * message names the call, never the full URL: both go to the log.
+ */
+export class NodeCallFailed extends Error {
+  constructor(
+    readonly fault: NodeFault,
+    readonly node: string,
+    what: string,
+    detail: string,
+  ) {
+    super(`${what} at ${node}: ${detail}`);
+    this.name = 'NodeCallFailed';
+  }
+}
+
+/**
+ * The fault of a failed node call, also when a library wrapped it (viem wraps a transport's errors); undefined
+ * for any other error (a bug or the store failing).
+ */
+export function nodeFaultOf(error: unknown): NodeFault | undefined {
+  return nodeCallFailureIn(error)?.fault;
+}
+
+/** The NodeCallFailed an error is or wraps, if any. */
+export function nodeCallFailureIn(error: unknown): NodeCallFailed | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth += 1) {
+    if (cause instanceof NodeCallFailed) return cause;
+  }
+  return undefined;
+}

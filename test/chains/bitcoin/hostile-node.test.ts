@@ -1,0 +1,111 @@
+/**
+ * Both Bitcoin backends against a node that hangs, answers 200 MB, pages an address's history without end or
+ * answers what is not JSON: every call ends within its timeout with the node's fault named, memory stays bounded,
+ * and no error shows the node's credentials or path.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CoreRpcBackend } from '../../../src/chains/bitcoin/core-rpc-backend.js';
+import { EsploraBackend, MAX_ADDRESS_PAGES } from '../../../src/chains/bitcoin/esplora-backend.js';
+import { NodeCallFailed, type NodeFault } from '../../../src/chains/node-faults.js';
+import { MAX_ANSWER_BYTES } from '../../../src/chains/node-http.js';
+import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
+import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
+import { startHostileNode, type HostileNode } from '../../support/hostile-node.js';
+
+const TIMEOUT_MS = 300;
+const limits = { timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES };
+
+let honest: TestBitcoinNode;
+let node: HostileNode;
+let esplora: EsploraBackend;
+let core: CoreRpcBackend;
+let rpcUrl: string;
+
+before(async () => {
+  const chain = new BitcoinTestChain('mainnet', 700_000);
+  chain.mine({ txs: [] });
+  honest = await startTestBitcoinNode(chain);
+  node = await startHostileNode(new URL(honest.esploraUrl).origin);
+  esplora = new EsploraBackend(`${node.origin}/api`, 'mainnet', limits);
+  rpcUrl = `http://${honest.rpcUser}:${honest.rpcPassword}@${node.origin.slice('http://'.length)}/`;
+  core = new CoreRpcBackend(rpcUrl, 'mainnet', {}, limits);
+});
+after(async () => {
+  await node?.close();
+  await honest?.close();
+});
+
+async function failsWith(call: Promise<unknown>, fault: NodeFault): Promise<NodeCallFailed> {
+  const error = await call.then(
+    () => assert.fail(`expected a ${fault} fault`),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof NodeCallFailed, `a NodeCallFailed, not ${String(error)}`);
+  assert.equal(error.fault, fault);
+  assert.ok(!error.message.includes(honest.rpcPassword), 'the password stays out of the message');
+  assert.ok(!error.message.includes('/api'), 'the path stays out of the message');
+  return error;
+}
+
+describe('Bitcoin backends against a hostile node', () => {
+  test('both answer honestly through the stand-in while it is honest', async () => {
+    node.mode = 'honest';
+    assert.deepEqual(await esplora.tip(), await core.tip());
+  });
+
+  test('a node that never answers: each call fails as a timeout within its bound', async () => {
+    node.mode = 'hang';
+    for (const backend of [esplora, core]) {
+      const started = performance.now();
+      await failsWith(backend.tip(), 'timeout');
+      const took = performance.now() - started;
+      assert.ok(took < TIMEOUT_MS + 1_000, `took ${Math.round(took)} ms`);
+    }
+  });
+
+  test('a node answering 200 MB: refused past the cap, the rest never read, the heap bounded', async (t) => {
+    node.mode = 'huge';
+    const sentBefore = node.hugeBytesSent();
+    const heapBefore = process.memoryUsage().heapUsed;
+    // Time enough to read the 12 MiB on a loaded machine: the cap, not the timeout, must end the call.
+    const patient = { timeoutMs: 10_000, maxBytes: MAX_ANSWER_BYTES };
+    const error = await failsWith(new EsploraBackend(`${node.origin}/api`, 'mainnet', patient).tip(), 'tooLarge');
+    await failsWith(new CoreRpcBackend(rpcUrl, 'mainnet', {}, patient).tip(), 'tooLarge');
+    const sent = node.hugeBytesSent() - sentBefore;
+    const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
+    t.diagnostic(
+      `${error.message}; the node got ${(sent / 2 ** 20).toFixed(1)} MiB out of 400 MiB offered; heap +${(heapGrowth / 2 ** 20).toFixed(1)} MiB`,
+    );
+    // Socket buffers on both sides hold a few MiB beyond what the client read.
+    assert.ok(sent < 2 * (MAX_ANSWER_BYTES + 16 * 2 ** 20), `sent ${sent} bytes`);
+    assert.ok(heapGrowth < 64 * 2 ** 20, `heap grew ${heapGrowth} bytes`);
+  });
+
+  test('an address history that pages without end: refused after the page limit', async () => {
+    node.mode = 'endlessPages';
+    const before = node.requests.length;
+    const watch = {
+      orders: [
+        { orderId: 'o', payToAddress: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', paymentHash: '00'.repeat(32) },
+      ],
+      fundingOutputs: [],
+    };
+    await failsWith(esplora.observations({ from: 700_001, to: 700_001 }, watch), 'tooManyPages');
+    const pages = node.requests.slice(before).filter((request) => request.includes('/address/'));
+    assert.equal(pages.length, MAX_ADDRESS_PAGES);
+  });
+
+  test('an answer that is not JSON, or not a block hash, is a bad answer', async () => {
+    node.mode = 'notJson';
+    await failsWith(esplora.tip(), 'badAnswer');
+    await failsWith(core.tip(), 'badAnswer');
+  });
+
+  test('a node that is not there is unreachable, named by host only', async () => {
+    const gone = new EsploraBackend('http://user:secret@127.0.0.1:1/api/key-in-path?token=abc', 'mainnet', limits);
+    const error = await failsWith(gone.tip(), 'unreachable');
+    assert.ok(!/secret|key-in-path|token/.test(error.message), error.message);
+    assert.match(error.message, /http:\/\/127\.0\.0\.1:1\b/);
+  });
+});

@@ -1,0 +1,51 @@
+// The Solidity contracts under test/support/contracts/ (hostile claimers and tokens), compiled with the pinned
+// solc the first time a test asks for one and kept in memory for the rest of the run.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Abi, Account, Address } from 'viem';
+import { compileSolidity, type CompiledContract } from '../../scripts/swap-contract-compiler.js';
+import type { AnvilNode } from './anvil.js';
+
+const SOURCE_DIRECTORY = fileURLToPath(new URL('./contracts/', import.meta.url));
+// The source names solc sees; `import "./X.sol"` between them resolves against these.
+const SOURCE_NAME_PREFIX = 'test/support/contracts/';
+
+export type HostileContractName =
+  | 'ReenteringAccount'
+  | 'ReenteringToken'
+  | 'FalseReturningToken'
+  | 'NoReturnToken'
+  | 'FeeOnTransferToken';
+
+let compiled: Map<string, CompiledContract> | undefined;
+
+function compileAll(): Map<string, CompiledContract> {
+  const sources = Object.fromEntries(
+    readdirSync(SOURCE_DIRECTORY)
+      .filter((file) => file.endsWith('.sol'))
+      .map((file) => [`${SOURCE_NAME_PREFIX}${file}`, readFileSync(`${SOURCE_DIRECTORY}${file}`, 'utf8')]),
+  );
+  return compileSolidity(sources);
+}
+
+export function hostileContract(name: HostileContractName): { abi: Abi; bytecode: `0x${string}` } {
+  compiled ??= compileAll();
+  const contract = compiled.get(name);
+  if (contract === undefined) throw new Error(`test/support/contracts has no contract ${name}`);
+  return { abi: contract.abi as Abi, bytecode: contract.bytecode };
+}
+
+/** Deploys a hostile contract from `from` (default accounts[0]) with `value` wei sent to its constructor. */
+export async function deployHostileContract(
+  node: AnvilNode,
+  name: HostileContractName,
+  args: readonly unknown[] = [],
+  options: { from?: Account; value?: bigint } = {},
+): Promise<Address> {
+  const { abi, bytecode } = hostileContract(name);
+  const wallet = node.wallet(options.from);
+  const hash = await wallet.deployContract({ abi, bytecode, args, value: options.value ?? 0n });
+  const receipt = await node.publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success' || receipt.contractAddress == null) throw new Error(`deploying ${name} failed`);
+  return receipt.contractAddress;
+}
