@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { encodeFundCalldata } from '../../../src/domain/ethereum.js';
 import type { MarketPricing } from '../../../src/provider/rules/pricing.js';
 import { credentialsFromEnvironment } from '../../../src/provider/service-link/provider-credentials.js';
 import {
@@ -66,7 +67,7 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
       configuration: configuration({ markets: [MARKET], providers: [] }),
       engine: { quoteDeadlineMs: 300 },
     });
-    keys = await addProvider(harness.fresh.store, 'daemon');
+    keys = await addProvider(harness.fresh.store, 'daemon', PAYOUT);
     dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-quotes-'));
     state = ProviderState.open(join(dir, 'provider.sqlite'));
   });
@@ -104,10 +105,23 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
     const user = await harness.connect('/user/v1');
     const served = makeInvoice({ network: 'simnet', amountSatoshis: 100_000n, expirySeconds: 7_200 });
     const tooSmall = makeInvoice({ network: 'simnet', amountSatoshis: 9_000n, expirySeconds: 7_200 });
-    await request(user, 'requestQuote', { market: MARKET, invoice: served.invoice });
+    const answer = await request(user, 'requestQuote', { market: MARKET, invoice: served.invoice });
     await eventually(() => judged.length === 1, 'the quote to be judged');
     const [first] = judged;
-    assert.ok(first);
+    assert.deepEqual(first?.judgement, 'accepted');
+    assert.ok(answer.success);
+    const quoted = answer.message as {
+      orderId: string;
+      amount: string;
+      details: { unsignedFundingTx: { data: string } };
+    };
+    assert.equal(quoted.orderId, first.orderId);
+    assert.equal(quoted.amount, '0.030150000000000000');
+    assert.equal(
+      quoted.details.unsignedFundingTx.data,
+      encodeFundCalldata(first.orderId, served.paymentHash, PAYOUT),
+      'the user funds a slot whose claimer is the provider',
+    );
     const quote = state.quote(first.orderId);
     assert.equal(quote?.paymentHash, served.paymentHash);
     assert.equal(quote.onchainAmount, 30_000_000_000_000_000n + 150_000_000_000_000n);
