@@ -52,6 +52,14 @@ export async function sendEthereumClaim(
   wallet: WalletClient<Transport, Chain, Account>,
   request: EthereumClaimRequest,
 ): Promise<Hex> {
+  // Checked against the latest block, not the pending one: a replacement's pending block already
+  // holds the claim it replaces. The claim lands in the next block at the earliest, so the latest
+  // block must be below the refund height, which the simulation alone would not see.
+  const latest = await publicClient.getBlockNumber({ cacheTime: 0 });
+  const slot = await readEthereumSlot(publicClient, request.contract, request.orderId, request.funder);
+  if (slot.state === 'funded' && latest >= BigInt(slot.refundHeight)) {
+    throw new Error(`RefundHeightPassed: the slot's refund height ${slot.refundHeight} is reached`);
+  }
   // Simulated with the artifact's ABI, so a refusal names the contract's error (SlotNotOpen, WrongPreimage, ...).
   await publicClient.simulateContract({
     account: wallet.account,
@@ -59,13 +67,20 @@ export async function sendEthereumClaim(
     abi: SWAP_CONTRACT_ARTIFACT_ABI,
     functionName: 'claim',
     args: [orderIdToBytes16(request.orderId), request.funder, `0x${request.preimage}`],
-    // The claim lands in the next block at the earliest: simulated against the latest block, a claim
-    // at the refund height would pass here and revert on chain.
-    blockTag: 'pending',
+    blockTag: 'latest',
+  });
+  const data = encodeClaimCalldata(request.orderId, request.funder, request.preimage);
+  // Gas estimated here too, against the latest block, for the same reason as the checks above.
+  const gas = await publicClient.estimateGas({
+    account: wallet.account,
+    to: request.contract,
+    data,
+    blockTag: 'latest',
   });
   return wallet.sendTransaction({
     to: request.contract,
-    data: encodeClaimCalldata(request.orderId, request.funder, request.preimage),
+    data,
+    gas,
     ...(request.nonce === undefined ? {} : { nonce: request.nonce }),
     ...(request.fees ?? {}),
   });

@@ -41,6 +41,8 @@ export interface ClaimRecord {
   refundHeight: number;
   state: ClaimState;
   txId?: string;
+  /** An Ethereum claim's nonce: its replacements reuse it, so only one of them can land. */
+  nonce?: number;
   /** What the latest claim transaction pays in fees, in the chain's base unit. */
   fee?: bigint;
   attempts: number;
@@ -79,6 +81,7 @@ interface ClaimRow {
   refund_height: number;
   state: ClaimState;
   tx_id: string | null;
+  nonce: number | null;
   fee: string | null;
   attempts: number;
   broadcast_height: number | null;
@@ -248,14 +251,18 @@ export class ProviderState {
   }
 
   /** A claim transaction went out (the first, or a fee-bumped replacement). */
-  recordClaimBroadcast(orderId: string, broadcast: { txId: string; fee: bigint; height: number }): boolean {
+  recordClaimBroadcast(
+    orderId: string,
+    broadcast: { txId: string; fee: bigint; height: number; nonce?: number },
+  ): boolean {
     return (
       this.db
         .prepare(
-          `UPDATE claims SET state = 'broadcast', tx_id = ?, fee = ?, broadcast_height = ?, attempts = attempts + 1
+          `UPDATE claims SET state = 'broadcast', tx_id = ?, fee = ?, broadcast_height = ?, nonce = COALESCE(nonce, ?),
+             attempts = attempts + 1
            WHERE order_id = ? AND state <> 'confirmed'`,
         )
-        .run(broadcast.txId, broadcast.fee.toString(), broadcast.height, orderId).changes === 1
+        .run(broadcast.txId, broadcast.fee.toString(), broadcast.height, broadcast.nonce ?? null, orderId).changes === 1
     );
   }
 
@@ -321,6 +328,7 @@ function claimFromRow(row: ClaimRow): ClaimRecord {
     refundHeight: row.refund_height,
     state: row.state,
     ...(row.tx_id === null ? {} : { txId: row.tx_id }),
+    ...(row.nonce === null ? {} : { nonce: row.nonce }),
     ...(row.fee === null ? {} : { fee: BigInt(row.fee) }),
     attempts: row.attempts,
     ...(row.broadcast_height === null ? {} : { broadcastHeight: row.broadcast_height }),

@@ -40,6 +40,7 @@ CREATE TABLE claims (
   refund_height INTEGER NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('pending', 'broadcast', 'confirmed')),
   tx_id TEXT,
+  nonce INTEGER,
   fee TEXT,
   attempts INTEGER NOT NULL DEFAULT 0,
   broadcast_height INTEGER,

@@ -5,6 +5,7 @@ import type { Hex } from 'viem';
 import { encodeFundCalldata, ZERO_ADDRESS } from '../../../src/domain/ethereum.js';
 import { readEthereumSlot, sendEthereumClaim } from '../../../src/provider/claims/ethereum-claim.js';
 import { slotProblem } from '../../../src/provider/claims/ethereum-slot.js';
+import { decideClaimFee } from '../../../src/provider/rules/claim-fee-bump.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
 
 const REFUND_DELAY = 20n;
@@ -149,5 +150,60 @@ describe('the provider claims an ether slot of the v2 swap contract on Anvil', {
       }),
       /RefundHeightPassed/,
     );
+  });
+
+  test('a claim stuck near the refund height is replaced at the bumped fee with the same nonce, and only the replacement lands', async () => {
+    const { preimage, paymentHash } = secretPair();
+    const orderId = await fund(paymentHash, provider().address);
+    const slot = await readEthereumSlot(anvil.publicClient, contract, orderId, user().address);
+    const block = await anvil.publicClient.getBlock();
+    const baseFee = block.baseFeePerGas ?? 0n;
+    const nonce = await anvil.publicClient.getTransactionCount({ address: provider().address });
+    await anvil.setAutomine(false);
+    try {
+      const lowTip = 1n;
+      const first = await sendEthereumClaim(anvil.publicClient, anvil.wallet(provider()), {
+        contract,
+        orderId,
+        funder: user().address,
+        preimage,
+        nonce,
+        fees: { maxFeePerGas: baseFee * 2n + lowTip, maxPriorityFeePerGas: lowTip },
+      });
+      const currentHeight = Number(await anvil.blockNumber()) + 1;
+      const decision = decideClaimFee(
+        {
+          currentHeight,
+          refundHeight: slot.refundHeight,
+          estimatedRate: lowTip,
+          broadcast: { height: currentHeight - 1, rate: lowTip },
+        },
+        {
+          stuckAfterBlocks: 3,
+          urgentBlocks: Number(REFUND_DELAY),
+          bumpPercent: 200n,
+          minimumIncrement: 1n,
+          maximumRate: 10n ** 12n,
+        },
+      );
+      assert.equal(decision.action, 'broadcast', 'within the urgent window, a block without confirmation bumps');
+      assert.ok(decision.action === 'broadcast' && decision.rate === 2n);
+      const replacement = await sendEthereumClaim(anvil.publicClient, anvil.wallet(provider()), {
+        contract,
+        orderId,
+        funder: user().address,
+        preimage,
+        nonce,
+        fees: { maxFeePerGas: (baseFee * 2n + lowTip) * 2n, maxPriorityFeePerGas: decision.rate },
+      });
+      assert.notEqual(replacement, first);
+      await anvil.mine(1);
+      const receipt = await anvil.publicClient.getTransactionReceipt({ hash: replacement });
+      assert.equal(receipt.status, 'success');
+      await assert.rejects(anvil.publicClient.getTransactionReceipt({ hash: first }), /could not be found/);
+      assert.equal((await readEthereumSlot(anvil.publicClient, contract, orderId, user().address)).state, 'claimed');
+    } finally {
+      await anvil.setAutomine(true);
+    }
   });
 });

@@ -102,7 +102,7 @@ describe('the provider state file', () => {
     assert.ok(!state.unreportedPayments().some((payment) => payment.paymentHash === start.paymentHash));
   });
 
-  test('claims count their broadcasts, keep the latest fee, and leave the open list once confirmed', () => {
+  test('claims count their broadcasts, keep the latest fee and the first nonce, and leave the open list once confirmed', () => {
     const start = newPayment();
     state.beginPayment(start);
     state.recordPaymentSucceeded(
@@ -110,12 +110,13 @@ describe('the provider state file', () => {
       { preimage: 'dd'.repeat(32), feeMillisatoshis: 0n, nowMs: 2 },
       { chain: 'bitcoin', refundHeight: 50 },
     );
-    state.recordClaimBroadcast(start.orderId, { txId: 'tx-1', fee: 500n, height: 10 });
-    state.recordClaimBroadcast(start.orderId, { txId: 'tx-2', fee: 1_200n, height: 12 });
+    state.recordClaimBroadcast(start.orderId, { txId: 'tx-1', fee: 500n, height: 10, nonce: 7 });
+    state.recordClaimBroadcast(start.orderId, { txId: 'tx-2', fee: 1_200n, height: 12, nonce: 8 });
     const claim = state.claim(start.orderId);
     assert.equal(claim?.attempts, 2);
     assert.equal(claim.fee, 1_200n);
     assert.equal(claim.txId, 'tx-2');
+    assert.equal(claim.nonce, 7, "a replacement keeps the first claim's nonce");
     assert.equal(state.openClaims()[0]?.orderId, start.orderId, 'the nearest refund height leads');
     assert.ok(state.recordClaimConfirmed(start.orderId, 'tx-2', 13));
     assert.equal(state.recordClaimBroadcast(start.orderId, { txId: 'tx-3', fee: 2_000n, height: 14 }), false);
