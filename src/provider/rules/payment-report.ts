@@ -5,29 +5,16 @@ import type { PaymentDecision } from './payment-decision.js';
 export type PaymentResultMessage =
   { orderId: string; success: true; preimage: string } | { orderId: string; success: false; failedReason: string };
 
-/** The `failedReason` words, in the PascalCase of REDSHIFT's PaymentFailedReason. */
-const NODE_FAILURE_WORDS: Readonly<Record<PaymentFailureReason, string>> = {
-  'no-route': 'NoRoute',
-  'insufficient-balance': 'InsufficientBalance',
-  timeout: 'PaymentTimeout',
-  'incorrect-payment-details': 'IncorrectPaymentDetails',
-  'invoice-expired': 'InvoiceExpired',
-  'fee-limit-exceeded': 'FeeLimitExceeded',
-  error: 'PaymentFailed',
-};
-
-type RefusalReason = Extract<PaymentDecision, { final: true }>['reason'];
-
-/** Why the provider will never pay; 'already-begun' is no refusal: that payment's own outcome is reported. */
-const REFUSAL_WORDS: Readonly<Record<Exclude<RefusalReason, 'already-begun'>, string>> = {
-  underfunded: 'Underfunded',
-  'refund-height-too-close': 'RefundHeightTooClose',
-  'invoice-expired': 'InvoiceExpired',
-};
+/**
+ * The service takes REDSHIFT's PaymentFailedReason words only, and of them `AddressBlacklisted`
+ * moves the order to the operator's refund: every failure of the provider's own is `PaymentFailed`.
+ * The node's reason stays in the provider's state and log.
+ */
+export const PAYMENT_FAILED = 'PaymentFailed';
 
 /**
- * What to tell the service about a payment: the preimage on success, the reason on failure, and
- * nothing while it is in flight (a failure reported then could be followed by a success).
+ * What to tell the service about a payment: the preimage on success, a failure once it failed for
+ * good, and nothing while it is in flight (a failure reported then could be followed by a success).
  */
 export function paymentResultFor(
   orderId: string,
@@ -40,12 +27,17 @@ export function paymentResultFor(
       if (payment.preimage === undefined) throw new Error('a succeeded payment without its preimage');
       return { orderId, success: true, preimage: payment.preimage };
     case 'failed':
-      return { orderId, success: false, failedReason: NODE_FAILURE_WORDS[payment.failureReason ?? 'error'] };
+      return { orderId, success: false, failedReason: PAYMENT_FAILED };
   }
 }
 
-/** The failure to report when the provider decides never to pay an order it won. */
+type RefusalReason = Extract<PaymentDecision, { final: true }>['reason'];
+
+/**
+ * The failure to report when the provider decides never to pay an order it won; none for a payment
+ * begun before, whose own outcome is reported.
+ */
 export function refusalResultFor(orderId: string, reason: RefusalReason): PaymentResultMessage | undefined {
   if (reason === 'already-begun') return undefined;
-  return { orderId, success: false, failedReason: REFUSAL_WORDS[reason] };
+  return { orderId, success: false, failedReason: PAYMENT_FAILED };
 }

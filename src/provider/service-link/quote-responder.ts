@@ -3,6 +3,7 @@ import { formatFixedPoint } from '../../domain/amounts.js';
 import { encodeFundCalldata } from '../../domain/ethereum.js';
 import { decodeInvoice } from '../../domain/invoice.js';
 import { findMarket, type Market, type Network } from '../../domain/markets.js';
+import type { PaymentResultMessage } from '../rules/payment-report.js';
 import { priceQuote, type MarketPricing } from '../rules/pricing.js';
 import type { ProviderState } from '../state/provider-state.js';
 import type { ProviderCredentials } from './provider-credentials.js';
@@ -38,6 +39,8 @@ export interface QuoteResponderOptions {
 }
 
 export interface QuoteResponder {
+  /** Sends a `paymentResult` on the authenticated connection and resolves with the service's ack. */
+  readonly sendPaymentResult: (message: PaymentResultMessage) => Promise<{ success: boolean; message?: unknown }>;
   close(): void;
 }
 
@@ -87,12 +90,20 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
       'activeConfiguration',
       Object.fromEntries([...markets].map(([name, { pricing }]) => [name, { payReq: payReqOf(pricing) }])),
     );
-    await call('subscribeToQuotes', [...markets.keys()]);
+    // `{}` announces no market; the connection still reports payment outcomes.
+    if (markets.size > 0) await call('subscribeToQuotes', [...markets.keys()]);
   } catch (error) {
     socket.close();
     throw error;
   }
-  return { close: () => socket.close() };
+  return {
+    sendPaymentResult: async (message) =>
+      (await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message)) as {
+        success: boolean;
+        message?: unknown;
+      },
+    close: () => socket.close(),
+  };
 }
 
 async function answerQuoteRequest(

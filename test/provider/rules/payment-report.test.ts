@@ -15,24 +15,21 @@ describe('what the provider reports with paymentResult', () => {
     assert.equal(paymentResultFor('o1', { state: 'paying' }), undefined);
   });
 
-  test('a failure carries the node reason as a word', () => {
-    assert.deepEqual(paymentResultFor('o1', { state: 'failed', failureReason: 'no-route' }), {
-      orderId: 'o1',
-      success: false,
-      failedReason: 'NoRoute',
-    });
-    assert.deepEqual(paymentResultFor('o1', { state: 'failed', failureReason: 'insufficient-balance' }), {
-      orderId: 'o1',
-      success: false,
-      failedReason: 'InsufficientBalance',
-    });
+  test("a failure is PaymentFailed whatever the node said: the service takes REDSHIFT's words only", () => {
+    for (const failureReason of ['no-route', 'insufficient-balance', 'timeout'] as const) {
+      assert.deepEqual(paymentResultFor('o1', { state: 'failed', failureReason }), {
+        orderId: 'o1',
+        success: false,
+        failedReason: 'PaymentFailed',
+      });
+    }
   });
 
   test('a decision never to pay is reported as a failure, except a payment already begun, whose own outcome is', () => {
     assert.deepEqual(refusalResultFor('o1', 'refund-height-too-close'), {
       orderId: 'o1',
       success: false,
-      failedReason: 'RefundHeightTooClose',
+      failedReason: 'PaymentFailed',
     });
     assert.equal(refusalResultFor('o1', 'already-begun'), undefined);
   });
