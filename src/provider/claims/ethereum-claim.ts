@@ -10,12 +10,15 @@ export async function readEthereumSlot(
   contract: Hex,
   orderId: string,
   funder: Hex,
+  /** Read as of this block (the latest when omitted): a slot funded then has that many confirmations. */
+  blockNumber?: bigint,
 ): Promise<EthereumSlot> {
   const [paymentHash, claimer, token, amount, refundHeight, state] = await client.readContract({
     address: contract,
     abi: SWAP_CONTRACT_ARTIFACT_ABI,
     functionName: 'slots',
     args: [orderIdToBytes16(orderId), funder],
+    ...(blockNumber === undefined ? {} : { blockNumber }),
   });
   const slotState = SLOT_STATES[state];
   if (slotState === undefined || refundHeight > BigInt(Number.MAX_SAFE_INTEGER)) {
