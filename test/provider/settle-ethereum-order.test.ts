@@ -166,7 +166,7 @@ describe(
           url: node.url,
           certificatePem: node.certificatePem,
           macaroonHex: MACAROON,
-          timeoutMs: 300,
+          timeoutMs: 1_000,
         }),
       };
       assert.deepEqual(await settleEthereumOrder(impatient, order), { kind: 'payment-pending' });

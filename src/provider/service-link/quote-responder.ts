@@ -97,11 +97,14 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
     throw error;
   }
   return {
-    sendPaymentResult: async (message) =>
-      (await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message)) as {
+    sendPaymentResult: async (message) => {
+      // Not buffered while disconnected: the next round sends whatever is still owed.
+      if (!socket.connected) throw new Error('not connected to the service');
+      return (await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message)) as {
         success: boolean;
         message?: unknown;
-      },
+      };
+    },
     close: () => socket.close(),
   };
 }

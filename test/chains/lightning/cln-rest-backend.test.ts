@@ -19,7 +19,7 @@ describe('Core Lightning REST backend against the stand-in clnrest', () => {
   const payments = new SimulatedPayments();
   let node: RunningStandIn;
   let cln: ClnRestBackend;
-  /** Gives up on a call after 300 ms, to see a payment still in flight. */
+  /** Gives up on a call after 1 s, to see a payment still in flight (long enough for a loaded machine to deliver it first). */
   let impatientCln: ClnRestBackend;
 
   before(async () => {
@@ -34,7 +34,7 @@ describe('Core Lightning REST backend against the stand-in clnrest', () => {
       url: node.url,
       certificatePem: node.certificatePem,
       rune: RUNE,
-      timeoutMs: 300,
+      timeoutMs: 1_000,
     });
   });
   after(() => node.close());

@@ -18,7 +18,7 @@ describe('LND REST backend against the stand-in LND', () => {
   const payments = new SimulatedPayments();
   let node: RunningStandIn;
   let lnd: LndRestBackend;
-  /** Gives up on a call after 300 ms, to see a payment still in flight. */
+  /** Gives up on a call after 1 s, to see a payment still in flight (long enough for a loaded machine to deliver it first). */
   let impatientLnd: LndRestBackend;
 
   before(async () => {
@@ -33,7 +33,7 @@ describe('LND REST backend against the stand-in LND', () => {
       url: node.url,
       certificatePem: node.certificatePem,
       macaroonHex: MACAROON_HEX,
-      timeoutMs: 300,
+      timeoutMs: 1_000,
     });
   });
   after(() => node.close());

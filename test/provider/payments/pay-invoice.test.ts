@@ -51,7 +51,7 @@ for (const kind of KINDS) {
     before(async () => {
       node = await kind.start(payments);
       lightning = kind.backend(node, CREDENTIAL, 5_000);
-      impatient = kind.backend(node, CREDENTIAL, 300);
+      impatient = kind.backend(node, CREDENTIAL, 1_000);
       dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-pay-'));
       path = join(dir, 'provider.sqlite');
       state = ProviderState.open(path);

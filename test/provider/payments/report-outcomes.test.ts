@@ -51,7 +51,7 @@ describe('the provider reports payment outcomes with paymentResult until the ser
       state,
       capacity: () => Promise.reject(new Error('not quoting in this test')),
       now: () => Date.now(),
-      ackTimeoutMs: 300,
+      ackTimeoutMs: 5_000,
     };
     responder = await startQuoteResponder(options);
   });
