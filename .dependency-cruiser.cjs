@@ -10,6 +10,7 @@
  *   snapshot          domain, the store interface
  *   api, ws           domain, the store interface, engine, wire; never each other, never a store implementation;
  *                     the engine's parts only as types: they serve the parts the composition root hands them
+ *   provider          domain, chains: the provider daemon beside a Lightning node, no part of the service
  *   cli, service.ts   anything: they put the service together
  */
 
@@ -107,6 +108,12 @@ module.exports = {
       `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}|${CHAINS_INTERFACE}`,
       'src/ws: not src/api, not a store implementation, chains through their interface only.',
     ),
+    layer(
+      'provider-on-domain-and-chains',
+      { path: '^src/provider/' },
+      '^src/(domain|chains|provider|types)/',
+      "src/provider runs beside a provider's node: it talks to the service over the wire only, never through store, api, ws or engine.",
+    ),
     {
       name: 'only-the-composition-root-builds-the-engine',
       comment: 'src/service.ts builds the engine through src/engine/build-engine.ts; nothing below it does.',
@@ -123,9 +130,9 @@ module.exports = {
     },
     {
       name: 'database-drivers-in-their-store',
-      comment: 'Only a store implementation talks to its database.',
+      comment: "Only a store implementation, or the provider's own state, talks to its database.",
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/store/(postgres|sqlite|migrations)/' },
+      from: { path: '^src/', pathNot: '^src/(store/(postgres|sqlite|migrations)|provider/state)/' },
       to: { path: '(^|/)node_modules/(pg|better-sqlite3)/' },
     },
     {
