@@ -27,7 +27,7 @@ import type { OrderTransitions } from './engine/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
 import { ServiceMetrics } from './engine/metrics.js';
 import { DEFAULT_ALLOWED_LAG_BLOCKS, Readiness, type FollowedChain } from './engine/readiness.js';
-import { GuardedStore } from './store/guarded-store.js';
+import { guardStore } from './store/guarded-store.js';
 import { openClusterBus, openLeadership } from './store/open.js';
 import { whileLeading, type WhileLeading } from './engine/while-leading.js';
 import { EthereumBackend } from './chains/ethereum/ethereum-backend.js';
@@ -97,7 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw new Error('startService: a PostgreSQL store needs its databaseUrl, by which its instances form a cluster');
   }
   const outage = new StoreOutage(() => options.store.getOrder(PROBE_ORDER_ID), options.logger);
-  const store = new GuardedStore(options.store, outage);
+  const store = guardStore(options.store, outage);
   const bus = options.databaseUrl === undefined ? undefined : await openClusterBus(options.databaseUrl, options.logger);
   try {
     return await startParts(options, store, bus, outage);

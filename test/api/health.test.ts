@@ -7,7 +7,7 @@ import { ChainHealth } from '../../src/engine/chain-health.js';
 import { Readiness } from '../../src/engine/readiness.js';
 import { ServiceMetrics } from '../../src/engine/metrics.js';
 import { StoreOutage } from '../../src/store/availability.js';
-import { GuardedStore } from '../../src/store/guarded-store.js';
+import { guardStore } from '../../src/store/guarded-store.js';
 import { openStore } from '../../src/store/open.js';
 import { eventually } from '../support/eventually.js';
 import { openFreshStore, skipReason } from '../support/stores.js';
@@ -53,7 +53,7 @@ test(
       pino({ enabled: false }),
       50,
     );
-    const store = new GuardedStore(inner, outage);
+    const store = guardStore(inner, outage);
     const readiness = new Readiness(store, [], 1_000);
     const metrics = new ServiceMetrics({ store });
     const app = await buildApiServer({ store, metrics, readiness: () => readiness.check() });

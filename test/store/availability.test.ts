@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { LnswapError } from '../../src/domain/errors.js';
 import { isStoreUnavailableError, StoreOutage } from '../../src/store/availability.js';
-import { GuardedStore } from '../../src/store/guarded-store.js';
+import { guardStore } from '../../src/store/guarded-store.js';
 import { openStore } from '../../src/store/open.js';
 import { makeOrder } from './fixtures.js';
 
@@ -81,7 +81,7 @@ test('the guarded store turns a busy SQLite database into ServiceUnavailable and
   const path = join(dir, 'busy.sqlite');
   const inner = await openStore(`sqlite:${path}`);
   const { logger, messages } = recordingLogger();
-  const store = new GuardedStore(inner, new StoreOutage(async () => {}, logger, 60_000));
+  const store = guardStore(inner, new StoreOutage(async () => {}, logger, 60_000));
   const other = new Database(path);
   try {
     await store.createOrder(makeOrder(1), CREATION_CAUSE);
