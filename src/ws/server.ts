@@ -36,6 +36,7 @@ export interface SocketServerDependencies {
   readonly logger: Logger;
   /** How instances sharing the store's database reach each other; absent for a store no other instance shares. */
   readonly bus?: ClusterBus;
+  /** The quote deadline (a request's timeout must outlast it) and the provider presence interval. */
   readonly engine?: Partial<EngineOptions>;
   readonly sockets?: Partial<SocketOptions>;
   readonly now?: () => number;

@@ -13,11 +13,13 @@ import {
   type ObservationRow,
 } from '../chain-rows.js';
 import { transactionListOf, transactionValues } from '../order-rows.js';
-import type { ChainStep, ChainWatchState } from '../store.js';
+import type { ChainStep, ChainWatchState, ChainWatchStore } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
 import { notifyChange } from './change-feed.js';
+import { orders, writeAndNotify, type PostgresContext } from './context.js';
 import { inTransaction, type Queryable } from './pool.js';
-import { transitionOrder } from './writes.js';
+import { SELECT_ORDERS_OF_TICKERS_IN_STATES } from './queries.js';
+import { transitionOrder, upsertChainViews } from './writes.js';
 
 /** Thrown inside the step's transaction to roll it back when an order moved under the watcher. */
 class OrderMovedMeanwhile extends Error {}
@@ -146,4 +148,23 @@ async function writeStep(client: Queryable, step: ChainStep): Promise<number[]> 
     );
   }
   return sequences;
+}
+
+/** The chain watch role: the step's changes are reported once it has committed. */
+export function postgresChainWatch(context: PostgresContext): ChainWatchStore {
+  const { pool, changes } = context;
+  return {
+    getChainWatch: (chain) => getChainWatch(pool, chain),
+    listChainObservations: (chain, orderIds) => listChainObservations(pool, chain, orderIds),
+    listOrdersOfTickersInStates: (tickers, states) =>
+      orders(context, SELECT_ORDERS_OF_TICKERS_IN_STATES, [[...states], [...tickers]]),
+    async applyChainStep(step) {
+      const applied = await applyChainStep(pool, changes.channel, step);
+      if (applied === undefined) return undefined;
+      for (const change of applied.changes) changes.report(change);
+      return applied.sequences;
+    },
+    setChainViews: (chains) =>
+      writeAndNotify(context, { kind: 'configuration' }, (client) => upsertChainViews(client, chains)),
+  };
 }

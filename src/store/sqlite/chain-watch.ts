@@ -13,8 +13,9 @@ import {
   type ObservationRow,
 } from '../chain-rows.js';
 import { transactionValues } from '../order-rows.js';
-import type { ChainStep, ChainWatchState, StateTransition } from '../store.js';
+import type { ChainStep, ChainWatchState, ChainWatchStore, StateTransition } from '../store.js';
 import { assertTransitionAllowed } from '../transition-guard.js';
+import { importSettled, readOrders, type SqliteContext } from './context.js';
 import type { SqliteStatements } from './statements.js';
 
 /** Thrown inside the step's transaction to roll it back when an order moved under the watcher. */
@@ -125,3 +126,27 @@ export function prepareChainWatch(
 }
 
 export type SqliteChainWatch = ReturnType<typeof prepareChainWatch>;
+
+/** The chain watch role: the step waits for an import and reports what it changed. */
+export function sqliteChainWatch(context: SqliteContext): ChainWatchStore {
+  const { db, statements, writes, changes } = context;
+  const chainWatch = prepareChainWatch(db, statements, writes.transitionOrder, readOrders);
+  return {
+    getChainWatch: async (chain) => chainWatch.getChainWatch(chain),
+    listChainObservations: async (chain, orderIds) => chainWatch.listChainObservations(chain, orderIds),
+    listOrdersOfTickersInStates: async (tickers, states) => chainWatch.listOrdersOfTickersInStates(tickers, states),
+    async applyChainStep(step) {
+      await importSettled(context);
+      const sequences = chainWatch.applyChainStep(step);
+      if (sequences === undefined) return undefined;
+      changes.report({ kind: 'configuration' });
+      for (const update of step.orders) changes.report({ kind: 'orderMoved', orderId: update.orderId });
+      return sequences;
+    },
+    async setChainViews(chains) {
+      await importSettled(context);
+      writes.upsertChainViews(chains);
+      changes.report({ kind: 'configuration' });
+    },
+  };
+}
