@@ -10,6 +10,7 @@ import { payments } from 'bitcoinjs-lib';
 import { parseDecimalAmount } from '../src/domain/amounts.js';
 import { buildHtlcRedeemScript, htlcPayToAddresses, refundPublicKeyHashOfAddress } from '../src/domain/bitcoin.js';
 import { hashInvoice } from '../src/domain/invoice.js';
+import { KNOWN_CATALOG } from '../src/domain/market-catalog.js';
 import { findMarket } from '../src/domain/markets.js';
 import type { OrderRecord, OrderTransaction } from '../src/domain/order.js';
 import type { OrderState } from '../src/domain/states.js';
@@ -317,6 +318,7 @@ function demoOrders(): OrderRecord[] {
 
 const configuration: StoreConfiguration = {
   markets: ['BTC_LBTC', 'ETH_LBTC'],
+  tokens: [],
   chains: {
     bitcoin: { blockHeight: BITCOIN_HEIGHT, feeTokensPerVirtualByte: 12 },
     ethereum: { blockHeight: ETHEREUM_HEIGHT, swapContractAddress: SWAP_CONTRACT },
@@ -341,6 +343,6 @@ const configuration: StoreConfiguration = {
 const orders = demoOrders();
 let text = snapshotHead(configuration);
 orders.forEach((order, index) => {
-  text += snapshotOrderLine(order, index === 0);
+  text += snapshotOrderLine(order, index === 0, KNOWN_CATALOG);
 });
 process.stdout.write(text + snapshotTail(orders.length));

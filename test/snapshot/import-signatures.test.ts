@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
+import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { SnapshotError } from '../../src/snapshot/snapshot-error.js';
 import { collect } from '../store/fixtures.js';
@@ -23,7 +24,7 @@ function bigDocument(): SnapshotDocument {
   const document = validDocument();
   const base = Date.UTC(2020, 0, 1);
   document.orders = Array.from({ length: ORDER_COUNT }, (_, n) =>
-    orderToSnapshot(buildOrder({ label: `many ${n}`, createdAt: base + n * 1000 }).record),
+    orderToSnapshot(buildOrder({ label: `many ${n}`, createdAt: base + n * 1000 }).record, KNOWN_CATALOG),
   ) as unknown as SnapshotDocument['orders'];
   return document;
 }
