@@ -1,0 +1,95 @@
+/**
+ * The wire shapes of socket.io request payloads, one JSON schema per event, with the token that refuses a
+ * payload of another shape. `src/engine/payload-shapes.ts` compiles them; `docs/asyncapi.yaml` states the
+ * same schemas (test/ws/asyncapi.test.ts holds the two equal). Checks that need more than the shape (invoice
+ * decoding, addresses, offered markets, credentials) stay in the code that reads the payload.
+ */
+import type { ErrorToken } from '../domain/errors.js';
+
+export interface PayloadShape {
+  readonly schema: object;
+  /** The token refusing a payload of another shape. */
+  readonly token: ErrorToken;
+  /** A field with a token of its own, refused with it when the field is the first one at fault. */
+  readonly tokensByField?: Readonly<Record<string, ErrorToken>>;
+}
+
+const ORDER_ID_PATTERN =
+  '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32})$';
+const orderId = { type: 'string', pattern: ORDER_ID_PATTERN } as const;
+
+/** `requestQuote` on /user/v1; JSON clients write an absent refund address as null. */
+export const quoteRequestShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['market', 'invoice'],
+    properties: {
+      market: { type: 'string', minLength: 1 },
+      invoice: { type: 'string', minLength: 1 },
+      refundAddress: { type: ['string', 'null'] },
+    },
+  },
+  token: 'InvalidOrMissingQuoteRequestFields',
+};
+
+/** `unsubscribeFromOrderState` and `requestRefundDetails`: a UUID, any case, with or without dashes. */
+export const orderIdRequestShape: PayloadShape = {
+  schema: { type: 'object', required: ['orderId'], properties: { orderId } },
+  token: 'InvalidOrderId',
+};
+
+/** `subscribeToOrderState`: the order, and the last sequence of it the client has (absent or null: none). */
+export const orderStateSubscriptionShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['orderId'],
+    properties: {
+      orderId,
+      sinceSequence: { type: ['integer', 'null'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    },
+  },
+  token: 'InvalidOrderId',
+  tokensByField: { sinceSequence: 'InvalidSinceSequence' },
+};
+
+/** `broadcastTransaction`; the ticker, the hex and the size are checked against the market after the shape. */
+export const broadcastTransactionShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['onchainTicker', 'signedTxHex'],
+    properties: { onchainTicker: { type: 'string' }, signedTxHex: { type: 'string' } },
+  },
+  token: 'InvalidOrMissingBroadcastTxRequestFields',
+};
+
+/** `authenticate` on /provider/v1, with the credentials `lnswap providers add` printed. */
+export const credentialsShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['apiKey', 'secretKey'],
+    properties: { apiKey: { type: 'string', minLength: 1 }, secretKey: { type: 'string', minLength: 1 } },
+  },
+  token: 'InvalidOrMissingCredentials',
+};
+
+/** `subscribeToQuotes` and `unsubscribeFromQuotes`: market names; each must be an offered market. */
+export const marketListShape: PayloadShape = {
+  schema: { type: 'array', minItems: 1, items: { type: 'string' } },
+  token: 'InvalidOrMissingMarkets',
+};
+
+/** Each request event's payload shape by namespace, as `docs/asyncapi.yaml` lists them. */
+export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonly<Record<string, PayloadShape>>>> = {
+  user: {
+    requestQuote: quoteRequestShape,
+    subscribeToOrderState: orderStateSubscriptionShape,
+    unsubscribeFromOrderState: orderIdRequestShape,
+    requestRefundDetails: orderIdRequestShape,
+    broadcastTransaction: broadcastTransactionShape,
+  },
+  provider: {
+    authenticate: credentialsShape,
+    subscribeToQuotes: marketListShape,
+    unsubscribeFromQuotes: marketListShape,
+  },
+};
