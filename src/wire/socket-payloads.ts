@@ -62,6 +62,16 @@ export const broadcastTransactionShape: PayloadShape = {
   token: 'InvalidOrMissingBroadcastTxRequestFields',
 };
 
+/** `subscribeToBlockHeight` and `unsubscribeFromBlockHeight`: a chain kind and one of its networks, any case. */
+export const blockHeightTopicShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['network', 'subnet'],
+    properties: { network: { type: 'string' }, subnet: { type: 'string' } },
+  },
+  token: 'InvalidNetworkOrSubnet',
+};
+
 /** `authenticate` on /provider/v1, with the credentials `lnswap providers add` printed. */
 export const credentialsShape: PayloadShape = {
   schema: {
@@ -78,6 +88,43 @@ export const marketListShape: PayloadShape = {
   token: 'InvalidOrMissingMarkets',
 };
 
+/** A count in a provider's configuration: a decimal integer string, or a JSON number that is a safe integer. */
+const count = { type: ['string', 'integer'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/** `activeConfiguration`: per market name, what the provider accepts; names and counts are read after the shape. */
+export const activeConfigurationShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      required: ['payReq'],
+      properties: {
+        payReq: {
+          type: 'object',
+          required: ['minExpirationSeconds', 'minBaseUnits', 'maxBaseUnits'],
+          properties: { minExpirationSeconds: count, minBaseUnits: count, maxBaseUnits: count },
+        },
+      },
+    },
+  },
+  token: 'InvalidOrMissingActiveConfigurationFields',
+};
+
+/** `makerQuote`: the outer fields; the order, the amount and the chain's details are checked after the shape. */
+export const makerQuoteShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['orderId', 'quoteExpiryTimestampMs', 'details'],
+    properties: {
+      orderId: { type: 'string' },
+      quoteExpiryTimestampMs: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+      amount: { type: 'string' },
+      details: { type: 'object' },
+    },
+  },
+  token: 'InvalidOrMissingQuoteFields',
+};
+
 /** Each request event's payload shape by namespace, as `docs/asyncapi.yaml` lists them. */
 export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonly<Record<string, PayloadShape>>>> = {
   user: {
@@ -86,10 +133,14 @@ export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonl
     unsubscribeFromOrderState: orderIdRequestShape,
     requestRefundDetails: orderIdRequestShape,
     broadcastTransaction: broadcastTransactionShape,
+    subscribeToBlockHeight: blockHeightTopicShape,
+    unsubscribeFromBlockHeight: blockHeightTopicShape,
   },
   provider: {
     authenticate: credentialsShape,
     subscribeToQuotes: marketListShape,
     unsubscribeFromQuotes: marketListShape,
+    activeConfiguration: activeConfigurationShape,
+    makerQuote: makerQuoteShape,
   },
 };
