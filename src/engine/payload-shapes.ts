@@ -1,6 +1,6 @@
 /** Reading payloads that arrive as untyped JSON: their shape checked by a compiled JSON schema, or by a guard. */
 import { Ajv, type ErrorObject } from 'ajv';
-import { LnswapError } from '../domain/errors.js';
+import { LnswapError, type ErrorToken } from '../domain/errors.js';
 import type { PayloadShape } from '../wire/socket-payloads.js';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -12,19 +12,25 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 const ajv = new Ajv({ allErrors: false, allowUnionTypes: true, strict: true });
 
 /** The field a validation fault is about: the missing one, or the first segment of the failing path. */
-function faultyField(error: ErrorObject | undefined): string {
-  if (error === undefined) return '';
+function faultyField(error: ErrorObject): string {
   const missing = (error.params as { missingProperty?: unknown }).missingProperty;
   if (typeof missing === 'string') return missing;
   return error.instancePath.split('/')[1] ?? '';
 }
 
+function tokenOf(error: ErrorObject | undefined, { token, tokensByField = {} }: PayloadShape): ErrorToken {
+  if (error === undefined) return token;
+  const field = faultyField(error);
+  const byKeyword = `${field}/${error.keyword}`;
+  if (Object.hasOwn(tokensByField, byKeyword)) return tokensByField[byKeyword]!;
+  return Object.hasOwn(tokensByField, field) ? tokensByField[field]! : token;
+}
+
 /** A check of `shape`, compiled once: passes a payload of the shape, throws the shape's token for any other. */
-export function payloadReader<T>({ schema, token, tokensByField = {} }: PayloadShape): (payload: unknown) => T {
-  const validate = ajv.compile<T>(schema);
+export function payloadReader<T>(shape: PayloadShape): (payload: unknown) => T {
+  const validate = ajv.compile<T>(shape.schema);
   return (payload) => {
     if (validate(payload)) return payload;
-    const field = faultyField(validate.errors?.[0]);
-    throw new LnswapError(Object.hasOwn(tokensByField, field) ? tokensByField[field]! : token);
+    throw new LnswapError(tokenOf(validate.errors?.[0], shape));
   };
 }

@@ -10,7 +10,10 @@ export interface PayloadShape {
   readonly schema: object;
   /** The token refusing a payload of another shape. */
   readonly token: ErrorToken;
-  /** A field with a token of its own, refused with it when the field is the first one at fault. */
+  /**
+   * Faults with a token of their own, by field (`sinceSequence`) or by field and keyword (`orderId/pattern`):
+   * refused with it when the fault is the first one.
+   */
   readonly tokensByField?: Readonly<Record<string, ErrorToken>>;
 }
 
@@ -125,6 +128,29 @@ export const makerQuoteShape: PayloadShape = {
   token: 'InvalidOrMissingQuoteFields',
 };
 
+const nullableString = { type: ['string', 'null'] } as const;
+
+/**
+ * `paymentResult`, checked in three steps so that the tokens come in the order the provider protocol always gave
+ * them: an order id that is not a string is a missing field, one that is not a UUID an `InvalidOrderId`, and
+ * only then are the other fields read. The failed reason's words are checked after the shape.
+ */
+export const paymentResultShape: PayloadShape = {
+  schema: {
+    allOf: [
+      { type: 'object', required: ['orderId'], properties: { orderId: { type: 'string' } } },
+      { type: 'object', properties: { orderId } },
+      {
+        type: 'object',
+        required: ['success'],
+        properties: { success: { type: 'boolean' }, failedReason: nullableString, preimage: nullableString },
+      },
+    ],
+  },
+  token: 'InvalidOrMissingQuoteFields',
+  tokensByField: { 'orderId/pattern': 'InvalidOrderId' },
+};
+
 /** Each request event's payload shape by namespace, as `docs/asyncapi.yaml` lists them. */
 export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonly<Record<string, PayloadShape>>>> = {
   user: {
@@ -142,5 +168,6 @@ export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonl
     unsubscribeFromQuotes: marketListShape,
     activeConfiguration: activeConfigurationShape,
     makerQuote: makerQuoteShape,
+    paymentResult: paymentResultShape,
   },
 };

@@ -6,6 +6,7 @@ import {
   credentialsShape,
   marketListShape,
   orderStateSubscriptionShape,
+  paymentResultShape,
   quoteRequestShape,
 } from '../../src/wire/socket-payloads.js';
 
@@ -57,5 +58,22 @@ describe('payload readers', () => {
     );
     assert.equal(refusal(payloadReader(marketListShape), []), 'InvalidOrMissingMarkets');
     assert.equal(refusal(payloadReader(marketListShape), ['BTC_LBTC', 1]), 'InvalidOrMissingMarkets');
+  });
+
+  test('a fault of one keyword can have its own token: a payment result names a bad order id before other faults', () => {
+    const result = payloadReader(paymentResultShape);
+    assert.equal(refusal(result, { orderId: 'nope' }), 'InvalidOrderId');
+    assert.equal(refusal(result, { orderId: 'nope', success: 'yes', preimage: 7 }), 'InvalidOrderId');
+    for (const payload of [
+      null,
+      [],
+      {},
+      { orderId: 5, success: true },
+      { orderId: ORDER_ID },
+      { orderId: ORDER_ID, success: true, preimage: 7 },
+    ]) {
+      assert.equal(refusal(result, payload), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
+    }
+    assert.equal(refusal(result, { orderId: ORDER_ID, success: false, failedReason: null, preimage: null }), undefined);
   });
 });
