@@ -12,6 +12,7 @@ import { StepPrinter } from './step-printer.js';
 import { runUserSwap } from './user-bot.js';
 
 const ETHER_MARKET = 'SETH_LSBTC';
+const ETHER_TICKER = 'SETH';
 /** Short, so the demo moves quickly; the engine's bounds are lowered to allow it. */
 const FUND_WINDOW_MS = 60_000;
 /** A new swap this often, once the first round has started. */
@@ -125,7 +126,7 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
   const report = (orderId: string, step: string) => printer.step(orderId, step);
   const etherMarket = (premiumsSatoshis: readonly bigint[]): BotMarket => ({
     name: ETHER_MARKET,
-    ticker: 'SETH',
+    ticker: ETHER_TICKER,
     decimals: 18,
     unitsPerSatoshi: WEI_PER_SATOSHI,
     premiumsSatoshis,
@@ -176,7 +177,7 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
     new Promise<void>((quotedOrFailed) => {
       const kind = ROUND[count % ROUND.length]!;
       count += 1;
-      const market = kind === 'token' ? tokenMarket : etherMarket([]);
+      const market = kind === 'token' ? tokenMarket : { name: ETHER_MARKET, ticker: ETHER_TICKER };
       const { invoice } = lightning.createInvoice(20_000 + 1_000 * (count % AMOUNT_STEPS), kind !== 'refunded');
       const swap = runUserSwap(
         {

@@ -12,6 +12,7 @@ import {
 import { decodeInvoice } from '../../domain/invoice.js';
 import { orderIdToBytes16 } from '../../domain/order-ids.js';
 import { call, connectBotSocket, type Ack } from './bot-socket.js';
+import { claimableFunders } from './claimable-slots.js';
 import type { DemoLightning } from './demo-lightning.js';
 import type { DemoProviderAccounts } from './local-chain.js';
 import { serialQueue } from './serial.js';
@@ -159,8 +160,7 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
     }
     const { market } = order;
     transact(async () => {
-      // Every slot of the order with this bot's payment hash, claimer and asset is claimed: one claim per
-      // funder. Anyone else's slot under the order id is not the bot's to claim, and its claim would revert.
+      // One claim per funder whose slot is made out to this bot.
       const fundings = await chain.getContractEvents({
         address: settings.contractAddress,
         abi: SWAP_CONTRACT_ARTIFACT_ABI,
@@ -168,18 +168,11 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
         args: { orderUUID: orderIdToBytes16(orderId) },
         fromBlock: 0n,
       });
-      const asset = (market.tokenAddress ?? ZERO_ADDRESS).toLowerCase();
-      const funders = new Set(
-        fundings
-          .filter(
-            (log) =>
-              log.args.paymentHash === `0x${order.paymentHash}` &&
-              log.args.claimer?.toLowerCase() === payout.toLowerCase() &&
-              log.args.token?.toLowerCase() === asset,
-          )
-          .map((log) => log.args.funder as Address),
+      const funders = claimableFunders(
+        fundings.map((log) => log.args),
+        { paymentHash: order.paymentHash, claimer: payout, token: market.tokenAddress ?? ZERO_ADDRESS },
       );
-      if (funders.size === 0) throw new Error('no slot of the order names this provider');
+      if (funders.length === 0) throw new Error('no slot of the order names this provider');
       let last: Hex | undefined;
       for (const funder of funders) {
         last = await settings.accounts.wallet.writeContract({
