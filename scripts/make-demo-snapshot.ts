@@ -33,6 +33,10 @@ function digest(label: string): string {
   return createHash('sha256').update(`lnswap demo: ${label}`).digest('hex');
 }
 
+/** The provider that won the Ethereum orders, and the payout address the swap contract pays its claims to. */
+const ETHEREUM_MAKER = 'maker-1';
+const ETHEREUM_MAKER_PAYOUT = `0x${digest('payout address of maker-1').slice(0, 40)}`;
+
 function publicKeyOf(privateKeyHex: string): Buffer {
   const ecdh = createECDH('secp256k1');
   ecdh.setPrivateKey(Buffer.from(privateKeyHex, 'hex'));
@@ -127,7 +131,13 @@ function buildOrder(spec: OrderSpec): OrderRecord {
     transactions: spec.transactions ?? [],
   };
   if (spec.market === 'ETH_LBTC') {
-    return { ...common, payToAddress: SWAP_CONTRACT, htlc: { refundableAtBlockHeight: spec.refundableAtBlockHeight } };
+    return {
+      ...common,
+      payToAddress: SWAP_CONTRACT,
+      htlc: { refundableAtBlockHeight: spec.refundableAtBlockHeight },
+      providerId: ETHEREUM_MAKER,
+      claimAddress: ETHEREUM_MAKER_PAYOUT,
+    };
   }
   const refundPublicKey = publicKeyOf(digest(`refund key ${spec.label}`));
   const refundAddress = payments.p2wpkh({ pubkey: refundPublicKey }).address!;

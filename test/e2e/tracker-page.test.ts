@@ -165,11 +165,12 @@ describe('the order tracker page in Chromium', { skip: chromiumSkipReason() }, (
     assert.equal(await fieldValue('Value (wei)'), value);
     assert.equal(await fieldValue('Data'), data);
     const orderUuid = data.slice(10, 42);
-    const paymentHash = data.slice(74);
-    assert.equal(data, `0x3fdcdd1e${orderUuid}${'0'.repeat(32)}${paymentHash}`);
+    const paymentHash = data.slice(74, 138);
+    const claimer = data.slice(162);
+    assert.equal(data, `0x478820ce${orderUuid}${'0'.repeat(32)}${paymentHash}${'0'.repeat(24)}${claimer}`);
     assert.equal(
       await scanQr(),
-      `ethereum:${to}@1/fund?value=${value}&bytes16=0x${orderUuid}&bytes32=0x${paymentHash}`,
+      `ethereum:${to}@1/fund?value=${value}&bytes16=0x${orderUuid}&bytes32=0x${paymentHash}&address=0x${claimer}`,
     );
   });
 
