@@ -228,7 +228,9 @@ test(
         const completeLine = lines.find((line) => / Complete +preimage [0-9a-f]{64}$/.test(line));
         assert.ok(completeLine, 'the Complete line shows the preimage the claim revealed');
         assert.ok(
-          lines.some((line) => /^live [0-9a-f]{8} {3}user: lets the swap contract take [0-9.]+ SUSDC, tx 0x/.test(line)),
+          lines.some((line) =>
+            /^live [0-9a-f]{8} {3}user: lets the swap contract take [0-9.]+ SUSDC, tx 0x/.test(line),
+          ),
           'the token user approves before funding',
         );
 
