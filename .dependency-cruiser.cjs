@@ -9,6 +9,7 @@
  *   engine            domain, the store interface, the chains interface, wire
  *   snapshot          domain, the store interface
  *   api, ws           domain, the store interface, engine, wire; never each other, never a store implementation
+ *   provider          domain, chains: the provider daemon beside a Lightning node, no part of the service
  *   cli, service.ts   anything: they put the service together
  */
 
@@ -101,11 +102,17 @@ module.exports = {
       `^src/(domain|ws|engine|wire|types)/|${STORE_INTERFACE}|${CHAINS_INTERFACE}`,
       'src/ws: not src/api, not a store implementation, chains through their interface only.',
     ),
+    layer(
+      'provider-on-domain-and-chains',
+      { path: '^src/provider/' },
+      '^src/(domain|chains|provider|types)/',
+      "src/provider runs beside a provider's node: it talks to the service over the wire only, never through store, api, ws or engine.",
+    ),
     {
       name: 'database-drivers-in-their-store',
-      comment: 'Only a store implementation talks to its database.',
+      comment: "Only a store implementation, or the provider's own state, talks to its database.",
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/store/(postgres|sqlite|migrations)/' },
+      from: { path: '^src/', pathNot: '^src/(store/(postgres|sqlite|migrations)|provider/state)/' },
       to: { path: '(^|/)node_modules/(pg|better-sqlite3)/' },
     },
     {

@@ -10,6 +10,7 @@ import { payments } from 'bitcoinjs-lib';
 import { parseDecimalAmount } from '../src/domain/amounts.js';
 import { buildHtlcRedeemScript, htlcPayToAddresses, refundPublicKeyHashOfAddress } from '../src/domain/bitcoin.js';
 import { hashInvoice } from '../src/domain/invoice.js';
+import { KNOWN_CATALOG } from '../src/domain/market-catalog.js';
 import { findMarket } from '../src/domain/markets.js';
 import type { OrderRecord, OrderTransaction } from '../src/domain/order.js';
 import type { OrderState } from '../src/domain/states.js';
@@ -31,6 +32,10 @@ const STILL_OPEN_UNTIL = Date.parse('2100-01-01T00:00:00.000Z');
 function digest(label: string): string {
   return createHash('sha256').update(`lnswap demo: ${label}`).digest('hex');
 }
+
+/** The provider that won the Ethereum orders, and the payout address the swap contract pays its claims to. */
+const ETHEREUM_MAKER = 'maker-1';
+const ETHEREUM_MAKER_PAYOUT = `0x${digest('payout address of maker-1').slice(0, 40)}`;
 
 function publicKeyOf(privateKeyHex: string): Buffer {
   const ecdh = createECDH('secp256k1');
@@ -126,7 +131,13 @@ function buildOrder(spec: OrderSpec): OrderRecord {
     transactions: spec.transactions ?? [],
   };
   if (spec.market === 'ETH_LBTC') {
-    return { ...common, payToAddress: SWAP_CONTRACT, htlc: { refundableAtBlockHeight: spec.refundableAtBlockHeight } };
+    return {
+      ...common,
+      payToAddress: SWAP_CONTRACT,
+      htlc: { refundableAtBlockHeight: spec.refundableAtBlockHeight },
+      providerId: ETHEREUM_MAKER,
+      claimAddress: ETHEREUM_MAKER_PAYOUT,
+    };
   }
   const refundPublicKey = publicKeyOf(digest(`refund key ${spec.label}`));
   const refundAddress = payments.p2wpkh({ pubkey: refundPublicKey }).address!;
@@ -317,6 +328,7 @@ function demoOrders(): OrderRecord[] {
 
 const configuration: StoreConfiguration = {
   markets: ['BTC_LBTC', 'ETH_LBTC'],
+  tokens: [],
   chains: {
     bitcoin: { blockHeight: BITCOIN_HEIGHT, feeTokensPerVirtualByte: 12 },
     ethereum: { blockHeight: ETHEREUM_HEIGHT, swapContractAddress: SWAP_CONTRACT },
@@ -341,6 +353,6 @@ const configuration: StoreConfiguration = {
 const orders = demoOrders();
 let text = snapshotHead(configuration);
 orders.forEach((order, index) => {
-  text += snapshotOrderLine(order, index === 0);
+  text += snapshotOrderLine(order, index === 0, KNOWN_CATALOG);
 });
 process.stdout.write(text + snapshotTail(orders.length));

@@ -1,7 +1,6 @@
 // One order: its state timeline, how to fund it (with a QR code), its transactions and, once it can be
 // refunded, how. Reads the read API and the tracker's history route; moves come from Live.
 import qrcode from '/assets/qrcode.mjs';
-import { assetOf } from './chains.js';
 import { copyable, formatDuration, getJson, h, plainField, timeElement } from './dom.js';
 import { amountLeft, bitcoinUri, ethereumChainId, ethereumUri } from './payment-uri.js';
 
@@ -73,7 +72,7 @@ export class OrderCard {
       getJson(`/tracker/orders/${this.orderId}/history`),
     ]);
     const refund = REFUNDING.has(order.state) ? await getJson(`/api/orders/${this.orderId}/refund`) : undefined;
-    const asset = assetOf(order.onchainTicker);
+    const { asset } = history;
     const firstLoad = this.#data === undefined;
     this.#data = { order, funding, history, refund, asset };
     const height = history.chainHeight ?? refund?.details.currentBlockHeight;
@@ -186,6 +185,7 @@ export class OrderCard {
     const expiry = new Date(funding.expiryTimestampMs).toISOString();
     const head = [h('h3', {}, 'Fund it'), h('p', {}, countdown, ' (until ', timeElement(expiry), ')')];
 
+    if (details.unsignedApprovalTx !== undefined) return this.#tokenFunding(order, details, head);
     if (details.unsignedFundingTx !== undefined) {
       const tx = details.unsignedFundingTx;
       const uri = ethereumUri(tx, ethereumChainId(asset.network, history.ethereumChainId));
@@ -225,6 +225,49 @@ export class OrderCard {
         plainField('Refundable from block', String(details.refundableAtBlockHeight)),
       ),
       h('details', {}, h('summary', {}, 'Redeem script'), h('code', { class: 'value' }, details.redeemScript)),
+    );
+  }
+
+  /** A token is funded in two transactions from one account: the approval must be mined before the funding call. */
+  #tokenFunding(order, details, head) {
+    const approval = details.unsignedApprovalTx;
+    const fundToken = details.unsignedFundingTx;
+    const amount = `${order.amount} ${order.onchainTicker}`;
+    return h(
+      'section',
+      { class: 'funding', 'aria-label': 'Funding' },
+      head,
+      h('p', {}, `Send two transactions from the same account, in this order, each with value 0.`),
+      h(
+        'ol',
+        { class: 'funding-steps' },
+        h(
+          'li',
+          { 'data-step': 'approve' },
+          h('h4', {}, `1. Approve: let the swap contract take ${amount}`),
+          h('p', {}, 'Call the token contract. Wait until it is in a block before the second step.'),
+          h(
+            'dl',
+            { class: 'fields' },
+            copyable('To (token)', approval.to),
+            copyable('Value (wei)', approval.value),
+            copyable('Data', approval.data),
+          ),
+        ),
+        h(
+          'li',
+          { 'data-step': 'fundToken' },
+          h('h4', {}, `2. Fund: the swap contract takes ${amount}`),
+          h('p', {}, 'Call the swap contract, from the account that approved.'),
+          h(
+            'dl',
+            { class: 'fields' },
+            copyable('To (swap contract)', fundToken.to),
+            copyable('Value (wei)', fundToken.value),
+            copyable('Data', fundToken.data),
+          ),
+        ),
+      ),
     );
   }
 

@@ -24,6 +24,7 @@ export function benchConfiguration(): StoreConfiguration {
   const now = DATASET_EPOCH_MS + DATASET_SPAN_MS;
   return {
     markets: ['BTC_LBTC', 'ETH_LBTC'],
+    tokens: [],
     chains: {
       bitcoin: { blockHeight: bitcoinHeightAt(now), feeTokensPerVirtualByte: 12 },
       ethereum: { blockHeight: ethereumHeightAt(now), swapContractAddress: SWAP_CONTRACT_ADDRESS },

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   }
   const opened = await openStore(databaseUrl);
   const { markets, chains } = benchConfiguration();
-  await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [] }));
+  await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [], tokens: [] }));
   const providers: ProviderKeysMessage[] = [];
   for (const [index, name] of PROVIDER_NAMES.entries()) {
     const issued = await issueProviderCredential(name, Date.now());

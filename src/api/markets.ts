@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import { findMarket, type Market } from '../domain/markets.js';
+import { catalogOf, type MarketCatalog } from '../domain/market-catalog.js';
+import type { Market } from '../domain/markets.js';
 import { requirementsForAllMarkets, requirementsForMarket } from '../domain/requirements.js';
 import type { Store } from '../store/store.js';
 import { routeMethods } from './methods.js';
@@ -10,8 +11,8 @@ export interface MarketRoutesOptions {
   readonly store: Store;
 }
 
-function knownMarket(name: string): Market {
-  const market = findMarket(name);
+function knownMarket(name: string, catalog: MarketCatalog): Market {
+  const market = catalog.findMarket(name);
   if (market === undefined) throw new Error(`offered market ${name} is not one this software knows`);
   return market;
 }
@@ -24,8 +25,9 @@ export const marketRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: MarketRou
     url: '/api/markets',
     schema: listMarketsSchema,
     handler: async () => {
-      const { markets } = await store.getConfiguration();
-      return markets.map((name) => presentMarket(knownMarket(name)));
+      const configuration = await store.getConfiguration();
+      const catalog = catalogOf(configuration);
+      return configuration.markets.map((name) => presentMarket(knownMarket(name, catalog)));
     },
   });
 

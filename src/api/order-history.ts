@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { LnswapError } from '../domain/errors.js';
-import { marketOf } from '../domain/markets.js';
+import { catalogOf } from '../domain/market-catalog.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import type { Store } from '../store/store.js';
 import { presentOrderHistory } from '../wire/presenters.js';
@@ -32,12 +32,12 @@ export const orderHistoryRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: Ord
       if (id === undefined) throw new LnswapError('InvalidOrderId');
       const order = await store.getOrder(id);
       if (order === undefined) throw new LnswapError('OrderNotFound');
-      const [history, { chains }] = await Promise.all([store.getOrderHistorySince(id, 0), store.getConfiguration()]);
+      const [history, configuration] = await Promise.all([store.getOrderHistorySince(id, 0), store.getConfiguration()]);
       return presentOrderHistory({
         order,
-        market: marketOf(order),
+        market: catalogOf(configuration).marketOf(order),
         history,
-        chains,
+        chains: configuration.chains,
         ...(ethereumChainId === undefined ? {} : { ethereumChainId }),
       });
     },

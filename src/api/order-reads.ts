@@ -8,7 +8,8 @@
 import fastJson from 'fast-json-stringify';
 import { LnswapError } from '../domain/errors.js';
 import { deriveFundingDetails } from '../domain/funding.js';
-import { findMarket, marketOf, type Market } from '../domain/markets.js';
+import { catalogOf } from '../domain/market-catalog.js';
+import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
@@ -89,7 +90,11 @@ export class OrderReads {
       const tags = [`invoice:${hash}`, ...orders.map(orderTag)];
       // Whether the ticker is one of an offered market's is part of the answer.
       if (ticker !== undefined) tags.push('configuration');
-      return { body: serialize.orders(orders.map((order) => presentOrderSummary(order, marketOf(order)))), tags };
+      const views = [];
+      for (const order of orders) {
+        views.push(presentOrderSummary(order, findMarket(order.market) ?? (await this.tokenMarketOf(order))));
+      }
+      return { body: serialize.orders(views), tags };
     });
   }
 
@@ -156,14 +161,21 @@ export class OrderReads {
     if (id === undefined) throw new LnswapError('InvalidOrderId');
     const order = await this.store.getOrder(id);
     if (order === undefined) throw new LnswapError('OrderNotFound');
-    return { order, market: marketOf(order) };
+    // A known market comes straight from its map, without a wait; only a token's waits for the configuration.
+    return { order, market: findMarket(order.market) ?? (await this.tokenMarketOf(order)) };
+  }
+
+  /** The market of an order on a configured token (the configuration is held in memory between changes). */
+  private async tokenMarketOf(order: OrderRecord): Promise<Market> {
+    return catalogOf(await this.store.getConfiguration()).marketOf(order);
   }
 
   /** The canonical ticker when `requested` is the on-chain ticker of an offered market. */
   private async offeredOnchainTicker(requested: string): Promise<string> {
-    const { markets } = await this.store.getConfiguration();
+    const configuration = await this.store.getConfiguration();
+    const catalog = catalogOf(configuration);
     const ticker = requested.toUpperCase();
-    const offered = markets.some((name) => findMarket(name)?.onchain.ticker === ticker);
+    const offered = configuration.markets.some((name) => catalog.findMarket(name)?.onchain.ticker === ticker);
     if (!offered) throw new LnswapError('InvalidOnchainTicker');
     return ticker;
   }

@@ -1,7 +1,8 @@
 import { getAddress, type Address } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
 import { ethereumChainFitsNetwork } from '../domain/chain-networks.js';
-import { countedObservations, knownAssetOf, slotTermsOf } from '../domain/ethereum-slots.js';
+import { assetOfIn, countedObservations, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
+import { catalogOf } from '../domain/market-catalog.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { OrderRecord } from '../domain/order.js';
 import type { Store } from '../store/store.js';
@@ -41,15 +42,17 @@ async function adminRefund(store: Store, request: AdminRefundRequest, say: (line
   const account = accountOfKey(request.privateKey, 'OWNER_PRIVATE_KEY');
   const order = await store.getOrder(request.orderId);
   if (order === undefined) throw new Error(`no order ${request.orderId}`);
-  const asset = knownAssetOf(order);
+  const configuration = await store.getConfiguration();
+  // A configured token's order is refunded like an ether order: its market is in the configuration's catalog.
+  const assetOf = assetOfIn(catalogOf(configuration));
+  const asset = assetOf(order);
   if (asset?.chain !== 'ethereum') throw new Error(`order ${order.id} is not paid on Ethereum`);
-  const terms = slotTermsOf(order, knownAssetOf);
+  const terms = slotTermsOf(order, assetOf);
   if (terms === undefined) throw new Error(`order ${order.id} names no claimer: no slot in the contract is its`);
   if (order.state !== ADMIN_REFUND_STATE && !request.force) {
     throw new Error(`order ${order.id} is ${order.state}, not ${ADMIN_REFUND_STATE}: refusing without --force`);
   }
-  const { chains } = await store.getConfiguration();
-  const contract = chains.ethereum?.swapContractAddress;
+  const contract = configuration.chains.ethereum?.swapContractAddress;
   if (contract === undefined) throw new Error('the store names no swap contract (chains.ethereum)');
 
   const { chainId, publicClient, walletClient } = await connectWallet(request.rpcUrl, account);
@@ -66,7 +69,7 @@ async function adminRefund(store: Store, request: AdminRefundRequest, say: (line
 
   const orderUUID = orderIdToBytes16(order.id);
   const openSlots: { funder: Address; amount: bigint }[] = [];
-  for (const funder of await matchingFunders(store, order)) {
+  for (const funder of await matchingFunders(store, order, assetOf)) {
     const [paymentHash, claimer, token, amount, , state] = await publicClient.readContract({
       address,
       abi: SWAP_CONTRACT_ARTIFACT_ABI,
@@ -99,9 +102,9 @@ async function adminRefund(store: Store, request: AdminRefundRequest, say: (line
 }
 
 /** The funders of the order's matching slots, as the watcher stored them. */
-async function matchingFunders(store: Store, order: OrderRecord): Promise<Address[]> {
+async function matchingFunders(store: Store, order: OrderRecord, assetOf: AssetOfOrder): Promise<Address[]> {
   const observations = await store.listChainObservations('ethereum', [order.id]);
-  const funders = countedObservations(order, observations, 'ethereum', knownAssetOf).flatMap((observation) =>
+  const funders = countedObservations(order, observations, 'ethereum', assetOf).flatMap((observation) =>
     observation.kind === 'funding' && observation.funder !== undefined ? [observation.funder] : [],
   );
   return [...new Set(funders)].map((funder) => getAddress(funder));

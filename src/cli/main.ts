@@ -7,6 +7,7 @@ import { historyCommand } from './commands/history.js';
 import { importCommand } from './commands/import.js';
 import { serveCommand } from './commands/serve.js';
 import { providersCommand } from './providers.js';
+import { tokensCommand } from './tokens.js';
 import { UsageError } from './usage-error.js';
 
 const COMMANDS: readonly Command[] = [
@@ -16,6 +17,7 @@ const COMMANDS: readonly Command[] = [
   historyCommand,
   demoCommand,
   providersCommand,
+  tokensCommand,
   contractCommand,
 ];
 

@@ -6,6 +6,7 @@ import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from './command.js';
 import { databaseUrlFrom, DEFAULT_DATABASE_URL } from './settings.js';
+import { formatTable } from './table.js';
 import { UsageError } from './usage-error.js';
 
 export const providersCommand: Command = {
@@ -124,16 +125,6 @@ async function listProviders(store: Store, context: CliContext): Promise<void> {
 
 function statusOf(credential: ProviderCredential): string {
   return credential.revokedAt === undefined ? 'valid' : `revoked ${new Date(credential.revokedAt).toISOString()}`;
-}
-
-function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [header, ...rows].map(line).join('\n') + '\n';
 }
 
 async function setPayout(store: Store, name: string, address: string, context: CliContext): Promise<void> {

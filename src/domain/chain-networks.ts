@@ -1,4 +1,5 @@
-import { findMarket, type Market, type Network } from './markets.js';
+import type { MarketCatalog } from './market-catalog.js';
+import type { Market, Network } from './markets.js';
 
 /** Ethereum mainnet's chain id (EIP-155); every other id is some test chain. */
 export const ETHEREUM_MAINNET_CHAIN_ID = 1;
@@ -31,9 +32,13 @@ export function ethereumChainFitsMarket(chainId: number, market: Market): boolea
  * worthless coins, a test order on mainnet would move real ones, and a testnet order on a development chain
  * would be paid for with coins nobody else can check.
  */
-export function ethereumChainMismatch(chainId: number, offeredMarkets: readonly string[]): string | undefined {
+export function ethereumChainMismatch(
+  chainId: number,
+  offeredMarkets: readonly string[],
+  catalog: MarketCatalog,
+): string | undefined {
   const misfits = offeredMarkets
-    .map((name) => findMarket(name))
+    .map((name) => catalog.findMarket(name))
     .filter((market): market is Market => market !== undefined && !ethereumChainFitsMarket(chainId, market));
   if (misfits.length === 0) return undefined;
   const names = misfits.map((market) => `${market.name} (${market.network})`).join(', ');

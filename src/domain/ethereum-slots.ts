@@ -1,5 +1,6 @@
 import type { ChainObservation, FundingObservation } from './chain-observations.js';
 import { ZERO_ADDRESS } from './ethereum.js';
+import type { MarketCatalog } from './market-catalog.js';
 import { findMarket, type ChainKind, type OnchainAsset } from './markets.js';
 import type { OrderRecord } from './order.js';
 
@@ -27,6 +28,11 @@ export type SlotMismatch = 'orderHasNoSlotTerms' | 'noSlot' | 'paymentHash' | 'c
 export type AssetOfOrder = (order: OrderRecord) => OnchainAsset | undefined;
 
 export const knownAssetOf: AssetOfOrder = (order) => findMarket(order.market)?.onchain;
+
+/** The asset of an order's market in `catalog`, configured tokens' included. */
+export function assetOfIn(catalog: MarketCatalog): AssetOfOrder {
+  return (order) => catalog.findMarket(order.market)?.onchain;
+}
 
 /**
  * The order's slot terms; undefined, so that no slot can match, for an order without a claimer (imported) or

@@ -1,4 +1,4 @@
-import { encodeFundCalldata, ZERO_ADDRESS } from './ethereum.js';
+import { encodeApproveCalldata, encodeFundCalldata, encodeFundTokenCalldata, ZERO_ADDRESS } from './ethereum.js';
 import type { Market } from './markets.js';
 import type { ChainViews, OrderRecord } from './order.js';
 
@@ -8,8 +8,20 @@ export interface BitcoinFundingDetails {
   refundableAtBlockHeight: number;
 }
 
+export interface UnsignedEthereumTx {
+  to: string;
+  data: `0x${string}`;
+  value: bigint;
+}
+
 export interface EthereumFundingDetails {
-  unsignedFundingTx: { to: string; data: `0x${string}`; value: bigint };
+  /** `fund(...)` with the order's amount as value; for a token order `fundToken(...)` with value 0. */
+  unsignedFundingTx: UnsignedEthereumTx;
+  /**
+   * Token orders only: `approve(swap contract, amount)` on the token, to be mined before the funding call, which
+   * the token refuses without it.
+   */
+  unsignedApprovalTx?: UnsignedEthereumTx;
 }
 
 export interface FundingDetails {
@@ -26,7 +38,7 @@ export function deriveFundingDetails(order: OrderRecord, market: Market, chains:
     orderId: order.id,
     expiryTimestampMs: order.expiresAt,
     amount: order.amount,
-    details: market.onchain.chain === 'bitcoin' ? bitcoinDetails(order) : ethereumDetails(order, chains),
+    details: market.onchain.chain === 'bitcoin' ? bitcoinDetails(order) : ethereumDetails(order, market, chains),
   };
 }
 
@@ -39,15 +51,29 @@ function bitcoinDetails(order: OrderRecord): BitcoinFundingDetails {
   };
 }
 
-function ethereumDetails(order: OrderRecord, chains: ChainViews): EthereumFundingDetails {
-  if (chains.ethereum === undefined) throw new Error(`no ethereum chain view to derive the funding of order ${order.id}`);
+function ethereumDetails(order: OrderRecord, market: Market, chains: ChainViews): EthereumFundingDetails {
+  if (chains.ethereum === undefined)
+    throw new Error(`no ethereum chain view to derive the funding of order ${order.id}`);
+  const contract = chains.ethereum.swapContractAddress;
+  // An order without a claimer (imported without one) names the zero address, which the contract refuses:
+  // it cannot be funded into a slot nobody could claim.
+  const claimer = order.claimAddress ?? ZERO_ADDRESS;
+  const token = market.onchain.tokenAddress;
+  if (token === undefined) {
+    return {
+      unsignedFundingTx: {
+        to: contract,
+        data: encodeFundCalldata(order.id, order.paymentHash, claimer),
+        value: order.amount,
+      },
+    };
+  }
   return {
     unsignedFundingTx: {
-      to: chains.ethereum.swapContractAddress,
-      // An order without a claimer (imported without one) names the zero address, which the contract refuses:
-      // it cannot be funded into a slot nobody could claim.
-      data: encodeFundCalldata(order.id, order.paymentHash, order.claimAddress ?? ZERO_ADDRESS),
-      value: order.amount,
+      to: contract,
+      data: encodeFundTokenCalldata(order.id, order.paymentHash, claimer, token, order.amount),
+      value: 0n,
     },
+    unsignedApprovalTx: { to: token, data: encodeApproveCalldata(contract, order.amount), value: 0n },
   };
 }

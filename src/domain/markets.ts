@@ -1,6 +1,7 @@
-
 export type Network = 'mainnet' | 'testnet' | 'simnet';
 export type ChainKind = 'bitcoin' | 'ethereum';
+
+export const NETWORKS: readonly Network[] = ['mainnet', 'testnet', 'simnet'];
 
 export interface OnchainAsset {
   readonly ticker: string;
@@ -34,27 +35,35 @@ export const OFFCHAIN_TICKER_BY_NETWORK: Readonly<Record<Network, string>> = {
   simnet: 'LSBTC',
 };
 
-/** Every market this software can serve; which of them a service offers is configuration. */
-export const KNOWN_MARKETS: readonly Market[] = ONCHAIN_ASSETS.map((onchain) => {
+function marketOfAsset(onchain: OnchainAsset): Market {
   const offchainTicker = OFFCHAIN_TICKER_BY_NETWORK[onchain.network];
   return { name: `${onchain.ticker}_${offchainTicker}`, onchain, offchainTicker, network: onchain.network };
-});
+}
+
+/** The markets of the chains' native assets, which every service knows; which of them it offers is configuration. */
+export const KNOWN_MARKETS: readonly Market[] = ONCHAIN_ASSETS.map(marketOfAsset);
 
 const marketsByName = new Map(KNOWN_MARKETS.map((market) => [market.name, market]));
 const assetsByTicker = new Map(ONCHAIN_ASSETS.map((asset) => [asset.ticker, asset]));
 
-/** Clients send tickers and market names as typed (`btc_lbtc`), so lookups ignore case. */
+/**
+ * A known market by name. Clients send tickers and market names as typed (`btc_lbtc`), so lookups ignore case.
+ * Markets of configured tokens are found through the configuration's `MarketCatalog` instead.
+ */
 export function findMarket(name: string): Market | undefined {
   return marketsByName.get(name.toUpperCase());
 }
 
+/** A known on-chain asset by ticker; a configured token's is in the configuration's `MarketCatalog`. */
 export function findOnchainAsset(ticker: string): OnchainAsset | undefined {
   return assetsByTicker.get(ticker.toUpperCase());
 }
 
-/** The market an order was made on; stores hold only known markets, so an unknown one is a bug. */
-export function marketOf(order: { readonly id: string; readonly market: string }): Market {
-  const market = findMarket(order.market);
-  if (market === undefined) throw new Error(`order ${order.id} names unknown market ${order.market}`);
-  return market;
+/**
+ * The offered market `name` denotes, in its canonical spelling, or undefined when it is not offered. Offered
+ * names are canonical (upper case), so this needs no catalog: a configured token's market is found like any other.
+ */
+export function offeredMarketNamed(name: string, offeredMarkets: readonly string[]): string | undefined {
+  const canonical = name.toUpperCase();
+  return offeredMarkets.includes(canonical) ? canonical : undefined;
 }

@@ -1,5 +1,5 @@
 import { LnswapError } from './errors.js';
-import { findMarket } from './markets.js';
+import { offeredMarketNamed } from './markets.js';
 import type { PayReq, ProviderRecord } from './order.js';
 
 export interface MarketRequirements {
@@ -58,8 +58,8 @@ export function requirementsForMarket(
   offeredMarkets: readonly string[],
   providers: readonly ProviderRecord[],
 ): MarketRequirements {
-  const market = findMarket(requestedName)?.name;
-  if (market === undefined || !offeredMarkets.includes(market)) throw new LnswapError('InvalidMarket');
+  const market = offeredMarketNamed(requestedName, offeredMarkets);
+  if (market === undefined) throw new LnswapError('InvalidMarket');
   const active = providers.filter((provider) => provider.active);
   if (active.length === 0) throw new LnswapError('NoQuoteProvidersAvailable');
   const payReq = combinePayReqs(market, active);

@@ -1,5 +1,5 @@
 import { LnswapError } from '../domain/errors.js';
-import { findMarket } from '../domain/markets.js';
+import { offeredMarketNamed } from '../domain/markets.js';
 import type { PayReq } from '../domain/order.js';
 import { parseBaseUnits } from '../domain/amounts.js';
 import { isPlainObject } from './payload-shapes.js';
@@ -14,8 +14,8 @@ export function parseActiveConfiguration(payload: unknown, offeredMarkets: reado
   if (!isPlainObject(payload)) throw invalid();
   const configuration: Record<string, PayReq> = {};
   for (const [name, entry] of Object.entries(payload)) {
-    const market = findMarket(name)?.name;
-    if (market === undefined || !offeredMarkets.includes(market) || market in configuration) throw invalid();
+    const market = offeredMarketNamed(name, offeredMarkets);
+    if (market === undefined || market in configuration) throw invalid();
     if (!isPlainObject(entry) || !isPlainObject(entry.payReq)) throw invalid();
     const { minExpirationSeconds, minBaseUnits, maxBaseUnits } = entry.payReq;
     const payReq: PayReq = {

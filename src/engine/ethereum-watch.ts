@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { ChainBackend } from '../chains/chain-backend.js';
 import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../domain/chain-networks.js';
 import { isEthereumAddress } from '../domain/ethereum.js';
-import { ONCHAIN_ASSETS } from '../domain/markets.js';
+import { assetOfIn } from '../domain/ethereum-slots.js';
+import { catalogOf, type MarketCatalog } from '../domain/market-catalog.js';
 import type { Store } from '../store/store.js';
 import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
@@ -43,8 +44,6 @@ export interface EthereumConnection {
   readonly chainId: number;
   /** The deployed contract's refund delay: new quotes' refund height estimate is the tip plus this. */
   readonly refundDelayBlocks: number;
-  /** On-chain tickers whose network fits the node's chain. */
-  readonly tickers: readonly string[];
 }
 
 /**
@@ -56,7 +55,9 @@ export async function connectEthereum(
   options: EthereumWatchOptions,
   openBackend: EthereumBackendFactory,
 ): Promise<EthereumConnection> {
-  const { chains, markets } = await store.getConfiguration();
+  const configuration = await store.getConfiguration();
+  const { chains, markets } = configuration;
+  const catalog = catalogOf(configuration);
   const address = options.swapContractAddress ?? chains.ethereum?.swapContractAddress;
   if (address === undefined || !isEthereumAddress(address)) {
     throw new Error('watching Ethereum needs a swap contract address: in the store (chains.ethereum) or as an option');
@@ -64,7 +65,7 @@ export async function connectEthereum(
   const backend = openBackend(address);
   const identity = await backend.identity();
   const chainId = identity.chainId ?? 0;
-  const mismatch = ethereumChainMismatch(chainId, markets);
+  const mismatch = ethereumChainMismatch(chainId, markets, catalog);
   if (mismatch !== undefined) throw new Error(`refusing to watch the Ethereum node: ${mismatch}`);
   const refundDelayBlocks = await backend.refundDelay();
   if (chains.ethereum?.swapContractAddress !== address) {
@@ -73,10 +74,17 @@ export async function connectEthereum(
       ethereum: { blockHeight: chains.ethereum?.blockHeight ?? tip.height, swapContractAddress: address },
     });
   }
-  const tickers = ONCHAIN_ASSETS.filter(
-    (asset) => asset.chain === 'ethereum' && ethereumChainFitsNetwork(chainId, asset.network),
-  ).map((asset) => asset.ticker);
-  return { backend, chainId, refundDelayBlocks, tickers };
+  return { backend, chainId, refundDelayBlocks };
+}
+
+/**
+ * The on-chain tickers whose orders a node with `chainId` carries: every Ethereum asset of the catalog whose network
+ * fits the chain. Configured tokens' orders are funded in the same contract, so they are followed with ether's.
+ */
+export function ethereumTickersOf(catalog: MarketCatalog, chainId: number): string[] {
+  return catalog.assets
+    .filter((asset) => asset.chain === 'ethereum' && ethereumChainFitsNetwork(chainId, asset.network))
+    .map((asset) => asset.ticker);
 }
 
 /** Polls the node and moves orders until stopped. */
@@ -91,21 +99,30 @@ export function startEthereumWatch(
   },
   options: EthereumWatchOptions,
 ): PeriodicTask {
-  const watcher = new ChainWatcher({
-    backend: connection.backend,
-    store: dependencies.store,
-    tickers: connection.tickers,
-    confirmations: options.confirmations ?? DEFAULT_ETHEREUM_CONFIRMATIONS,
-    ...(options.startHeight === undefined ? {} : { startHeight: options.startHeight }),
-    publish: dependencies.publish,
-    now: dependencies.now,
-    logger: dependencies.logger,
-    onTip: (tip) => dependencies.health.tipSeen(tip),
-  });
+  const watcherFor = (catalog: MarketCatalog): ChainWatcher =>
+    new ChainWatcher({
+      backend: connection.backend,
+      store: dependencies.store,
+      tickers: ethereumTickersOf(catalog, connection.chainId),
+      assetOf: assetOfIn(catalog),
+      confirmations: options.confirmations ?? DEFAULT_ETHEREUM_CONFIRMATIONS,
+      ...(options.startHeight === undefined ? {} : { startHeight: options.startHeight }),
+      publish: dependencies.publish,
+      now: dependencies.now,
+      logger: dependencies.logger,
+      onTip: (tip) => dependencies.health.tipSeen(tip),
+    });
+  // A token configured while the service runs (`lnswap tokens add`) is followed from the next poll: each poll
+  // reads the configuration (held in memory) and gets a new watcher only when its assets differ, so the watcher's
+  // count of unstable steps survives the configuration changes providers make all the time.
+  let watching: { assets: string; watcher: ChainWatcher } | undefined;
   return startPeriodicTask(
     async (signal) => {
       dependencies.health.pollStarted();
-      await watcher.catchUp(signal);
+      const catalog = catalogOf(await dependencies.store.getConfiguration());
+      const assets = catalog.assets.map((asset) => `${asset.ticker}:${asset.tokenAddress ?? ''}`).join(',');
+      if (watching?.assets !== assets) watching = { assets, watcher: watcherFor(catalog) };
+      await watching.watcher.catchUp(signal);
       dependencies.health.pollSucceeded();
     },
     {

@@ -12,7 +12,7 @@ export interface EngineOptions {
   readonly minTimelockBlocks: number;
   readonly maxTimelockBlocks: number;
   /**
-   * The swap contract's own refund delay. `fund(orderUUID, paymentHash)` carries no timelock,
+   * The swap contract's own refund delay. `fund(orderUUID, paymentHash, claimer)` carries no timelock,
    * so an Ethereum order's refundable height is the current height plus this.
    */
   readonly ethereumRefundDelayBlocks: number;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isLnswapError, LnswapError } from '../domain/errors.js';
+import { catalogOf } from '../domain/market-catalog.js';
 import type { ChainViews, OrderRecord } from '../domain/order.js';
 import { INITIAL_ORDER_STATE } from '../domain/states.js';
 import type { Store } from '../store/store.js';
@@ -71,6 +72,7 @@ export class QuoteDesk {
     const { store, now } = this.dependencies;
     const configuration = await store.getConfiguration();
     const request = checkQuoteRequest(payload, {
+      catalog: catalogOf(configuration),
       offeredMarkets: configuration.markets,
       providers: configuration.providers,
       now: now(),

@@ -2,7 +2,8 @@ import { isBitcoinAddress, refundPublicKeyHashOfAddress } from '../domain/bitcoi
 import { LnswapError } from '../domain/errors.js';
 import { isEthereumAddress } from '../domain/ethereum.js';
 import { decodeInvoice, hashInvoice } from '../domain/invoice.js';
-import { findMarket, type Market } from '../domain/markets.js';
+import type { MarketCatalog } from '../domain/market-catalog.js';
+import type { Market } from '../domain/markets.js';
 import type { PayReq, ProviderRecord } from '../domain/order.js';
 import { requirementsForMarket } from '../domain/requirements.js';
 import { isNonEmptyString, isPlainObject } from './payload-shapes.js';
@@ -20,6 +21,7 @@ export interface QuoteRequest {
 }
 
 export interface QuoteRequestContext {
+  readonly catalog: MarketCatalog;
   readonly offeredMarkets: readonly string[];
   readonly providers: readonly ProviderRecord[];
   readonly now: number;
@@ -38,7 +40,7 @@ interface QuoteRequestFields {
 export function checkQuoteRequest(payload: unknown, context: QuoteRequestContext): QuoteRequest {
   const fields = readFields(payload);
 
-  const market = findMarket(fields.market);
+  const market = context.catalog.findMarket(fields.market);
   if (market === undefined || !context.offeredMarkets.includes(market.name)) throw new LnswapError('InvalidMarket');
 
   const decoded = decodeInvoice(fields.invoice);

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { catalogOf } from '../domain/market-catalog.js';
 import type { Store } from '../store/store.js';
 import { BufferedWriter } from './buffered-writer.js';
 import { snapshotHead, snapshotOrderLine, snapshotTail } from './snapshot-format.js';
@@ -17,10 +18,12 @@ const EXPORT_BATCH_SIZE = 1000;
 export async function exportSnapshot(store: Store, output: Writable): Promise<ExportSummary> {
   const writer = new BufferedWriter(output);
   try {
-    await writer.write(snapshotHead(await store.getConfiguration()));
+    const configuration = await store.getConfiguration();
+    const catalog = catalogOf(configuration);
+    await writer.write(snapshotHead(configuration));
     let orders = 0;
     for await (const order of store.streamOrders(EXPORT_BATCH_SIZE)) {
-      await writer.write(snapshotOrderLine(order, orders === 0));
+      await writer.write(snapshotOrderLine(order, orders === 0, catalog));
       orders++;
     }
     await writer.write(snapshotTail(orders));

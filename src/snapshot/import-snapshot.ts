@@ -1,11 +1,17 @@
+import { catalogOf, KNOWN_CATALOG, type MarketCatalog } from '../domain/market-catalog.js';
 import type { OrderRecord } from '../domain/order.js';
 import type { ImportSession, Store, StoreConfiguration } from '../store/store.js';
 import { InvoiceChecks, type InvoiceRecord } from './invoice-checks.js';
 import { TopLevelObjectScanner, type ScanEvent } from './object-scanner.js';
 import { LIVE_ORDER_STATES } from '../domain/states.js';
 import { FieldError, recordError, SnapshotError } from './snapshot-error.js';
-import { HEADER_KEYS, ORDERS_KEY } from './snapshot-format.js';
-import { validateConfiguration, validateVersion, type SnapshotHeader } from './validate-configuration.js';
+import { HEADER_KEYS, ORDERS_KEY, TOKENS_KEY } from './snapshot-format.js';
+import {
+  validateConfiguration,
+  validateTokens,
+  validateVersion,
+  type SnapshotHeader,
+} from './validate-configuration.js';
 import { INVOICE_NOT_SIGNED_BOLT11, orderIdForMessages, validateOrder } from './validate-order.js';
 import { OrderIdIndex } from './order-id-index.js';
 import { PaymentHashIndex } from './payment-hash-index.js';
@@ -107,7 +113,9 @@ function badSignatureError(record: InvoiceRecord): SnapshotError {
 
 class SnapshotImporter {
   private readonly scanner = new TopLevelObjectScanner(ORDERS_KEY);
-  private readonly header: Partial<Record<HeaderKey, unknown>> = {};
+  private readonly header: Partial<Record<HeaderKey | typeof TOKENS_KEY, unknown>> = {};
+  /** Known markets, and those of `tokens` once read: orders are checked against it as they stream in. */
+  private catalog: MarketCatalog = KNOWN_CATALOG;
   private configuration: StoreConfiguration | undefined;
   private offeredMarkets: ReadonlySet<string> | undefined;
   private sawOrders = false;
@@ -161,6 +169,7 @@ class SnapshotImporter {
   }
 
   private async acceptHeaderMember(key: string, value: unknown): Promise<void> {
+    if (key === TOKENS_KEY) return this.acceptTokens(value);
     if (!isHeaderKey(key)) throw new SnapshotError(`${key}: unknown field`);
     if (key === 'version') validateVersion(value);
     this.header[key] = value;
@@ -171,13 +180,23 @@ class SnapshotImporter {
     }
   }
 
+  /** Markets, providers and orders may name a token's market, so its definition must come first. */
+  private acceptTokens(value: unknown): void {
+    if (Object.hasOwn(this.header, TOKENS_KEY)) throw new SnapshotError(`${TOKENS_KEY}: repeated`);
+    if (this.sawOrders || Object.hasOwn(this.header, 'markets') || Object.hasOwn(this.header, 'providers')) {
+      throw new SnapshotError(`${TOKENS_KEY}: must come before markets, providers and orders`);
+    }
+    this.catalog = catalogOf({ tokens: validateTokens(value) });
+    this.header[TOKENS_KEY] = value;
+  }
+
   private async acceptOrder(index: number, value: unknown): Promise<void> {
     const offeredMarkets = this.offeredMarkets;
     const idForMessages = orderIdForMessages(value);
     this.invoices.beginRecord(index, idForMessages);
     let order: OrderRecord;
     try {
-      order = validateOrder(value, { invoices: this.invoices, offeredMarkets });
+      order = validateOrder(value, { invoices: this.invoices, catalog: this.catalog, offeredMarkets });
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
       const afterInvoiceSignature = !FIELDS_BEFORE_INVOICE.has(error.field);

@@ -1,5 +1,5 @@
 import { formatWholeUnits } from '../domain/amounts.js';
-import { findMarket } from '../domain/markets.js';
+import type { MarketCatalog, TokenAsset } from '../domain/market-catalog.js';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
 import type { StoreConfiguration } from '../store/store.js';
@@ -11,8 +11,13 @@ import type { StoreConfiguration } from '../store/store.js';
  */
 export const SNAPSHOT_VERSION = 1;
 
-/** The top-level keys besides `orders`, in the order an export writes them. */
+/** The required top-level keys besides `orders`, in the order an export writes them. */
 export const HEADER_KEYS = ['version', 'markets', 'chains', 'providers'] as const;
+/**
+ * Configured ERC-20 tokens: optional, written only when there are some (so a store without tokens exports what
+ * it always did), and right after `version`, since `markets`, `providers` and orders may name their markets.
+ */
+export const TOKENS_KEY = 'tokens';
 export const ORDERS_KEY = 'orders';
 
 export interface SnapshotPayReq {
@@ -52,8 +57,19 @@ export interface SnapshotOrder {
   transactions: SnapshotTransaction[];
 }
 
-function decimalsOf(marketName: string): number {
-  const market = findMarket(marketName);
+export interface SnapshotToken {
+  ticker: string;
+  network: string;
+  address: string;
+  decimals: number;
+}
+
+export function tokenToSnapshot(token: TokenAsset): SnapshotToken {
+  return { ticker: token.ticker, network: token.network, address: token.address, decimals: token.decimals };
+}
+
+function decimalsOf(marketName: string, catalog: MarketCatalog): number {
+  const market = catalog.findMarket(marketName);
   if (market === undefined) throw new Error(`the store holds an order of unknown market ${marketName}`);
   return market.onchain.decimals;
 }
@@ -71,8 +87,8 @@ function transactionToSnapshot(transaction: OrderTransaction, decimals: number):
   };
 }
 
-export function orderToSnapshot(order: OrderRecord): SnapshotOrder {
-  const decimals = decimalsOf(order.market);
+export function orderToSnapshot(order: OrderRecord, catalog: MarketCatalog): SnapshotOrder {
+  const decimals = decimalsOf(order.market, catalog);
   const { redeemScript, refundableAtBlockHeight } = order.htlc;
   return {
     id: order.id,
@@ -124,6 +140,9 @@ function linesArray(items: readonly unknown[]): string {
 export function snapshotHead(configuration: StoreConfiguration): string {
   return (
     `{"version":${SNAPSHOT_VERSION},\n` +
+    (configuration.tokens.length === 0
+      ? ''
+      : `"${TOKENS_KEY}":${linesArray(configuration.tokens.map(tokenToSnapshot))},\n`) +
     `"markets":${JSON.stringify(configuration.markets)},\n` +
     `"chains":${JSON.stringify(chainsToSnapshot(configuration.chains))},\n` +
     `"providers":${linesArray(configuration.providers.map(providerToSnapshot))},\n` +
@@ -131,8 +150,8 @@ export function snapshotHead(configuration: StoreConfiguration): string {
   );
 }
 
-export function snapshotOrderLine(order: OrderRecord, isFirst: boolean): string {
-  return `${isFirst ? '\n' : ',\n'}${JSON.stringify(orderToSnapshot(order))}`;
+export function snapshotOrderLine(order: OrderRecord, isFirst: boolean, catalog: MarketCatalog): string {
+  return `${isFirst ? '\n' : ',\n'}${JSON.stringify(orderToSnapshot(order, catalog))}`;
 }
 
 export function snapshotTail(orderCount: number): string {

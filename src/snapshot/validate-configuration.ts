@@ -1,6 +1,7 @@
 import { parseBaseUnits } from '../domain/amounts.js';
 import { isEthereumAddress } from '../domain/ethereum.js';
-import { findMarket, KNOWN_MARKETS, type ChainKind } from '../domain/markets.js';
+import { catalogOf, tokenListProblem, type MarketCatalog, type TokenAsset } from '../domain/market-catalog.js';
+import type { ChainKind, Network } from '../domain/markets.js';
 import type { BitcoinChainView, ChainViews, EthereumChainView, PayReq, ProviderRecord } from '../domain/order.js';
 import type { StoreConfiguration } from '../store/store.js';
 import {
@@ -22,11 +23,14 @@ export interface SnapshotHeader {
   readonly markets: unknown;
   readonly chains: unknown;
   readonly providers: unknown;
+  /** Absent when the snapshot configures no token. */
+  readonly tokens?: unknown;
 }
 
 const CHAINS_FIELDS = new Set(['bitcoin', 'ethereum']);
 const BITCOIN_FIELDS = new Set(['blockHeight', 'feeTokensPerVirtualByte']);
 const ETHEREUM_FIELDS = new Set(['blockHeight', 'swapContractAddress']);
+const TOKEN_FIELDS = new Set(['ticker', 'network', 'address', 'decimals']);
 const PROVIDER_FIELDS = new Set(['id', 'active', 'markets']);
 const PAY_REQ_FIELDS = new Set(['minExpirationSeconds', 'minBaseUnits', 'maxBaseUnits']);
 const MAX_PROVIDER_ID_LENGTH = 128;
@@ -40,10 +44,41 @@ export function validateVersion(version: unknown): void {
 /** Checks every header member; throws SnapshotError naming the first bad record and field. */
 export function validateConfiguration(header: SnapshotHeader): StoreConfiguration {
   validateVersion(header.version);
-  const markets = atTopLevel(() => readMarkets(header.markets));
-  const chains = atTopLevel(() => readChains(header.chains, markets));
-  const providers = readProviders(header.providers, new Set(markets));
-  return { markets, chains, providers };
+  const tokens = validateTokens(header.tokens);
+  const catalog = catalogOf({ tokens });
+  const markets = atTopLevel(() => readMarkets(header.markets, catalog));
+  const chains = atTopLevel(() => readChains(header.chains, markets, catalog));
+  const providers = readProviders(header.providers, new Set(markets), catalog);
+  return { markets, chains, providers, tokens };
+}
+
+/** The snapshot's `tokens`, absent meaning none; throws SnapshotError naming the first bad token and field. */
+export function validateTokens(value: unknown): TokenAsset[] {
+  if (value === undefined) return [];
+  const entries = atTopLevel(() => readArray(value, 'tokens'));
+  const tokens = entries.map((entry, index) => {
+    try {
+      return readToken(entry);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      throw recordError(`tokens[${index}]`, error);
+    }
+  });
+  const problem = tokenListProblem(tokens);
+  if (problem !== undefined) {
+    throw recordError(`tokens[${problem.index}]`, new FieldError(problem.field, problem.problem));
+  }
+  return tokens;
+}
+
+function readToken(value: unknown): TokenAsset {
+  const token = readObject(value, '', TOKEN_FIELDS);
+  return {
+    ticker: readString(token.ticker, 'ticker'),
+    network: readString(token.network, 'network') as Network,
+    address: readString(token.address, 'address'),
+    decimals: readNonNegativeInteger(token.decimals, 'decimals'),
+  };
 }
 
 function atTopLevel<T>(read: () => T): T {
@@ -55,19 +90,21 @@ function atTopLevel<T>(read: () => T): T {
   }
 }
 
-function readMarkets(value: unknown): string[] {
+function readMarkets(value: unknown, catalog: MarketCatalog): string[] {
   const names: string[] = [];
   readArray(value, 'markets').forEach((entry, index) => {
     const field = `markets[${index}]`;
-    const market = findMarket(readString(entry, field));
-    if (market === undefined) fail(field, `not a known market (known: ${KNOWN_MARKETS.map((m) => m.name).join(', ')})`);
+    const market = catalog.findMarket(readString(entry, field));
+    if (market === undefined) {
+      fail(field, `not a known market (known: ${catalog.markets.map((m) => m.name).join(', ')})`);
+    }
     if (names.includes(market.name)) fail(field, `repeats ${market.name}`);
     names.push(market.name);
   });
   return names;
 }
 
-function readChains(value: unknown, markets: readonly string[]): ChainViews {
+function readChains(value: unknown, markets: readonly string[], catalog: MarketCatalog): ChainViews {
   const chains = readObject(value, 'chains', CHAINS_FIELDS);
   const views: { bitcoin?: BitcoinChainView; ethereum?: EthereumChainView } = {};
   if (chains.bitcoin !== undefined) {
@@ -91,18 +128,18 @@ function readChains(value: unknown, markets: readonly string[]): ChainViews {
     };
   }
   for (const name of markets) {
-    const chain: ChainKind = findMarket(name)!.onchain.chain;
+    const chain: ChainKind = catalog.findMarket(name)!.onchain.chain;
     if (views[chain] === undefined) fail(`chains.${chain}`, `required by the offered market ${name}`);
   }
   return views;
 }
 
-function readProviders(value: unknown, offeredMarkets: ReadonlySet<string>): ProviderRecord[] {
+function readProviders(value: unknown, offeredMarkets: ReadonlySet<string>, catalog: MarketCatalog): ProviderRecord[] {
   const entries = atTopLevel(() => readArray(value, 'providers'));
   const firstIndexById = new Map<string, number>();
   const providers = entries.map((entry, index) => {
     try {
-      const provider = readProvider(entry, offeredMarkets);
+      const provider = readProvider(entry, offeredMarkets, catalog);
       const earlier = firstIndexById.get(provider.id);
       if (earlier !== undefined) fail('id', `repeats providers[${earlier}]`);
       firstIndexById.set(provider.id, index);
@@ -120,7 +157,7 @@ function providerLabel(entry: unknown, index: number): string {
   return typeof id === 'string' && id !== '' ? `providers[${index}] (id ${id})` : `providers[${index}]`;
 }
 
-function readProvider(value: unknown, offeredMarkets: ReadonlySet<string>): ProviderRecord {
+function readProvider(value: unknown, offeredMarkets: ReadonlySet<string>, catalog: MarketCatalog): ProviderRecord {
   const provider = readObject(value, '', PROVIDER_FIELDS);
   const id = readString(provider.id, 'id');
   if (id.trim() === '' || id.length > MAX_PROVIDER_ID_LENGTH) {
@@ -131,7 +168,7 @@ function readProvider(value: unknown, offeredMarkets: ReadonlySet<string>): Prov
   const markets: Record<string, PayReq> = {};
   for (const [key, payReq] of Object.entries(offered)) {
     const field = fieldPath('markets', key);
-    const market = findMarket(key);
+    const market = catalog.findMarket(key);
     if (market === undefined) fail(field, 'not a known market');
     if (!offeredMarkets.has(market.name)) fail(field, "not one of the snapshot's markets");
     if (Object.hasOwn(markets, market.name)) fail(field, `repeats ${market.name}`);

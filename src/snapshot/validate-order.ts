@@ -3,7 +3,8 @@ import { isBitcoinAddress } from '../domain/bitcoin.js';
 import { isEthereumAddress } from '../domain/ethereum.js';
 import { isHexBytes, isHexOfLength, isZeroXHex } from '../domain/hex.js';
 import { preimageMatchesPaymentHash } from '../domain/invoice.js';
-import { findMarket, type Market } from '../domain/markets.js';
+import type { MarketCatalog } from '../domain/market-catalog.js';
+import type { Market } from '../domain/markets.js';
 import type { HtlcTerms, OrderRecord, OrderTransaction, Writable } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { isValidProviderName } from '../domain/provider-names.js';
@@ -45,6 +46,8 @@ export const INVOICE_NOT_SIGNED_BOLT11 = 'not a BOLT11 invoice with a valid sign
 export interface OrderValidationContext {
   /** Parses invoices; their signatures are checked apart, and a bad one reported by the caller. */
   readonly invoices: { check(invoice: string): CheckedInvoice };
+  /** The known markets and those of the snapshot's `tokens`, which come before any order. */
+  readonly catalog: MarketCatalog;
   /** Undefined while the snapshot's `markets` has not been read yet; the caller then checks later. */
   readonly offeredMarkets: ReadonlySet<string> | undefined;
 }
@@ -62,7 +65,7 @@ export function orderIdForMessages(value: unknown): string | undefined {
 export function validateOrder(value: unknown, context: OrderValidationContext): OrderRecord {
   const order = readObject(value, '', ORDER_FIELDS);
   const id = normalizeOrderId(readString(order.id, 'id')) ?? fail('id', 'must be a UUID');
-  const market = readMarket(order.market, context.offeredMarkets);
+  const market = readMarket(order.market, context);
 
   const invoice = readString(order.invoice, 'invoice');
   const { read: decoded, invoiceHash } = context.invoices.check(invoice);
@@ -129,8 +132,8 @@ export function validateOrder(value: unknown, context: OrderValidationContext): 
   return Object.assign(record, { htlc, transactions });
 }
 
-function readMarket(value: unknown, offeredMarkets: ReadonlySet<string> | undefined): Market {
-  const market = findMarket(readString(value, 'market'));
+function readMarket(value: unknown, { catalog, offeredMarkets }: OrderValidationContext): Market {
+  const market = catalog.findMarket(readString(value, 'market'));
   if (market === undefined) fail('market', 'not a known market');
   if (offeredMarkets !== undefined && !offeredMarkets.has(market.name)) {
     fail('market', "not one of the snapshot's markets");

@@ -1,3 +1,5 @@
+import type { Network } from '../domain/markets.js';
+import type { TokenAsset } from '../domain/market-catalog.js';
 import type { ChainViews, PayReq, ProviderCredential, ProviderRecord } from '../domain/order.js';
 
 export interface ChainViewRow {
@@ -19,6 +21,13 @@ export interface ProviderMarketRow {
   min_expiration_seconds: string;
   min_base_units: string;
   max_base_units: string;
+}
+
+export interface TokenRow {
+  ticker: string;
+  network: string;
+  address: string;
+  decimals: number;
 }
 
 export interface CredentialRow {
@@ -62,6 +71,21 @@ export function chainViewsFromRows(rows: readonly ChainViewRow[]): ChainViews {
           },
         }),
   };
+}
+
+/** Rows for `tokens (position, ticker, network, address, decimals)`, in configuration order. */
+export function tokenValues(tokens: readonly TokenAsset[]): [number, string, string, string, number][] {
+  return tokens.map((token, position) => [position, token.ticker, token.network, token.address, token.decimals]);
+}
+
+/** The rows must come in `position` order; the schema's CHECK keeps `network` one of the three. */
+export function tokensFromRows(rows: readonly TokenRow[]): TokenAsset[] {
+  return rows.map((row) => ({
+    ticker: row.ticker,
+    network: row.network as Network,
+    address: row.address,
+    decimals: row.decimals,
+  }));
 }
 
 /** Rows for `provider_markets (market, position, min_expiration_seconds, min_base_units, max_base_units)`. */

@@ -1,3 +1,4 @@
+import type { TokenAsset } from '../domain/market-catalog.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { ChainViews, OrderRecord, ProviderCredential, ProviderRecord, StateChange } from '../domain/order.js';
 import type { OrderState } from '../domain/states.js';
@@ -107,6 +108,10 @@ export class GuardedStore implements Store {
 
   upsertProvider(provider: ProviderRecord): Promise<void> {
     return this.guard(() => this.inner.upsertProvider(provider));
+  }
+
+  addToken(token: TokenAsset, market: string): Promise<void> {
+    return this.guard(() => this.inner.addToken(token, market));
   }
 
   setProviderActive(id: string, active: boolean): Promise<void> {

@@ -1,4 +1,5 @@
 import type { BlockRef, ChainObservation } from '../domain/chain-observations.js';
+import type { TokenAsset } from '../domain/market-catalog.js';
 import type { ChainKind } from '../domain/markets.js';
 import type {
   ChainViews,
@@ -25,6 +26,8 @@ export interface StoreConfiguration {
   readonly chains: ChainViews;
   /** Sorted by id. */
   readonly providers: readonly ProviderRecord[];
+  /** Configured ERC-20 tokens, in the operator's order; each adds one market (`catalogOf`) the service may offer. */
+  readonly tokens: readonly TokenAsset[];
 }
 
 export interface StateTransition {
@@ -77,7 +80,7 @@ export interface ChainStep {
 
 /** Writes of one import, applied in a single database transaction: all or nothing. */
 export interface ImportSession {
-  /** Replaces offered markets and chain views; upserts providers by id. */
+  /** Replaces offered markets, tokens and chain views; upserts providers by id. */
   writeConfiguration(configuration: StoreConfiguration): Promise<void>;
   /** Inserts orders, replacing any order with the same id (its transactions too). */
   writeOrders(orders: readonly OrderRecord[]): Promise<void>;
@@ -150,6 +153,11 @@ export interface Store {
   applyChainStep(step: ChainStep): Promise<readonly number[] | undefined>;
   /** Inserts or replaces a provider's configuration and active flag. */
   upsertProvider(provider: ProviderRecord): Promise<void>;
+  /**
+   * Appends a token to the configuration and its market to the offered markets, in one transaction that touches
+   * nothing else; refused (throws) for a ticker, a contract on the same network or a market already there.
+   */
+  addToken(token: TokenAsset, market: string): Promise<void>;
   setProviderActive(id: string, active: boolean): Promise<void>;
 
   addProviderCredential(credential: ProviderCredential): Promise<void>;

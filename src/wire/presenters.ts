@@ -4,7 +4,7 @@
  * units, times as ISO 8601 with milliseconds, counts and satoshis as JSON numbers.
  */
 import { formatFixedPoint, formatWholeUnits } from '../domain/amounts.js';
-import type { FundingDetails } from '../domain/funding.js';
+import type { EthereumFundingDetails, FundingDetails, UnsignedEthereumTx } from '../domain/funding.js';
 import type { Market } from '../domain/markets.js';
 import type { ChainViews, OrderRecord, StateChange } from '../domain/order.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
@@ -100,19 +100,27 @@ export function presentFundingDetails(funding: FundingDetails, market: Market): 
     amount: formatFixedPoint(funding.amount, market.onchain.decimals),
     details:
       'unsignedFundingTx' in details
-        ? {
-            unsignedFundingTx: {
-              to: details.unsignedFundingTx.to,
-              data: details.unsignedFundingTx.data,
-              value: details.unsignedFundingTx.value.toString(),
-            },
-          }
+        ? presentEthereumFundingDetails(details)
         : {
             redeemScript: details.redeemScript,
             payToAddress: details.payToAddress,
             refundableAtBlockHeight: details.refundableAtBlockHeight,
           },
   };
+}
+
+function presentEthereumTx(transaction: UnsignedEthereumTx): { to: string; data: string; value: string } {
+  return { to: transaction.to, data: transaction.data, value: transaction.value.toString() };
+}
+
+function presentEthereumFundingDetails(details: EthereumFundingDetails): {
+  unsignedFundingTx: ReturnType<typeof presentEthereumTx>;
+  unsignedApprovalTx?: ReturnType<typeof presentEthereumTx>;
+} {
+  const unsignedFundingTx = presentEthereumTx(details.unsignedFundingTx);
+  return details.unsignedApprovalTx === undefined
+    ? { unsignedFundingTx }
+    : { unsignedFundingTx, unsignedApprovalTx: presentEthereumTx(details.unsignedApprovalTx) };
 }
 
 /**
@@ -177,8 +185,13 @@ export function presentOrderHistory({
   ethereumChainId,
 }: OrderHistoryParts): OrderHistoryView {
   const chainHeight = chains[market.onchain.chain]?.blockHeight;
+  const { ticker, chain, network, decimals, tokenAddress } = market.onchain;
   return {
     orderId: order.id,
+    asset:
+      tokenAddress === undefined
+        ? { ticker, chain, network, decimals }
+        : { ticker, chain, network, decimals, tokenAddress },
     states: history.map(({ sequence, state, at, cause }) => ({
       sequence,
       state,

@@ -62,6 +62,12 @@ export const orderShape = {
   properties: { ...orderProperties, paymentPreimage: { type: 'string', description: '64 hex' } },
 } as const;
 
+const unsignedEthereumTx = object({
+  to: string,
+  data: string,
+  value: { type: 'string', description: 'Integer, smallest unit (wei)' },
+});
+
 export const fundingDetailsShape = object({
   orderId: string,
   expiryTimestampMs: { type: 'integer', description: 'Milliseconds since the Unix epoch' },
@@ -69,12 +75,13 @@ export const fundingDetailsShape = object({
   details: {
     anyOf: [
       object({ redeemScript: string, payToAddress: string, refundableAtBlockHeight: integer }),
+      object({ unsignedFundingTx: unsignedEthereumTx }),
       object({
-        unsignedFundingTx: object({
-          to: string,
-          data: string,
-          value: { type: 'string', description: 'Integer, smallest unit (wei)' },
-        }),
+        unsignedFundingTx: { ...unsignedEthereumTx, description: 'fundToken(...) on the swap contract, value "0"' },
+        unsignedApprovalTx: {
+          ...unsignedEthereumTx,
+          description: 'ERC-20 approve(swap contract, amount) on the token, sent and mined first',
+        },
       }),
     ],
   },
@@ -137,9 +144,22 @@ const transitionCauseShape = {
  */
 export const orderHistoryShape = {
   type: 'object',
-  required: ['orderId', 'states', 'transactions'],
+  required: ['orderId', 'asset', 'states', 'transactions'],
   properties: {
     orderId: string,
+    asset: {
+      type: 'object',
+      description: "The order's on-chain asset: where it settles and how many decimals its amounts have",
+      required: ['ticker', 'chain', 'network', 'decimals'],
+      properties: {
+        ticker: string,
+        chain: { type: 'string', enum: ['bitcoin', 'ethereum'] },
+        network: { type: 'string', enum: ['mainnet', 'testnet', 'simnet'] },
+        decimals: integer,
+        tokenAddress: { type: 'string', description: "An ERC-20 token's contract; absent for BTC and ether" },
+      },
+      additionalProperties: false,
+    },
     states: {
       type: 'array',
       items: {

@@ -1,6 +1,7 @@
 import type { Namespace } from 'socket.io';
 import { LnswapError } from '../domain/errors.js';
-import { findMarket, type ChainKind, type Network } from '../domain/markets.js';
+import type { MarketCatalog } from '../domain/market-catalog.js';
+import type { ChainKind, Network } from '../domain/markets.js';
 import type { BlockHeightChange } from '../engine/block-height-tracker.js';
 import { isPlainObject } from '../engine/payload-shapes.js';
 import { blockHeightRoom } from './rooms.js';
@@ -37,7 +38,11 @@ function isChainKind(value: string | undefined): value is ChainKind {
  * `{ network: 'ethereum', subnet: 'kovan_testnet' }` (any case); only chains some offered market
  * settles on can be followed. Throws InvalidNetworkOrSubnet.
  */
-export function readBlockHeightTopic(payload: unknown, offeredMarkets: readonly string[]): BlockHeightTopic {
+export function readBlockHeightTopic(
+  payload: unknown,
+  offeredMarkets: readonly string[],
+  catalog: MarketCatalog,
+): BlockHeightTopic {
   const fields = isPlainObject(payload) ? payload : {};
   const chain = typeof fields.network === 'string' ? fields.network.toLowerCase() : undefined;
   const subnet = typeof fields.subnet === 'string' ? fields.subnet.toLowerCase() : undefined;
@@ -46,7 +51,7 @@ export function readBlockHeightTopic(payload: unknown, offeredMarkets: readonly 
   }
   const network = SUBNET_NAMES[chain][subnet] as Network;
   const offered = offeredMarkets.some((name) => {
-    const market = findMarket(name);
+    const market = catalog.findMarket(name);
     return market !== undefined && market.onchain.chain === chain && market.network === network;
   });
   if (!offered) throw new LnswapError('InvalidNetworkOrSubnet');

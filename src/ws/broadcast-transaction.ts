@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { BroadcastRefused } from '../chains/chain-backend.js';
 import { LnswapError } from '../domain/errors.js';
-import { findOnchainAsset, type ChainKind, type Network } from '../domain/markets.js';
+import type { MarketCatalog } from '../domain/market-catalog.js';
+import type { ChainKind, Network } from '../domain/markets.js';
 import { isPlainObject } from '../engine/payload-shapes.js';
 
 /** What broadcasting on one network needs of a chain backend. */
@@ -36,6 +37,7 @@ export const MAX_BROADCAST_PAYLOAD_BYTES = 2 * Math.max(...Object.values(RELAYED
  */
 export async function broadcastTransaction(
   payload: unknown,
+  catalog: MarketCatalog,
   broadcasters: Broadcasters,
   logger: Logger,
 ): Promise<{ txId: string }> {
@@ -44,7 +46,7 @@ export async function broadcastTransaction(
   if (typeof onchainTicker !== 'string' || typeof signedTxHex !== 'string') {
     throw new LnswapError('InvalidOrMissingBroadcastTxRequestFields');
   }
-  const asset = findOnchainAsset(onchainTicker);
+  const asset = catalog.findOnchainAsset(onchainTicker);
   if (asset === undefined) throw new LnswapError('InvalidOnchainTicker');
   const hexDigits = signedTxHex.length - (signedTxHex.startsWith('0x') ? 2 : 0);
   if (hexDigits > 2 * RELAYED_TRANSACTION_BYTES[asset.chain]) throw new LnswapError('PayloadTooLarge');

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Namespace, Socket } from 'socket.io';
 import { LnswapError } from '../domain/errors.js';
-import { findMarket } from '../domain/markets.js';
+import { offeredMarketNamed } from '../domain/markets.js';
 import { parseActiveConfiguration } from '../engine/active-configuration.js';
 import { authenticateProvider } from '../engine/credentials.js';
 import type { OrderTransitions } from '../engine/order-transitions.js';
@@ -149,8 +149,8 @@ async function readMarketList(store: Store, payload: unknown): Promise<string[]>
   if (!Array.isArray(payload) || payload.length === 0) throw new LnswapError('InvalidOrMissingMarkets');
   const { markets: offered } = await store.getConfiguration();
   return payload.map((name: unknown) => {
-    const market = typeof name === 'string' ? findMarket(name)?.name : undefined;
-    if (market === undefined || !offered.includes(market)) throw new LnswapError('InvalidOrMissingMarkets');
+    const market = typeof name === 'string' ? offeredMarketNamed(name, offered) : undefined;
+    if (market === undefined) throw new LnswapError('InvalidOrMissingMarkets');
     return market;
   });
 }

@@ -3,7 +3,7 @@ import type { Namespace, Socket } from 'socket.io';
 import { presentFundingDetails, presentRefund, presentRequirements } from '../wire/presenters.js';
 import { LnswapError } from '../domain/errors.js';
 import { deriveFundingDetails } from '../domain/funding.js';
-import { marketOf } from '../domain/markets.js';
+import { catalogOf } from '../domain/market-catalog.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
@@ -70,9 +70,9 @@ function userHandlers(
         throw new LnswapError('RateLimitExceeded');
       }
       const order = await desk.requestQuote(payload, requestId);
-      const { chains } = await store.getConfiguration();
-      const market = marketOf(order);
-      return presentFundingDetails(deriveFundingDetails(order, market, chains), market);
+      const configuration = await store.getConfiguration();
+      const market = catalogOf(configuration).marketOf(order);
+      return presentFundingDetails(deriveFundingDetails(order, market, configuration.chains), market);
     },
 
     subscribeToOrderState: async (payload) => {
@@ -89,27 +89,30 @@ function userHandlers(
     },
 
     subscribeToBlockHeight: async (payload) => {
-      const { markets } = await store.getConfiguration();
-      const topic = readBlockHeightTopic(payload, markets);
+      const configuration = await store.getConfiguration();
+      const topic = readBlockHeightTopic(payload, configuration.markets, catalogOf(configuration));
       await socket.join(blockHeightRoom(topic.chain, topic.subnet));
       return undefined;
     },
 
     unsubscribeFromBlockHeight: async (payload) => {
-      const { markets } = await store.getConfiguration();
-      const topic = readBlockHeightTopic(payload, markets);
+      const configuration = await store.getConfiguration();
+      const topic = readBlockHeightTopic(payload, configuration.markets, catalogOf(configuration));
       await socket.leave(blockHeightRoom(topic.chain, topic.subnet));
       return undefined;
     },
 
     requestRefundDetails: async (payload) => {
       const order = await findOrder(store, payload);
-      const { chains } = await store.getConfiguration();
-      const market = marketOf(order);
-      return presentRefund(deriveRefundDetails(order, market, chains), market);
+      const configuration = await store.getConfiguration();
+      const market = catalogOf(configuration).marketOf(order);
+      return presentRefund(deriveRefundDetails(order, market, configuration.chains), market);
     },
 
-    broadcastTransaction: (payload) => broadcastTransaction(payload, dependencies.broadcasters, dependencies.logger),
+    broadcastTransaction: async (payload) => {
+      const catalog = catalogOf(await store.getConfiguration());
+      return broadcastTransaction(payload, catalog, dependencies.broadcasters, dependencies.logger);
+    },
 
     requestMarketRequirements: async () => {
       const { markets, providers } = await store.getConfiguration();

@@ -38,6 +38,7 @@ test("an order's history: each state with its time, sequence and cause, less the
   assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
   assert.deepEqual(response.json(), {
     orderId: ethereumOrder.id,
+    asset: { ticker: 'ETH', chain: 'ethereum', network: 'mainnet', decimals: 18 },
     chainHeight: ETHEREUM_VIEW.blockHeight,
     ethereumChainId: 31337,
     states: [

@@ -250,7 +250,7 @@ for (const kind of STORE_KINDS) {
         });
       });
 
-      test('Ethereum: a fund(orderUUID, paymentHash) call to the swap contract worth the full amount', async () => {
+      test('Ethereum: a fund(orderUUID, paymentHash, claimer) call to the swap contract worth the full amount', async () => {
         const { record } = ethPartial;
         assertJson(await get(`/api/orders/${record.id}/fundDetails`), {
           orderId: record.id,
@@ -259,8 +259,9 @@ for (const kind of STORE_KINDS) {
           details: {
             unsignedFundingTx: {
               to: SWAP_CONTRACT_ADDRESS,
-              // selector, bytes16 left-aligned in its 32-byte word, bytes32
-              data: `0x3fdcdd1e${compactUuid(record.id)}${'0'.repeat(32)}${record.paymentHash}`,
+              // selector, bytes16 left-aligned in its 32-byte word, bytes32, and the claimer: an order imported
+              // without one names the zero address, which the contract refuses
+              data: `0x478820ce${compactUuid(record.id)}${'0'.repeat(32)}${record.paymentHash}${'0'.repeat(64)}`,
               value: '499500000000000000',
             },
           },

@@ -54,6 +54,20 @@ describe('the dependency rules', () => {
     ]);
   });
 
+  test("refuse the provider daemon reaching into the service's store, engine or socket.io", async () => {
+    const found = await cruiseTree(join(root, 'provider'), {
+      'src/provider/daemon.js':
+        "import { store } from '../store/store.js';\nimport { engine } from '../engine/engine.js';\nimport { chain } from '../chains/chain.js';\nexport const daemon = [store, engine, chain];\n",
+      'src/store/store.js': 'export const store = {};\n',
+      'src/engine/engine.js': 'export const engine = {};\n',
+      'src/chains/chain.js': 'export const chain = {};\n',
+    });
+    assert.deepEqual(found, [
+      'provider-on-domain-and-chains: src/provider/daemon.js → src/engine/engine.js',
+      'provider-on-domain-and-chains: src/provider/daemon.js → src/store/store.js',
+    ]);
+  });
+
   test('pass a tree that keeps them', async () => {
     const found = await cruiseTree(join(root, 'kept'), {
       'src/domain/rules.js': "import { createHash } from 'node:crypto';\nexport const hash = createHash;\n",

@@ -8,11 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
-import { ONCHAIN_ASSETS } from '../../src/domain/markets.js';
 import type { ChainViews } from '../../src/domain/order.js';
 import { chromiumSkipReason, launchChromium, type Chromium } from '../support/chromium.js';
 import { DEMO_SNAPSHOT, startDemoService, type DemoService } from '../support/demo-service.js';
 import { eventually } from '../support/eventually.js';
+import { buildOrder } from '../support/fixtures.js';
 
 interface SnapshotOrder {
   readonly id: string;
@@ -165,12 +165,52 @@ describe('the order tracker page in Chromium', { skip: chromiumSkipReason() }, (
     assert.equal(await fieldValue('Value (wei)'), value);
     assert.equal(await fieldValue('Data'), data);
     const orderUuid = data.slice(10, 42);
-    const paymentHash = data.slice(74);
-    assert.equal(data, `0x3fdcdd1e${orderUuid}${'0'.repeat(32)}${paymentHash}`);
+    const paymentHash = data.slice(74, 138);
+    const claimer = data.slice(162);
+    assert.equal(data, `0x478820ce${orderUuid}${'0'.repeat(32)}${paymentHash}${'0'.repeat(24)}${claimer}`);
     assert.equal(
       await scanQr(),
-      `ethereum:${to}@1/fund?value=${value}&bytes16=0x${orderUuid}&bytes32=0x${paymentHash}`,
+      `ethereum:${to}@1/fund?value=${value}&bytes16=0x${orderUuid}&bytes32=0x${paymentHash}&address=0x${claimer}`,
     );
+  });
+
+  test('a token order shows both steps, approve then fundToken, with its amount in tokens', async () => {
+    const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+    const { record } = buildOrder({ label: 'tracker usdc', market: 'ETH_LBTC', state: 'WaitingForFundingTx' });
+    const order = { ...record, market: 'USDC_LBTC', amount: 1_234_560_000n, expiresAt: Date.now() + 3_600_000 };
+    const configuration = await demo.fresh.store.getConfiguration();
+    await demo.fresh.store.importAtomically(async (session) => {
+      await session.writeConfiguration({
+        ...configuration,
+        tokens: [usdc],
+        markets: [...configuration.markets, 'USDC_LBTC'],
+      });
+      await session.writeOrders([order]);
+    });
+
+    await page.goto(`${base}/orders/${order.id}`);
+    await page.locator('li[data-step="fundToken"]').waitFor();
+    const { details } = await getJson<{
+      details: Record<'unsignedApprovalTx' | 'unsignedFundingTx', { to: string; value: string; data: string }>;
+    }>(`/api/orders/${order.id}/fundDetails`);
+    assert.deepEqual(
+      await Promise.all(
+        (await page.locator('.funding-steps > li').all()).map((item) => item.getAttribute('data-step')),
+      ),
+      ['approve', 'fundToken'],
+    );
+    for (const [step, tx, to] of [
+      ['approve', details.unsignedApprovalTx, 'To (token)'],
+      ['fundToken', details.unsignedFundingTx, 'To (swap contract)'],
+    ] as const) {
+      const field = (label: string) => page.locator(`li[data-step="${step}"] code[data-field="${label}"]`).innerText();
+      assert.equal(await field(to), tx.to);
+      assert.equal(await field('Value (wei)'), '0');
+      assert.equal(await field('Data'), tx.data);
+      assert.match(await page.locator(`li[data-step="${step}"] h4`).innerText(), /1234\.56 USDC$/);
+    }
+    assert.equal(details.unsignedApprovalTx.to, usdc.address);
+    assert.equal(await page.locator('.qr').count(), 0, 'no payment link stands for two transactions');
   });
 
   test('the markets view lists every market with its requirements', async () => {
@@ -187,11 +227,6 @@ describe('the order tracker page in Chromium', { skip: chromiumSkipReason() }, (
       const grouped = payReq.minBaseUnits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
       assert.match(await page.locator(`li.market[data-market="${market}"]`).innerText(), new RegExp(`${grouped} to `));
     }
-  });
-
-  test("the page's table of on-chain assets is the service's", async () => {
-    const assets = await page.evaluate("import('/assets/chains.js').then((module) => module.ONCHAIN_ASSETS)");
-    assert.deepEqual(assets, ONCHAIN_ASSETS);
   });
 
   test('on a 375 px wide phone every view fits without scrolling sideways', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { catalogOf, KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { checkQuoteRequest, type QuoteRequestContext } from '../../src/engine/quote-request.js';
 import { payReq, provider } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
@@ -10,6 +11,7 @@ const NOW = Date.UTC(2024, 0, 1);
 const NOW_SECONDS = NOW / 1000;
 
 const context: QuoteRequestContext = {
+  catalog: KNOWN_CATALOG,
   offeredMarkets: ['BTC_LBTC', 'ETH_LBTC', 'TBTC_LTBTC'],
   providers: [
     provider('maker-a', true, { BTC_LBTC: payReq(3600n, 1000n, 100_000n), ETH_LBTC: payReq(7200n, 5000n, 50_000n) }),
@@ -51,6 +53,21 @@ describe('checkQuoteRequest', () => {
     const legacy = legacyRefundAddressFor('user');
     assert.equal(checkQuoteRequest({ market: 'BTC_LBTC', invoice, refundAddress: legacy }, context).refundAddress, legacy);
     assert.equal(checkQuoteRequest({ market: 'ETH_LBTC', invoice, refundAddress: null }, context).refundAddress, undefined);
+  });
+
+  test("a configured token's market is quoted like ETH_LBTC, in any case; without its token it is no market", () => {
+    const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+    const withUsdc: Partial<QuoteRequestContext> = {
+      catalog: catalogOf({ tokens: [usdc] }),
+      offeredMarkets: [...context.offeredMarkets, 'USDC_LBTC'],
+      providers: [provider('maker-usdc', true, { USDC_LBTC: payReq(3600n, 1000n, 100_000n) })],
+    };
+    const request = checkQuoteRequest({ market: 'usdc_lbtc', invoice }, { ...context, ...withUsdc });
+    assert.equal(request.market.name, 'USDC_LBTC');
+    assert.equal(request.market.onchain.tokenAddress, usdc.address);
+    assert.equal(request.market.onchain.decimals, 6);
+    assert.equal(refusal({ market: 'USDC_LBTC', invoice }, { ...withUsdc, catalog: KNOWN_CATALOG }), 'InvalidMarket');
+    assert.equal(refusal({ market: 'USDC_LBTC', invoice }, { ...withUsdc, offeredMarkets: ['BTC_LBTC'] }), 'InvalidMarket');
   });
 
   test('InvalidOrMissingQuoteRequestFields for a payload that is not the documented object', () => {

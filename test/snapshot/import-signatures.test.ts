@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
+import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { SnapshotError } from '../../src/snapshot/snapshot-error.js';
 import { collect } from '../store/fixtures.js';
@@ -24,7 +25,10 @@ let signedOrders: SnapshotDocument['orders'] | undefined;
 function bigDocument(): SnapshotDocument {
   // Signing 600 invoices takes more than a second; the orders are built once and copied per test.
   signedOrders ??= Array.from({ length: ORDER_COUNT }, (_, n) =>
-    orderToSnapshot(buildOrder({ label: `many ${n}`, createdAt: Date.UTC(2020, 0, 1) + n * 1000 }).record),
+    orderToSnapshot(
+      buildOrder({ label: `many ${n}`, createdAt: Date.UTC(2020, 0, 1) + n * 1000 }).record,
+      KNOWN_CATALOG,
+    ),
   ) as unknown as SnapshotDocument['orders'];
   return { ...validDocument(), orders: structuredClone(signedOrders) };
 }

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { exportSnapshot } from '../../src/snapshot/export-snapshot.js';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
+import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { buildOrder, uuidFor } from '../support/fixtures.js';
 import { chunked, exportText, render, validDocument, type SnapshotDocument } from './snapshot-fixtures.js';
@@ -155,7 +156,7 @@ for (const kind of STORE_KINDS) {
 test("a refunded Ethereum slot's amount stays out of the snapshot: only FUND transactions carry one", () => {
   const { record } = buildOrder({ label: 'slot refund', market: 'ETH_LBTC', funds: [300n, 700n], state: 'WaitingForRefundTx' });
   const refund = { type: 'REFUND', id: `0x${'b1'.repeat(32)}`, amount: 300n, blockHeight: 9_231_300 } as const;
-  const written = orderToSnapshot({ ...record, transactions: [...record.transactions, refund] });
+  const written = orderToSnapshot({ ...record, transactions: [...record.transactions, refund] }, KNOWN_CATALOG);
   assert.deepEqual(written.transactions.at(-1), { type: 'REFUND', id: refund.id, blockHeight: refund.blockHeight });
   assert.ok(written.transactions.slice(0, 2).every((transaction) => transaction.amount !== undefined));
 });

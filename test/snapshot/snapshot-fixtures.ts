@@ -1,5 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { chainsToSnapshot, orderToSnapshot, providerToSnapshot } from '../../src/snapshot/snapshot-format.js';
+import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { exportSnapshot } from '../../src/snapshot/export-snapshot.js';
 import type { Store } from '../../src/store/store.js';
 import { buildOrder, configuration, payReq, provider, type BuiltOrder } from '../support/fixtures.js';
@@ -59,7 +60,7 @@ export function validDocument(): SnapshotDocument {
     markets: config.markets,
     chains: chainsToSnapshot(config.chains),
     providers: config.providers.map(providerToSnapshot),
-    orders: sampleOrders().map(({ record }) => orderToSnapshot(record)),
+    orders: sampleOrders().map(({ record }) => orderToSnapshot(record, KNOWN_CATALOG)),
   });
 }
 
@@ -71,7 +72,7 @@ export function seedDocument(): SnapshotDocument {
     markets: ['BTC_LBTC'],
     chains: { bitcoin: { blockHeight: 612_100, feeTokensPerVirtualByte: 12 } },
     providers: [providerToSnapshot(provider('maker-1', true, { BTC_LBTC: payReq(3600n, 1000n, 4294967n) }))],
-    orders: [orderToSnapshot(order.record)],
+    orders: [orderToSnapshot(order.record, KNOWN_CATALOG)],
   });
 }
 

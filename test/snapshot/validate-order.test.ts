@@ -3,11 +3,13 @@ import { describe, test } from 'node:test';
 import { readInvoice } from '../../src/domain/bolt11-reader.js';
 import { hashInvoice } from '../../src/domain/invoice.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
+import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { validateOrder, type OrderValidationContext } from '../../src/snapshot/validate-order.js';
 import { sampleOrders } from './snapshot-fixtures.js';
 
 const context: OrderValidationContext = {
   invoices: { check: (invoice) => ({ read: readInvoice(invoice), invoiceHash: hashInvoice(invoice) }) },
+  catalog: KNOWN_CATALOG,
   offeredMarkets: undefined,
 };
 
@@ -39,7 +41,7 @@ function keysInOrder(value: object, order: readonly string[]): string[] {
 describe('validateOrder', () => {
   test('reads a snapshot order back into the record it was written from, fields in their usual order', () => {
     for (const { record } of sampleOrders()) {
-      const read = validateOrder(JSON.parse(JSON.stringify(orderToSnapshot(record))), context);
+      const read = validateOrder(JSON.parse(JSON.stringify(orderToSnapshot(record, KNOWN_CATALOG))), context);
       assert.deepStrictEqual(read, record);
       assert.deepStrictEqual(Object.keys(read), keysInOrder(read, ORDER_KEYS));
       for (const transaction of read.transactions) {

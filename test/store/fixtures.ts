@@ -63,6 +63,7 @@ export function makeProvider(id: string, markets: ProviderRecord['markets'], act
 
 export const CONFIGURATION: StoreConfiguration = {
   markets: ['ETH_LBTC', 'BTC_LBTC'],
+  tokens: [],
   chains: {
     bitcoin: { blockHeight: 612_100, feeTokensPerVirtualByte: 12.5 },
     ethereum: { blockHeight: 9_230_000, swapContractAddress: '0xf0398fad8c2aa38c476b010c269158d442730e98' },

@@ -15,7 +15,12 @@ for (const kind of STORE_KINDS) {
     const fresh = useFreshStore(kind);
 
     test('a new store has no markets, chain views or providers', async () => {
-      assert.deepStrictEqual(await fresh.store().getConfiguration(), { markets: [], chains: {}, providers: [] });
+      assert.deepStrictEqual(await fresh.store().getConfiguration(), {
+        markets: [],
+        chains: {},
+        providers: [],
+        tokens: [],
+      });
     });
 
     test('configuration reads back with markets as given, providers by id, provider markets as given', async () => {
@@ -25,6 +30,7 @@ for (const kind of STORE_KINDS) {
         markets: ['ETH_LBTC', 'BTC_LBTC'],
         chains: CONFIGURATION.chains,
         providers: [makerA, makerB],
+        tokens: [],
       });
       const stored = (await fresh.store().getConfiguration()).providers[1];
       assert.deepStrictEqual(Object.keys(stored?.markets ?? {}), ['ETH_LBTC', 'BTC_LBTC']);
@@ -38,13 +44,70 @@ for (const kind of STORE_KINDS) {
           markets: ['BTC_LBTC'],
           chains: { bitcoin: { blockHeight: 700_000, feeTokensPerVirtualByte: 3 } },
           providers: [replacedMakerB, makeProvider('maker-c', {})],
+          tokens: [],
         }),
       );
       assert.deepStrictEqual(await fresh.store().getConfiguration(), {
         markets: ['BTC_LBTC'],
         chains: { bitcoin: { blockHeight: 700_000, feeTokensPerVirtualByte: 3 } },
         providers: [CONFIGURATION.providers[1], replacedMakerB, makeProvider('maker-c', {})],
+        tokens: [],
       });
+    });
+
+    test("tokens read back in the operator's order, and a new configuration replaces them", async () => {
+      const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+      const susdc = { ticker: 'SUSDC', network: 'simnet', address: `0x${'5f'.repeat(20)}`, decimals: 6 } as const;
+      const dai = { ticker: 'DAI', network: 'mainnet', address: `0x${'6b'.repeat(20)}`, decimals: 18 } as const;
+      await fresh.store().importAtomically((session) =>
+        session.writeConfiguration({
+          ...CONFIGURATION,
+          markets: ['USDC_LBTC', 'SUSDC_LSBTC'],
+          tokens: [usdc, susdc],
+        }),
+      );
+      const stored = await fresh.store().getConfiguration();
+      assert.deepStrictEqual(stored.tokens, [usdc, susdc]);
+      assert.deepStrictEqual(stored.markets, ['USDC_LBTC', 'SUSDC_LSBTC']);
+      await fresh
+        .store()
+        .importAtomically((session) => session.writeConfiguration({ ...CONFIGURATION, tokens: [dai, usdc] }));
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).tokens, [dai, usdc]);
+    });
+
+    test('addToken appends the token and offers its market, leaving providers and chain views as they are', async () => {
+      const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+      const dai = { ticker: 'DAI', network: 'mainnet', address: `0x${'6b'.repeat(20)}`, decimals: 18 } as const;
+      await fresh.store().importAtomically((session) => session.writeConfiguration(CONFIGURATION));
+      const before = await fresh.store().getConfiguration();
+      // Moves the service makes meanwhile: adding a token must not write back an older copy of them.
+      await fresh.store().setChainViews({ bitcoin: { blockHeight: 612_200, feeTokensPerVirtualByte: 2 } });
+      await fresh.store().setProviderActive('maker-b', false);
+      await fresh.store().addToken(usdc, 'USDC_LBTC');
+      await fresh.store().addToken(dai, 'DAI_LBTC');
+      const after = await fresh.store().getConfiguration();
+      assert.deepStrictEqual(after.tokens, [usdc, dai]);
+      assert.deepStrictEqual(after.markets, [...before.markets, 'USDC_LBTC', 'DAI_LBTC']);
+      assert.deepStrictEqual(after.chains.bitcoin, { blockHeight: 612_200, feeTokensPerVirtualByte: 2 });
+      assert.equal(after.providers.find((provider) => provider.id === 'maker-b')?.active, false);
+
+      await assert.rejects(fresh.store().addToken({ ...usdc, ticker: 'USDX' }, 'USDX_LBTC'));
+      await assert.rejects(fresh.store().addToken({ ...usdc, address: `0x${'11'.repeat(20)}` }, 'USDC_LBTC'));
+      const unchanged = await fresh.store().getConfiguration();
+      assert.deepStrictEqual(unchanged.tokens, [usdc, dai], 'a refused add writes nothing');
+      assert.deepStrictEqual(unchanged.markets, after.markets);
+    });
+
+    test('the schema refuses a second token with the same contract on one network', async () => {
+      const usdc = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 } as const;
+      await assert.rejects(
+        fresh
+          .store()
+          .importAtomically((session) =>
+            session.writeConfiguration({ ...CONFIGURATION, tokens: [usdc, { ...usdc, ticker: 'USDX' }] }),
+          ),
+      );
+      assert.deepStrictEqual((await fresh.store().getConfiguration()).tokens, []);
     });
 
     test('setChainViews updates the chains it names and keeps the others', async () => {

@@ -5,7 +5,7 @@ import { STORE_KINDS, skipReason } from '../support/stores.js';
 import { CONFIGURATION, hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 
-const EMPTY_CONFIGURATION = { markets: [], chains: {}, providers: [] };
+const EMPTY_CONFIGURATION = { markets: [], chains: {}, providers: [], tokens: [] };
 
 for (const kind of STORE_KINDS) {
   describe(`${kind} store: importAtomically`, { skip: skipReason(kind) }, () => {

@@ -61,6 +61,7 @@ export function provider(id: string, active: boolean, markets: Record<string, Pa
 export function configuration(overrides: Partial<StoreConfiguration> = {}): StoreConfiguration {
   return {
     markets: ['BTC_LBTC', 'ETH_LBTC'],
+    tokens: [],
     chains: CHAINS,
     providers: [
       provider('maker-1', true, {

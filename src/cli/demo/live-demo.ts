@@ -40,6 +40,7 @@ export async function prepareLiveDemo(
   try {
     const tip = await chain.tip();
     const configuration = await store.getConfiguration();
+    // Known markets only: a configured token's contract does not exist on the demo's fresh chain.
     const markets = configuration.markets.filter((name) => {
       const market = findMarket(name);
       return market !== undefined && ethereumChainFitsMarket(DEMO_CHAIN_ID, market);

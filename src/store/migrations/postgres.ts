@@ -204,4 +204,20 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE chain_observations ADD COLUMN payment_hash TEXT;
     `,
   },
+  {
+    version: 9,
+    name: 'configured ERC-20 tokens',
+    // A token's market is named from its ticker and network, so the table holds the token alone; position keeps
+    // the operator's order, which export writes back unchanged.
+    sql: `
+      CREATE TABLE tokens (
+        position INTEGER PRIMARY KEY,
+        ticker TEXT COLLATE "C" NOT NULL UNIQUE,
+        network TEXT NOT NULL CHECK (network IN ('mainnet', 'testnet', 'simnet')),
+        address TEXT NOT NULL,
+        decimals INTEGER NOT NULL CHECK (decimals >= 0),
+        UNIQUE (network, address)
+      );
+    `,
+  },
 ];

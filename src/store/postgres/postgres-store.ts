@@ -1,3 +1,4 @@
+import type { TokenAsset } from '../../domain/market-catalog.js';
 import type pg from 'pg';
 import type { ChainObservation } from '../../domain/chain-observations.js';
 import type { ChainKind } from '../../domain/markets.js';
@@ -12,10 +13,12 @@ import {
   credentialsFromRows,
   credentialValues,
   providersFromRows,
+  tokensFromRows,
   type ChainViewRow,
   type CredentialRow,
   type ProviderMarketRow,
   type ProviderRow,
+  type TokenRow,
 } from '../configuration-rows.js';
 import {
   historyFromRows,
@@ -66,6 +69,9 @@ import {
   SELECT_ORDERS_EXPIRED_IN,
   SELECT_ORDERS_OF_TICKERS_IN_STATES,
   SELECT_PROVIDER_MARKETS,
+  SELECT_TOKENS,
+  APPEND_MARKET,
+  APPEND_TOKEN,
   SELECT_PROVIDERS,
   SET_PROVIDER_ACTIVE,
   type NamedQuery,
@@ -115,16 +121,18 @@ class PostgresStore implements Store {
   }
 
   private async readConfiguration(): Promise<StoreConfiguration> {
-    const [markets, chains, providers, providerMarkets] = await Promise.all([
+    const [markets, chains, providers, providerMarkets, tokens] = await Promise.all([
       this.rows<{ name: string }>(SELECT_MARKETS),
       this.rows<ChainViewRow>(SELECT_CHAIN_VIEWS),
       this.rows<ProviderRow>(SELECT_PROVIDERS),
       this.rows<ProviderMarketRow>(SELECT_PROVIDER_MARKETS),
+      this.rows<TokenRow>(SELECT_TOKENS),
     ]);
     return {
       markets: markets.map((row) => row.name),
       chains: chainViewsFromRows(chains),
       providers: providersFromRows(providers, providerMarkets),
+      tokens: tokensFromRows(tokens),
     };
   }
 
@@ -239,6 +247,15 @@ class PostgresStore implements Store {
 
   async upsertProvider(provider: ProviderRecord): Promise<void> {
     await this.writeAndNotify({ kind: 'configuration' }, (client) => writes.upsertProvider(client, provider));
+  }
+
+  async addToken(token: TokenAsset, market: string): Promise<void> {
+    await this.writeAndNotify({ kind: 'configuration' }, async (client) => {
+      // Two adds at once would read the same last position: the lock makes the second wait for the first.
+      await client.query('LOCK TABLE tokens, markets IN SHARE ROW EXCLUSIVE MODE');
+      await client.query({ ...APPEND_TOKEN, values: [token.ticker, token.network, token.address, token.decimals] });
+      await client.query({ ...APPEND_MARKET, values: [market] });
+    });
   }
 
   async setProviderActive(id: string, active: boolean): Promise<void> {

@@ -159,6 +159,25 @@ export const INSERT_MARKETS = named(
   'insert-markets',
   'INSERT INTO markets (position, name) SELECT * FROM unnest($1::int4[], $2::text[])',
 );
+export const SELECT_TOKENS = named(
+  'select-tokens',
+  'SELECT ticker, network, address, decimals FROM tokens ORDER BY position',
+);
+export const DELETE_TOKENS = named('delete-tokens', 'DELETE FROM tokens');
+export const APPEND_TOKEN = named(
+  'append-token',
+  `INSERT INTO tokens (position, ticker, network, address, decimals)
+   SELECT coalesce(max(position), -1) + 1, $1, $2, $3, $4 FROM tokens`,
+);
+export const APPEND_MARKET = named(
+  'append-market',
+  'INSERT INTO markets (position, name) SELECT coalesce(max(position), -1) + 1, $1 FROM markets',
+);
+export const INSERT_TOKENS = named(
+  'insert-tokens',
+  `INSERT INTO tokens (position, ticker, network, address, decimals)
+   SELECT * FROM unnest($1::int4[], $2::text[], $3::text[], $4::text[], $5::int4[])`,
+);
 export const SELECT_CHAIN_VIEWS = named('select-chain-views', 'SELECT * FROM chain_views');
 export const DELETE_CHAIN_VIEWS = named('delete-chain-views', 'DELETE FROM chain_views');
 export const UPSERT_CHAIN_VIEW = named(

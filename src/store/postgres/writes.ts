@@ -1,6 +1,6 @@
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
-import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
+import { chainViewValues, providerMarketValues, tokenValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
 import { STORED_ORDER_COLUMNS, storedOrderValues, TRANSACTION_COLUMNS, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
@@ -10,9 +10,11 @@ import {
   APPEND_TRANSACTION,
   DELETE_CHAIN_VIEWS,
   DELETE_MARKETS,
+  DELETE_TOKENS,
   DELETE_PROVIDER_MARKETS,
   DELETE_TRANSACTIONS,
   INSERT_MARKETS,
+  INSERT_TOKENS,
   INSERT_ORDERS,
   INSERT_PROVIDER_MARKETS,
   INSERT_TRANSACTIONS,
@@ -152,6 +154,8 @@ export async function writeConfiguration(client: Queryable, configuration: Store
     ...INSERT_MARKETS,
     values: [configuration.markets.map((_, position) => position), [...configuration.markets]],
   });
+  await client.query(DELETE_TOKENS);
+  await client.query({ ...INSERT_TOKENS, values: columnsOf(tokenValues(configuration.tokens), 5) });
   await client.query(DELETE_CHAIN_VIEWS);
   await upsertChainViews(client, configuration.chains);
   for (const provider of configuration.providers) await upsertProvider(client, provider);

@@ -1,3 +1,4 @@
+import type { TokenAsset } from '../../domain/market-catalog.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -15,10 +16,12 @@ import {
   credentialsFromRows,
   credentialValues,
   providersFromRows,
+  tokensFromRows,
   type ChainViewRow,
   type CredentialRow,
   type ProviderMarketRow,
   type ProviderRow,
+  type TokenRow,
 } from '../configuration-rows.js';
 import {
   historyFromRows,
@@ -122,6 +125,7 @@ class SqliteStore implements Store {
         statements.selectProviders.all() as ProviderRow[],
         statements.selectProviderMarkets.all() as ProviderMarketRow[],
       ),
+      tokens: tokensFromRows(statements.selectTokens.all() as TokenRow[]),
     };
   }
 
@@ -262,6 +266,12 @@ class SqliteStore implements Store {
   async upsertProvider(provider: ProviderRecord): Promise<void> {
     await this.importSettled();
     this.writes.upsertProvider(provider);
+    this.changes.report({ kind: 'configuration' });
+  }
+
+  async addToken(token: TokenAsset, market: string): Promise<void> {
+    await this.importSettled();
+    this.writes.addToken(token, market);
     this.changes.report({ kind: 'configuration' });
   }
 

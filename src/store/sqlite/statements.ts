@@ -82,6 +82,16 @@ export function prepareStatements(db: Database) {
     selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),
     deleteMarkets: prepare('DELETE FROM markets'),
     insertMarket: prepare('INSERT INTO markets (position, name) VALUES (?, ?)'),
+    selectTokens: prepare('SELECT ticker, network, address, decimals FROM tokens ORDER BY position'),
+    deleteTokens: prepare('DELETE FROM tokens'),
+    appendToken: prepare(
+      `INSERT INTO tokens (position, ticker, network, address, decimals)
+       SELECT coalesce(max(position), -1) + 1, ?, ?, ?, ? FROM tokens`,
+    ),
+    appendMarket: prepare(
+      'INSERT INTO markets (position, name) SELECT coalesce(max(position), -1) + 1, ? FROM markets',
+    ),
+    insertToken: prepare('INSERT INTO tokens (position, ticker, network, address, decimals) VALUES (?, ?, ?, ?, ?)'),
     selectChainViews: prepare('SELECT * FROM chain_views'),
     deleteChainViews: prepare('DELETE FROM chain_views'),
     upsertChainView: prepare(

@@ -1,8 +1,9 @@
+import type { TokenAsset } from '../../domain/market-catalog.js';
 import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
-import { chainViewValues, providerMarketValues } from '../configuration-rows.js';
+import { chainViewValues, providerMarketValues, tokenValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
 import { storedOrderValues, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
@@ -85,9 +86,16 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     upsertChainViews,
     upsertProvider,
 
+    addToken: db.transaction((token: TokenAsset, market: string) => {
+      statements.appendToken.run(token.ticker, token.network, token.address, token.decimals);
+      statements.appendMarket.run(market);
+    }),
+
     writeConfiguration: db.transaction((configuration: StoreConfiguration) => {
       statements.deleteMarkets.run();
       configuration.markets.forEach((market, position) => statements.insertMarket.run(position, market));
+      statements.deleteTokens.run();
+      for (const row of tokenValues(configuration.tokens)) statements.insertToken.run(...row);
       statements.deleteChainViews.run();
       upsertChainViews(configuration.chains);
       for (const provider of configuration.providers) upsertProvider(provider);

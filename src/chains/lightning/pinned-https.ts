@@ -1,0 +1,133 @@
+import { request } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { PeerCertificate } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { LightningNodeError } from './lightning-backend.js';
+
+/**
+ * A Lightning node's REST endpoint. The node's TLS certificate is pinned: the connection is accepted
+ * only when the node presents exactly that certificate, whatever host name or address it is reached
+ * by (LND and clnrest make self-signed certificates naming only the hosts they know of).
+ */
+export interface PinnedEndpoint {
+  /** `https://host:port`, no path, no credentials. */
+  baseUrl: string;
+  certificatePem: string;
+  /** The credential header (macaroon, rune): sent, never logged or put in an error. */
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export interface NodeAnswer {
+  status: number;
+  body: unknown;
+}
+
+interface CallOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** What the call is, for errors: the endpoint's name, never its URL or headers. */
+  what: string;
+}
+
+/** One JSON document answer. Throws LightningNodeError on transport faults, never with a secret in it. */
+export async function callJson(endpoint: PinnedEndpoint, options: CallOptions): Promise<NodeAnswer> {
+  let text = '';
+  const status = await stream(endpoint, options, (chunk) => {
+    text += chunk;
+    return false;
+  });
+  return { status, body: parseJson(text, options.what) };
+}
+
+/**
+ * A streaming answer of one JSON document per line (grpc-gateway's server streams). `onValue`
+ * returns true once it has what it waited for; the connection is then closed. Returns the status,
+ * and whether the call stopped because `onValue` said so (rather than the node ending the stream).
+ */
+export async function callJsonLines(
+  endpoint: PinnedEndpoint,
+  options: CallOptions,
+  onValue: (value: unknown) => boolean,
+): Promise<{ status: number; stoppedByReader: boolean; rest: string }> {
+  let pending = '';
+  let stoppedByReader = false;
+  const status = await stream(endpoint, options, (chunk) => {
+    pending += chunk;
+    for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
+      const line = pending.slice(0, newline).trim();
+      pending = pending.slice(newline + 1);
+      if (line !== '' && onValue(parseJson(line, options.what))) {
+        stoppedByReader = true;
+        return true;
+      }
+    }
+    return false;
+  });
+  return { status, stoppedByReader, rest: pending.trim() };
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new LightningNodeError('malformed', what);
+  }
+}
+
+/** Runs the request; `onChunk` returning true ends it early. Resolves with the HTTP status. */
+function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk: string) => boolean): Promise<number> {
+  const pinned = new X509Certificate(endpoint.certificatePem).raw;
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise<number>((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: { status: number } | { error: LightningNodeError }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      if ('error' in outcome) reject(outcome.error);
+      else resolve(outcome.status);
+    };
+    const req = request(new URL(options.path, endpoint.baseUrl), {
+      method: options.method,
+      headers: {
+        ...endpoint.headers,
+        accept: 'application/json',
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ca: endpoint.certificatePem,
+      checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
+        certificate.raw.equals(pinned) ? undefined : new Error('not the pinned certificate'),
+      agent: false,
+    });
+    const timer = setTimeout(
+      () => finish({ error: new LightningNodeError('timeout', options.what) }),
+      endpoint.timeoutMs,
+    );
+    req.on('error', () => finish({ error: new LightningNodeError('unreachable', options.what) }));
+    req.on('response', (response: IncomingMessage) => {
+      let received = 0;
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        received += Buffer.byteLength(chunk);
+        if (received > endpoint.maxResponseBytes) {
+          finish({ error: new LightningNodeError('too-large', options.what) });
+          return;
+        }
+        try {
+          if (onChunk(chunk)) finish({ status: response.statusCode ?? 0 });
+        } catch (error) {
+          finish({
+            error: error instanceof LightningNodeError ? error : new LightningNodeError('malformed', options.what),
+          });
+        }
+      });
+      response.on('end', () => finish({ status: response.statusCode ?? 0 }));
+      response.on('error', () => finish({ error: new LightningNodeError('unreachable', options.what) }));
+    });
+    req.end(payload);
+  });
+}

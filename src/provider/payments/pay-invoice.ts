@@ -1,0 +1,102 @@
+import type { LightningBackend, PaymentOutcome } from '../../chains/lightning/lightning-backend.js';
+import { preimageMatchesPaymentHash } from '../../domain/invoice.js';
+import type { ChainKind } from '../../domain/markets.js';
+import type { PaymentRecord, ProviderState } from '../state/provider-state.js';
+
+export interface InvoicePayment {
+  orderId: string;
+  invoice: string;
+  paymentHash: string;
+  amountMillisatoshis: bigint;
+  feeLimitMillisatoshis: bigint;
+  timeoutSeconds: number;
+  /** The claim a success entitles the provider to, opened with the success. */
+  claim: { chain: ChainKind; refundHeight: number };
+}
+
+/** Where a payment stands after a step: its record, or that the node never received it. */
+export type PaymentProgress = { record: PaymentRecord } | { notSent: PaymentRecord };
+
+/**
+ * Pays an invoice the money rules cleared, at most once per payment hash: the payment is written
+ * down before the node is asked; one written down before is looked up at the node and sent only if
+ * the node never received it. A payment the node leaves in flight stays `paying`, to be resumed.
+ */
+export async function payInvoice(
+  state: ProviderState,
+  lightning: LightningBackend,
+  payment: InvoicePayment,
+  now: () => number,
+): Promise<PaymentRecord> {
+  const begun = state.beginPayment({
+    paymentHash: payment.paymentHash,
+    orderId: payment.orderId,
+    invoice: payment.invoice,
+    amountMillisatoshis: payment.amountMillisatoshis,
+    feeLimitMillisatoshis: payment.feeLimitMillisatoshis,
+    nowMs: now(),
+  });
+  if (begun === 'exists') {
+    const existing = requireRecord(state, payment.paymentHash);
+    if (existing.state !== 'paying') return existing;
+    const lookup = await lightning.lookupPayment(payment.paymentHash);
+    if (lookup.kind !== 'unknown') return applyOutcome(state, existing, lookup, payment.claim, now);
+  }
+  const outcome = await lightning.pay({
+    invoice: payment.invoice,
+    feeLimitMillisatoshis: payment.feeLimitMillisatoshis,
+    timeoutSeconds: payment.timeoutSeconds,
+  });
+  return applyOutcome(state, requireRecord(state, payment.paymentHash), outcome, payment.claim, now);
+}
+
+/**
+ * After a restart or a lost answer: looks a `paying` payment up at the node and records what it
+ * says. `notSent` when the node never received it (the process stopped between writing it down and
+ * asking the node): the caller checks the money rules again before paying it with payInvoice.
+ */
+export async function resumePayment(
+  state: ProviderState,
+  lightning: LightningBackend,
+  record: PaymentRecord,
+  claim: InvoicePayment['claim'],
+  now: () => number,
+): Promise<PaymentProgress> {
+  const lookup = await lightning.lookupPayment(record.paymentHash);
+  if (lookup.kind === 'unknown') return { notSent: record };
+  return { record: applyOutcome(state, record, lookup, claim, now) };
+}
+
+function applyOutcome(
+  state: ProviderState,
+  record: PaymentRecord,
+  outcome: PaymentOutcome,
+  claim: InvoicePayment['claim'],
+  now: () => number,
+): PaymentRecord {
+  switch (outcome.kind) {
+    case 'succeeded':
+      // The preimage is what the claim spends with: a wrong one would be recorded as paid and never claim.
+      if (!preimageMatchesPaymentHash(outcome.preimage, record.paymentHash)) {
+        throw new Error(`the Lightning node reported a preimage that does not match payment ${record.paymentHash}`);
+      }
+      state.recordPaymentSucceeded(
+        record.paymentHash,
+        { preimage: outcome.preimage, feeMillisatoshis: outcome.feeMillisatoshis, nowMs: now() },
+        claim,
+      );
+      break;
+    case 'failed':
+      state.recordPaymentFailed(record.paymentHash, outcome.reason, now());
+      break;
+    case 'pending':
+      break;
+  }
+  return requireRecord(state, record.paymentHash);
+}
+
+function requireRecord(state: ProviderState, paymentHash: string): PaymentRecord {
+  const record = state.payment(paymentHash);
+  if (record === undefined) throw new Error(`provider state lost payment ${paymentHash}`);
+  return record;
+}

@@ -1,0 +1,150 @@
+import type { Account, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
+import type { LightningBackend } from '../chains/lightning/lightning-backend.js';
+import { ZERO_ADDRESS } from '../domain/ethereum.js';
+import { decodeInvoice } from '../domain/invoice.js';
+import type { OrderState } from '../domain/states.js';
+import { readEthereumSlot, sendEthereumClaim } from './claims/ethereum-claim.js';
+import { slotProblem, type SlotProblem } from './claims/ethereum-slot.js';
+import { payInvoice, resumePayment } from './payments/pay-invoice.js';
+import { decidePayment, type PaymentDecision } from './rules/payment-decision.js';
+import type { ProviderState } from './state/provider-state.js';
+
+export interface EthereumOrder {
+  orderId: string;
+  invoice: string;
+  /** The order's state as the service last reported it. */
+  serviceState: OrderState;
+  /** The account whose slot funds the order (the sender of the funding transaction). */
+  funder: Hex;
+}
+
+export interface EthereumSettlement {
+  state: ProviderState;
+  lightning: LightningBackend;
+  publicClient: PublicClient<Transport, Chain>;
+  /** Signs as the payout account, which the contract pays. */
+  wallet: WalletClient<Transport, Chain, Account>;
+  contract: Hex;
+  requiredConfirmations: number;
+  claimMarginBlocks: number;
+  paymentTimeoutSeconds: number;
+  /** The routing fee the provider allows for an order's invoice, in millisatoshis. */
+  feeLimitMillisatoshis: (amountMillisatoshis: bigint) => bigint;
+  now: () => number;
+}
+
+export type SettlementStep =
+  | { kind: 'waiting'; reason: Extract<PaymentDecision, { final: false }>['reason'] }
+  | { kind: 'not-paying'; reason: Extract<PaymentDecision, { final: true }>['reason'] | SlotProblem | 'not-quoted' }
+  | { kind: 'payment-pending' }
+  | { kind: 'payment-failed' }
+  | { kind: 'claim-sent'; txHash: Hex }
+  | { kind: 'claim-broadcast' };
+
+/**
+ * One step of an Ethereum order the provider won, safe to repeat at any time and after any crash:
+ * an open claim is sent; a payment in flight is looked up; otherwise the money rules decide on the
+ * provider's own reading of the contract slot, and a payment that succeeds is claimed at once.
+ */
+export async function settleEthereumOrder(
+  settlement: EthereumSettlement,
+  order: EthereumOrder,
+): Promise<SettlementStep> {
+  const { state } = settlement;
+  const decoded = decodeInvoice(order.invoice);
+  const quote = state.quote(order.orderId);
+  if (decoded?.amountMillisatoshis === undefined || quote === undefined)
+    return { kind: 'not-paying', reason: 'not-quoted' };
+  const claim = state.claim(order.orderId);
+  if (claim?.state === 'broadcast' || claim?.state === 'confirmed') return { kind: 'claim-broadcast' };
+
+  const latest = await settlement.publicClient.getBlockNumber({ cacheTime: 0 });
+  const slot = await readEthereumSlot(settlement.publicClient, settlement.contract, order.orderId, order.funder);
+  const claimTerms = { chain: 'ethereum' as const, refundHeight: slot.refundHeight };
+
+  let payment = state.payment(decoded.paymentHash);
+  if (payment?.state === 'paying') {
+    const resumed = await resumePayment(state, settlement.lightning, payment, claimTerms, settlement.now);
+    // Not sent: the node never got it, so the rules below decide afresh and payInvoice sends it.
+    if ('record' in resumed) {
+      payment = resumed.record;
+      if (payment.state === 'paying') return { kind: 'payment-pending' };
+    }
+  }
+  if (payment?.state === 'failed') return { kind: 'payment-failed' };
+  if (payment?.state === 'succeeded') return sendClaim(settlement, order, payment.preimage ?? '');
+
+  const problem = slotProblem(slot, {
+    payoutAddress: settlement.wallet.account.address,
+    paymentHash: decoded.paymentHash,
+    token: ZERO_ADDRESS,
+    currentHeight: Number(latest),
+  });
+  if (problem === 'not-funded') return { kind: 'waiting', reason: 'funding-not-seen' };
+  if (problem !== undefined) return { kind: 'not-paying', reason: problem };
+  const confirmedAt = latest - BigInt(settlement.requiredConfirmations - 1);
+  const confirmed =
+    confirmedAt >= 0n &&
+    (await readEthereumSlot(settlement.publicClient, settlement.contract, order.orderId, order.funder, confirmedAt))
+      .state === 'funded';
+  const decision = decidePayment({
+    serviceState: order.serviceState,
+    ownFunding: { amount: slot.amount, confirmations: confirmed ? settlement.requiredConfirmations : 0 },
+    expectedAmount: quote.onchainAmount,
+    requiredConfirmations: settlement.requiredConfirmations,
+    currentHeight: Number(latest),
+    refundHeight: slot.refundHeight,
+    claimMarginBlocks: settlement.claimMarginBlocks,
+    invoiceExpiresAtMs: decoded.expiresAtMs,
+    nowMs: settlement.now(),
+    alreadyBegun: false,
+  });
+  if (!decision.pay)
+    return decision.final
+      ? { kind: 'not-paying', reason: decision.reason }
+      : { kind: 'waiting', reason: decision.reason };
+
+  const record = await payInvoice(
+    state,
+    settlement.lightning,
+    {
+      orderId: order.orderId,
+      invoice: order.invoice,
+      paymentHash: decoded.paymentHash,
+      amountMillisatoshis: decoded.amountMillisatoshis,
+      feeLimitMillisatoshis: settlement.feeLimitMillisatoshis(decoded.amountMillisatoshis),
+      timeoutSeconds: settlement.paymentTimeoutSeconds,
+      claim: claimTerms,
+    },
+    settlement.now,
+  );
+  if (record.state === 'paying') return { kind: 'payment-pending' };
+  if (record.state === 'failed') return { kind: 'payment-failed' };
+  return sendClaim(settlement, order, record.preimage ?? '');
+}
+
+async function sendClaim(
+  settlement: EthereumSettlement,
+  order: EthereumOrder,
+  preimage: string,
+): Promise<SettlementStep> {
+  const nonce = await settlement.publicClient.getTransactionCount({
+    address: settlement.wallet.account.address,
+    blockTag: 'pending',
+  });
+  const txHash = await sendEthereumClaim(settlement.publicClient, settlement.wallet, {
+    contract: settlement.contract,
+    orderId: order.orderId,
+    funder: order.funder,
+    preimage,
+    nonce,
+  });
+  const transaction = await settlement.publicClient.getTransaction({ hash: txHash });
+  settlement.state.recordClaimBroadcast(order.orderId, {
+    txId: txHash,
+    fee: transaction.maxFeePerGas ?? transaction.gasPrice,
+    height: Number(await settlement.publicClient.getBlockNumber({ cacheTime: 0 })),
+    nonce,
+  });
+  return { kind: 'claim-sent', txHash };
+}

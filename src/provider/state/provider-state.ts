@@ -1,0 +1,337 @@
+import Database, { type Database as Db } from 'better-sqlite3';
+import type { PaymentFailureReason } from '../../chains/lightning/lightning-backend.js';
+import type { ChainKind } from '../../domain/markets.js';
+import { migrateProviderState } from './schema.js';
+
+export interface QuoteRecord {
+  orderId: string;
+  market: string;
+  paymentHash: string;
+  invoiceAmountMillisatoshis: bigint;
+  onchainAmount: bigint;
+  expiresAtMs: number;
+  quotedAtMs: number;
+  won: boolean;
+}
+
+export type PaymentState = 'paying' | 'succeeded' | 'failed';
+
+export interface PaymentRecord {
+  paymentHash: string;
+  orderId: string;
+  invoice: string;
+  amountMillisatoshis: bigint;
+  feeLimitMillisatoshis: bigint;
+  state: PaymentState;
+  preimage?: string;
+  feeMillisatoshis?: bigint;
+  failureReason?: PaymentFailureReason;
+  /** The service acknowledged the `paymentResult` for this outcome. */
+  reported: boolean;
+  startedAtMs: number;
+  resolvedAtMs?: number;
+}
+
+export type ClaimState = 'pending' | 'broadcast' | 'confirmed';
+
+export interface ClaimRecord {
+  orderId: string;
+  chain: ChainKind;
+  paymentHash: string;
+  refundHeight: number;
+  state: ClaimState;
+  txId?: string;
+  /** An Ethereum claim's nonce: its replacements reuse it, so only one of them can land. */
+  nonce?: number;
+  /** What the latest claim transaction pays in fees, in the chain's base unit. */
+  fee?: bigint;
+  attempts: number;
+  broadcastHeight?: number;
+  confirmedHeight?: number;
+}
+
+export interface PaymentStart {
+  paymentHash: string;
+  orderId: string;
+  invoice: string;
+  amountMillisatoshis: bigint;
+  feeLimitMillisatoshis: bigint;
+  nowMs: number;
+}
+
+interface PaymentRow {
+  payment_hash: string;
+  order_id: string;
+  invoice: string;
+  amount_msat: string;
+  fee_limit_msat: string;
+  state: PaymentState;
+  preimage: string | null;
+  fee_msat: string | null;
+  failure_reason: PaymentFailureReason | null;
+  reported: number;
+  started_at_ms: number;
+  resolved_at_ms: number | null;
+}
+
+interface ClaimRow {
+  order_id: string;
+  chain: ChainKind;
+  payment_hash: string;
+  refund_height: number;
+  state: ClaimState;
+  tx_id: string | null;
+  nonce: number | null;
+  fee: string | null;
+  attempts: number;
+  broadcast_height: number | null;
+  confirmed_height: number | null;
+}
+
+interface QuoteRow {
+  order_id: string;
+  market: string;
+  payment_hash: string;
+  invoice_amount_msat: string;
+  onchain_amount: string;
+  expires_at_ms: number;
+  quoted_at_ms: number;
+  won: number;
+}
+
+/**
+ * The provider's memory, in its own SQLite file. Every change that must hold together is one
+ * transaction, and a payment is written down as `paying` before the node is asked to pay, so a
+ * process killed at any point restarts into one of: not begun, in flight (look it up by hash),
+ * succeeded with its claim opened, or failed.
+ */
+export class ProviderState {
+  private constructor(private readonly db: Db) {}
+
+  /**
+   * `synchronous = FULL`: a commit is on disk before the call returns, so a payment begun is never
+   * forgotten, even by a power cut (NORMAL would only survive the process dying).
+   */
+  static open(path: string): ProviderState {
+    const db = new Database(path);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrateProviderState(db);
+      return new ProviderState(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  recordQuote(quote: Omit<QuoteRecord, 'won'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO quotes (order_id, market, payment_hash, invoice_amount_msat, onchain_amount, expires_at_ms, quoted_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (order_id) DO UPDATE SET onchain_amount = excluded.onchain_amount,
+           expires_at_ms = excluded.expires_at_ms, quoted_at_ms = excluded.quoted_at_ms`,
+      )
+      .run(
+        quote.orderId,
+        quote.market,
+        quote.paymentHash,
+        quote.invoiceAmountMillisatoshis.toString(),
+        quote.onchainAmount.toString(),
+        quote.expiresAtMs,
+        quote.quotedAtMs,
+      );
+  }
+
+  markQuoteWon(orderId: string): boolean {
+    return this.db.prepare('UPDATE quotes SET won = 1 WHERE order_id = ?').run(orderId).changes === 1;
+  }
+
+  quote(orderId: string): QuoteRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM quotes WHERE order_id = ?').get(orderId) as QuoteRow | undefined;
+    return row === undefined ? undefined : quoteFromRow(row);
+  }
+
+  /**
+   * Takes the one right to pay this payment hash: 'begun' when this call wrote it down, 'exists'
+   * when any payment to the hash was begun before (whatever became of it), so it is never sent twice.
+   */
+  beginPayment(start: PaymentStart): 'begun' | 'exists' {
+    const result = this.db
+      .prepare(
+        `INSERT INTO payments (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, started_at_ms)
+         VALUES (?, ?, ?, ?, ?, 'paying', ?) ON CONFLICT (payment_hash) DO NOTHING`,
+      )
+      .run(
+        start.paymentHash,
+        start.orderId,
+        start.invoice,
+        start.amountMillisatoshis.toString(),
+        start.feeLimitMillisatoshis.toString(),
+        start.nowMs,
+      );
+    return result.changes === 1 ? 'begun' : 'exists';
+  }
+
+  /**
+   * The payment succeeded: its preimage and fee, and the claim it entitles the provider to, written
+   * together. False when the payment was not in flight (already resolved, or never begun).
+   */
+  recordPaymentSucceeded(
+    paymentHash: string,
+    outcome: { preimage: string; feeMillisatoshis: bigint; nowMs: number },
+    claim: { chain: ChainKind; refundHeight: number },
+  ): boolean {
+    return this.db.transaction(() => {
+      const moved = this.db
+        .prepare(
+          `UPDATE payments SET state = 'succeeded', preimage = ?, fee_msat = ?, resolved_at_ms = ?
+           WHERE payment_hash = ? AND state = 'paying'`,
+        )
+        .run(outcome.preimage, outcome.feeMillisatoshis.toString(), outcome.nowMs, paymentHash);
+      if (moved.changes !== 1) return false;
+      const payment = this.payment(paymentHash);
+      if (payment === undefined) return false;
+      this.db
+        .prepare(
+          `INSERT INTO claims (order_id, chain, payment_hash, refund_height, state) VALUES (?, ?, ?, ?, 'pending')`,
+        )
+        .run(payment.orderId, claim.chain, paymentHash, claim.refundHeight);
+      return true;
+    })();
+  }
+
+  /** The payment failed for good (nothing in flight). False when it was not in flight. */
+  recordPaymentFailed(paymentHash: string, reason: PaymentFailureReason, nowMs: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE payments SET state = 'failed', failure_reason = ?, resolved_at_ms = ?
+           WHERE payment_hash = ? AND state = 'paying'`,
+        )
+        .run(reason, nowMs, paymentHash).changes === 1
+    );
+  }
+
+  /** The service acknowledged the `paymentResult`; only a resolved payment can have been reported. */
+  markReported(paymentHash: string): boolean {
+    return (
+      this.db.prepare(`UPDATE payments SET reported = 1 WHERE payment_hash = ? AND state <> 'paying'`).run(paymentHash)
+        .changes === 1
+    );
+  }
+
+  payment(paymentHash: string): PaymentRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM payments WHERE payment_hash = ?').get(paymentHash) as
+      PaymentRow | undefined;
+    return row === undefined ? undefined : paymentFromRow(row);
+  }
+
+  /** Payments begun whose outcome is not known: after a restart each is looked up at the node. */
+  paymentsInFlight(): PaymentRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM payments WHERE state = 'paying' ORDER BY started_at_ms`)
+      .all() as PaymentRow[];
+    return rows.map(paymentFromRow);
+  }
+
+  /** Outcomes the service has not acknowledged yet: sent again until it does. */
+  unreportedPayments(): PaymentRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM payments WHERE state <> 'paying' AND reported = 0 ORDER BY resolved_at_ms`)
+      .all() as PaymentRow[];
+    return rows.map(paymentFromRow);
+  }
+
+  /** A claim transaction went out (the first, or a fee-bumped replacement). */
+  recordClaimBroadcast(
+    orderId: string,
+    broadcast: { txId: string; fee: bigint; height: number; nonce?: number },
+  ): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE claims SET state = 'broadcast', tx_id = ?, fee = ?, broadcast_height = ?, nonce = COALESCE(nonce, ?),
+             attempts = attempts + 1
+           WHERE order_id = ? AND state <> 'confirmed'`,
+        )
+        .run(broadcast.txId, broadcast.fee.toString(), broadcast.height, broadcast.nonce ?? null, orderId).changes === 1
+    );
+  }
+
+  recordClaimConfirmed(orderId: string, txId: string, height: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE claims SET state = 'confirmed', tx_id = ?, confirmed_height = ? WHERE order_id = ? AND state <> 'confirmed'`,
+        )
+        .run(txId, height, orderId).changes === 1
+    );
+  }
+
+  claim(orderId: string): ClaimRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM claims WHERE order_id = ?').get(orderId) as ClaimRow | undefined;
+    return row === undefined ? undefined : claimFromRow(row);
+  }
+
+  /** Claims not yet confirmed, the nearest refund height first: the ones at risk lead. */
+  openClaims(): ClaimRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM claims WHERE state <> 'confirmed' ORDER BY refund_height, order_id`)
+      .all() as ClaimRow[];
+    return rows.map(claimFromRow);
+  }
+}
+
+function quoteFromRow(row: QuoteRow): QuoteRecord {
+  return {
+    orderId: row.order_id,
+    market: row.market,
+    paymentHash: row.payment_hash,
+    invoiceAmountMillisatoshis: BigInt(row.invoice_amount_msat),
+    onchainAmount: BigInt(row.onchain_amount),
+    expiresAtMs: row.expires_at_ms,
+    quotedAtMs: row.quoted_at_ms,
+    won: row.won === 1,
+  };
+}
+
+function paymentFromRow(row: PaymentRow): PaymentRecord {
+  return {
+    paymentHash: row.payment_hash,
+    orderId: row.order_id,
+    invoice: row.invoice,
+    amountMillisatoshis: BigInt(row.amount_msat),
+    feeLimitMillisatoshis: BigInt(row.fee_limit_msat),
+    state: row.state,
+    ...(row.preimage === null ? {} : { preimage: row.preimage }),
+    ...(row.fee_msat === null ? {} : { feeMillisatoshis: BigInt(row.fee_msat) }),
+    ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
+    reported: row.reported === 1,
+    startedAtMs: row.started_at_ms,
+    ...(row.resolved_at_ms === null ? {} : { resolvedAtMs: row.resolved_at_ms }),
+  };
+}
+
+function claimFromRow(row: ClaimRow): ClaimRecord {
+  return {
+    orderId: row.order_id,
+    chain: row.chain,
+    paymentHash: row.payment_hash,
+    refundHeight: row.refund_height,
+    state: row.state,
+    ...(row.tx_id === null ? {} : { txId: row.tx_id }),
+    ...(row.nonce === null ? {} : { nonce: row.nonce }),
+    ...(row.fee === null ? {} : { fee: BigInt(row.fee) }),
+    attempts: row.attempts,
+    ...(row.broadcast_height === null ? {} : { broadcastHeight: row.broadcast_height }),
+    ...(row.confirmed_height === null ? {} : { confirmedHeight: row.confirmed_height }),
+  };
+}

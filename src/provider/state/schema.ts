@@ -1,0 +1,62 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The provider's own tables. Amounts are decimal strings of base units (millisatoshis on Lightning,
+ * satoshis or wei on chain), never floating point. `user_version` numbers the schema so a later one
+ * can migrate forward.
+ */
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE quotes (
+  order_id TEXT PRIMARY KEY,
+  market TEXT NOT NULL,
+  payment_hash TEXT NOT NULL,
+  invoice_amount_msat TEXT NOT NULL,
+  onchain_amount TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL,
+  quoted_at_ms INTEGER NOT NULL,
+  won INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE payments (
+  payment_hash TEXT PRIMARY KEY,
+  order_id TEXT NOT NULL,
+  invoice TEXT NOT NULL,
+  amount_msat TEXT NOT NULL,
+  fee_limit_msat TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('paying', 'succeeded', 'failed')),
+  preimage TEXT,
+  fee_msat TEXT,
+  failure_reason TEXT,
+  reported INTEGER NOT NULL DEFAULT 0,
+  started_at_ms INTEGER NOT NULL,
+  resolved_at_ms INTEGER,
+  CHECK ((state = 'succeeded') = (preimage IS NOT NULL))
+);
+CREATE TABLE claims (
+  order_id TEXT PRIMARY KEY,
+  chain TEXT NOT NULL,
+  payment_hash TEXT NOT NULL REFERENCES payments (payment_hash),
+  refund_height INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'broadcast', 'confirmed')),
+  tx_id TEXT,
+  nonce INTEGER,
+  fee TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  broadcast_height INTEGER,
+  confirmed_height INTEGER
+);
+CREATE INDEX payments_paying ON payments (state) WHERE state = 'paying';
+CREATE INDEX claims_open ON claims (state) WHERE state <> 'confirmed';
+`;
+
+export function migrateProviderState(db: Database): void {
+  const version = db.pragma('user_version', { simple: true });
+  if (version === SCHEMA_VERSION) return;
+  if (version !== 0)
+    throw new Error(`provider state: schema version ${String(version)} is newer than this lnswap knows`);
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}

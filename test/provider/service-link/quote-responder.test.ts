@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { encodeFundCalldata } from '../../../src/domain/ethereum.js';
+import type { MarketPricing } from '../../../src/provider/rules/pricing.js';
+import { credentialsFromEnvironment } from '../../../src/provider/service-link/provider-credentials.js';
+import {
+  startQuoteResponder,
+  type QuoteResponder,
+  type QuoteResponderOptions,
+} from '../../../src/provider/service-link/quote-responder.js';
+import { ProviderState } from '../../../src/provider/state/provider-state.js';
+import { configuration, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
+import { makeInvoice } from '../../support/invoices.js';
+import {
+  addProvider,
+  eventually,
+  request,
+  startTestService,
+  type ProviderKeys,
+  type TestService,
+} from '../../ws/harness.js';
+
+const MARKET = 'SETH_LSBTC';
+const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const PRICING: MarketPricing = {
+  onchainPerBitcoin: 30n * 10n ** 18n,
+  feeBasisPoints: 50n,
+  baseFee: 0n,
+  minimumMillisatoshis: 10_000_000n,
+  maximumMillisatoshis: 1_000_000_000n,
+  routingFeeLimitBasisPoints: 100n,
+  minimumInvoiceLifetimeMs: 600_000,
+};
+
+describe('the provider answers quote requests over /provider/v1 of a real service', () => {
+  let harness: TestService;
+  let keys: ProviderKeys;
+  let dir: string;
+  let state: ProviderState;
+  let responder: QuoteResponder | undefined;
+  const judged: { orderId: string; judgement: string }[] = [];
+
+  const options = (): QuoteResponderOptions => ({
+    serviceUrl: harness.service.url,
+    credentials: keys,
+    markets: { [MARKET]: PRICING },
+    swapContractAddress: SWAP_CONTRACT_ADDRESS,
+    payoutAddress: PAYOUT,
+    fundWindowMs: 10 * 60_000,
+    state,
+    capacity: async () => ({
+      nodeNetwork: 'simnet',
+      spendableMillisatoshis: 10_000_000_000n,
+      atRiskMillisatoshis: 0n,
+      inventoryLimitMillisatoshis: 10_000_000_000n,
+    }),
+    now: () => Date.now(),
+    ackTimeoutMs: 5_000,
+    onJudged: (orderId, judgement) => judged.push({ orderId, judgement }),
+  });
+
+  before(async () => {
+    harness = await startTestService('sqlite', {
+      configuration: configuration({ markets: [MARKET], providers: [] }),
+      engine: { quoteDeadlineMs: 300 },
+    });
+    keys = await addProvider(harness.fresh.store, 'daemon', PAYOUT);
+    dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-quotes-'));
+    state = ProviderState.open(join(dir, 'provider.sqlite'));
+  });
+  after(async () => {
+    responder?.close();
+    state.close();
+    rmSync(dir, { recursive: true, force: true });
+    await harness.close();
+  });
+
+  test('credentials come from the environment, and a missing one is named without any value', () => {
+    assert.deepEqual(credentialsFromEnvironment({ LNSWAP_PROVIDER_API_KEY: 'k', LNSWAP_PROVIDER_SECRET_KEY: 's' }), {
+      apiKey: 'k',
+      secretKey: 's',
+    });
+    assert.throws(
+      () => credentialsFromEnvironment({ LNSWAP_PROVIDER_API_KEY: 'visible-key' }),
+      (error: Error) => {
+        assert.match(error.message, /LNSWAP_PROVIDER_SECRET_KEY is not set/);
+        assert.doesNotMatch(error.message, /visible-key/);
+        return true;
+      },
+    );
+  });
+
+  test('wrong credentials: the service refuses and the responder does not start', async () => {
+    await assert.rejects(
+      startQuoteResponder({ ...options(), credentials: { apiKey: keys.apiKey, secretKey: 'not-the-secret' } }),
+      /authenticate refused: InvalidOrMissingCredentials/,
+    );
+  });
+
+  test('a served invoice is priced, written down and quoted with the payout address as claimer; one out of bounds is not', async () => {
+    responder = await startQuoteResponder(options());
+    const user = await harness.connect('/user/v1');
+    const served = makeInvoice({ network: 'simnet', amountSatoshis: 100_000n, expirySeconds: 7_200 });
+    const tooSmall = makeInvoice({ network: 'simnet', amountSatoshis: 9_000n, expirySeconds: 7_200 });
+    const answer = await request(user, 'requestQuote', { market: MARKET, invoice: served.invoice });
+    await eventually(() => judged.length === 1, 'the quote to be judged');
+    const [first] = judged;
+    assert.deepEqual(first?.judgement, 'accepted');
+    assert.ok(answer.success);
+    const quoted = answer.message as {
+      orderId: string;
+      amount: string;
+      details: { unsignedFundingTx: { data: string } };
+    };
+    assert.equal(quoted.orderId, first.orderId);
+    assert.equal(quoted.amount, '0.030150000000000000');
+    assert.equal(
+      quoted.details.unsignedFundingTx.data,
+      encodeFundCalldata(first.orderId, served.paymentHash, PAYOUT),
+      'the user funds a slot whose claimer is the provider',
+    );
+    const quote = state.quote(first.orderId);
+    assert.equal(quote?.paymentHash, served.paymentHash);
+    assert.equal(quote.onchainAmount, 30_000_000_000_000_000n + 150_000_000_000_000n);
+    assert.equal(quote.invoiceAmountMillisatoshis, 100_000_000n);
+
+    await request(user, 'requestQuote', { market: MARKET, invoice: tooSmall.invoice });
+    assert.equal(judged.length, 1, 'no quote for an invoice below the minimum');
+  });
+});
