@@ -5,10 +5,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { FAILURE_MESSAGE, isLnswapError, type ErrorToken } from '../domain/errors.js';
+import { FAILURE_MESSAGE, isLnswapError, LnswapError, type ErrorToken } from '../domain/errors.js';
 import { READ_METHODS } from './methods.js';
 
-const TEXT = 'text/plain; charset=utf-8';
+export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /**
  * Every token refuses something the client sent, so 400, except a well-formed id of no order, and a
@@ -22,13 +22,38 @@ export function statusForToken(token: ErrorToken): number {
 /** Seconds a client is asked to wait before repeating a request refused with ServiceUnavailable. */
 const RETRY_AFTER_SECONDS = '1';
 
-function sendText(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type(TEXT).send(body);
+/** A refusal or failure as the API sends it, whichever way the request came in (Fastify or the read lane). */
+export interface TextAnswer {
+  readonly status: number;
+  readonly body: string;
+  /** The `retry-after` header's value, for the refusals a client may simply repeat. */
+  readonly retryAfter: string | undefined;
+  /** Whether the error is unexpected: logged, and never shown. */
+  readonly failure: boolean;
 }
 
-function replyWithToken(reply: FastifyReply, token: ErrorToken): FastifyReply {
-  if (token === 'ServiceUnavailable') reply.header('retry-after', RETRY_AFTER_SECONDS);
-  return sendText(reply, statusForToken(token), token);
+const ANSWERS_BY_TOKEN = new Map<ErrorToken, TextAnswer>();
+
+/** The answer to an error thrown by a route: its token when it is a refusal, else the fixed sentence. */
+export function textAnswerOf(error: unknown): TextAnswer {
+  if (!isLnswapError(error)) return { status: 500, body: FAILURE_MESSAGE, retryAfter: undefined, failure: true };
+  const { token } = error;
+  let answer = ANSWERS_BY_TOKEN.get(token);
+  if (answer === undefined) {
+    const retryAfter = token === 'ServiceUnavailable' ? RETRY_AFTER_SECONDS : undefined;
+    answer = { status: statusForToken(token), body: token, retryAfter, failure: false };
+    ANSWERS_BY_TOKEN.set(token, answer);
+  }
+  return answer;
+}
+
+function sendText(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type(TEXT_CONTENT_TYPE).send(body);
+}
+
+function sendAnswer(reply: FastifyReply, { status, body, retryAfter }: TextAnswer): FastifyReply {
+  if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+  return sendText(reply, status, body);
 }
 
 export function replyNotFound(reply: FastifyReply): FastifyReply {
@@ -41,15 +66,15 @@ export function replyMethodNotAllowed(reply: FastifyReply): FastifyReply {
 
 /** Route error handler: tokens go out as they are; anything else is logged and never shown. */
 export function handleRouteError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (isLnswapError(error)) return replyWithToken(reply, error.token);
-  request.log.error({ err: error }, 'request failed');
-  return sendText(reply, 500, FAILURE_MESSAGE);
+  const answer = textAnswerOf(error);
+  if (answer.failure) request.log.error({ err: error }, 'request failed');
+  return sendAnswer(reply, answer);
 }
 
 /** Requests the router cannot match at all, such as a path with undecodable percent-encoding. */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   request.log.info({ err: error }, 'malformed request');
-  replyWithToken(reply.header('x-request-id', request.id), 'BadRequest');
+  sendAnswer(reply.header('x-request-id', request.id), textAnswerOf(new LnswapError('BadRequest')));
 }
 
 /**
@@ -58,12 +83,11 @@ export function handleFrameworkError(error: FastifyError, request: FastifyReques
  */
 export function handleClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const body: ErrorToken = 'BadRequest';
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${TEXT}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${TEXT_CONTENT_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

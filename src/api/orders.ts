@@ -1,17 +1,9 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyReply } from 'fastify';
 import { routeMethods } from './methods.js';
+import { FIND_ORDERS_ROUTE, ONE_ORDER_ROUTES, type OrderAnswer } from './order-read-routes.js';
 import type { OrderReads } from './order-reads.js';
-import {
-  findOrdersQueryTokens,
-  findOrdersSchema,
-  fundingDetailsSchema,
-  getOrderSchema,
-  orderStateSchema,
-  refuseWithTokens,
-  refundSchema,
-  transactionsSchema,
-} from './schemas.js';
+import { refuseWithTokens } from './schemas.js';
 
 export interface OrderRoutesOptions {
   /** The answers, shared with the read lane. */
@@ -32,7 +24,7 @@ function sendSerialized(reply: FastifyReply, body: string): FastifyReply {
  * Sends an answer given at once (a cache hit: the handler returns nothing, Fastify's way for a handler that
  * sent its reply) or once read (awaiting the reply resolves once it is sent).
  */
-function send(reply: FastifyReply, answer: string | Promise<string>): void | Promise<void> {
+function send(reply: FastifyReply, answer: OrderAnswer): void | Promise<void> {
   if (typeof answer === 'string') {
     sendSerialized(reply, answer);
     return;
@@ -42,7 +34,7 @@ function send(reply: FastifyReply, answer: string | Promise<string>): void | Pro
   });
 }
 
-/** The order routes; each route's schema documents it, validates its request and defines its body. */
+/** The order routes of `order-read-routes.ts`; each route's schema documents it, validates its request and defines its body. */
 export const orderRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: OrderRoutesOptions }> = async (
   app,
   { reads },
@@ -51,45 +43,19 @@ export const orderRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: OrderRoute
 
   app.route({
     method,
-    url: '/api/orders',
-    schema: findOrdersSchema,
-    schemaErrorFormatter: refuseWithTokens(findOrdersQueryTokens),
+    url: FIND_ORDERS_ROUTE.url,
+    schema: FIND_ORDERS_ROUTE.schema,
+    schemaErrorFormatter: refuseWithTokens(FIND_ORDERS_ROUTE.queryTokens),
     handler: (request, reply) =>
-      send(reply, reads.ordersByInvoiceHash(request.query.invoiceHash, request.query.onchainTicker)),
+      send(reply, FIND_ORDERS_ROUTE.read(reads, request.query.invoiceHash, request.query.onchainTicker)),
   });
 
-  app.route({
-    method,
-    url: '/api/orders/:id',
-    schema: getOrderSchema,
-    handler: (request, reply) => send(reply, reads.order(request.params.id)),
-  });
-
-  app.route({
-    method,
-    url: '/api/orders/:id/state',
-    schema: orderStateSchema,
-    handler: (request, reply) => send(reply, reads.state(request.params.id)),
-  });
-
-  app.route({
-    method,
-    url: '/api/orders/:id/fundDetails',
-    schema: fundingDetailsSchema,
-    handler: (request, reply) => send(reply, reads.fundDetails(request.params.id)),
-  });
-
-  app.route({
-    method,
-    url: '/api/orders/:id/transactions',
-    schema: transactionsSchema,
-    handler: (request, reply) => send(reply, reads.transactions(request.params.id)),
-  });
-
-  app.route({
-    method,
-    url: '/api/orders/:id/refund',
-    schema: refundSchema,
-    handler: (request, reply) => send(reply, reads.refund(request.params.id)),
-  });
+  for (const { url, schema, read } of ONE_ORDER_ROUTES) {
+    app.route({
+      method,
+      url,
+      schema,
+      handler: (request, reply) => send(reply, read(reads, request.params.id)),
+    });
+  }
 };

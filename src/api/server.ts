@@ -35,9 +35,9 @@ export interface ApiServerOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** An existing pino logger to log through (takes precedence over `logger`). */
   readonly loggerInstance?: FastifyBaseLogger;
-  /** One `debug` line per answered request (off by default: it costs throughput). Turns the read lane off. */
+  /** One `debug` line per answered request (off by default: it costs throughput), from Fastify and the read lane. */
   readonly accessLog?: boolean;
-  /** Answer the most polled order reads before Fastify (`read-lane.ts`); on unless false or `accessLog`. */
+  /** Answer the most polled order reads before Fastify (`read-lane.ts`); on unless false. */
   readonly readLane?: boolean;
   /** Memory for serialized answers about orders (default 16 MiB); 0 turns the cache off. */
   readonly responseCacheBytes?: number;
@@ -73,12 +73,19 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     responseCacheBytes: options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES,
     ...(httpMetrics === undefined ? {} : { cacheCounts: httpMetrics.cache }),
   });
-  const readLane = options.readLane !== false && options.accessLog !== true;
-  const app = Fastify({
+  const readLane = options.readLane !== false;
+  const accessLog = options.accessLog === true;
+  const app: FastifyInstance = Fastify({
     // The server Fastify would make (its timeouts as Fastify sets them), with the read lane in front.
     serverFactory: (fastifyHandler, settings) => {
       const handler = readLane
-        ? readLaneBefore(fastifyHandler, { reads, ...(httpMetrics === undefined ? {} : { metrics: httpMetrics }) })
+        ? readLaneBefore(fastifyHandler, {
+            reads,
+            // The lane logs only once requests arrive, by when `app` is built.
+            log: () => app.log,
+            accessLog,
+            ...(httpMetrics === undefined ? {} : { metrics: httpMetrics }),
+          })
         : fastifyHandler;
       // Fastify passes its options with their defaults filled in.
       const { keepAliveTimeout, requestTimeout, connectionTimeout } = settings as Record<string, number>;
@@ -102,7 +109,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     // logged where they are handled, and `accessLog` adds one debug line per request for whoever wants it.
     logController: new LogController({ disableRequestLogging: true }),
   });
-  if (options.accessLog === true) logEveryResponse(app);
+  if (accessLog) logEveryResponse(app);
 
   acceptEveryHttpMethod(app);
   app.setErrorHandler(handleRouteError);

@@ -2,7 +2,15 @@ import { LnswapError } from '../domain/errors.js';
 import { offeredMarketNamed } from '../domain/markets.js';
 import type { PayReq } from '../domain/order.js';
 import { parseBaseUnits } from '../domain/amounts.js';
-import { isPlainObject } from './payload-shapes.js';
+import { activeConfigurationShape } from '../wire/socket-payloads.js';
+import { payloadReader } from './payload-shapes.js';
+
+type Count = string | number;
+
+const readConfiguration =
+  payloadReader<Record<string, { payReq: { minExpirationSeconds: Count; minBaseUnits: Count; maxBaseUnits: Count } }>>(
+    activeConfigurationShape,
+  );
 
 /**
  * Reads a provider's `{ [market]: { payReq: { minExpirationSeconds, minBaseUnits, maxBaseUnits } } }`.
@@ -11,12 +19,10 @@ import { isPlainObject } from './payload-shapes.js';
  * InvalidOrMissingActiveConfigurationFields.
  */
 export function parseActiveConfiguration(payload: unknown, offeredMarkets: readonly string[]): Record<string, PayReq> {
-  if (!isPlainObject(payload)) throw invalid();
   const configuration: Record<string, PayReq> = {};
-  for (const [name, entry] of Object.entries(payload)) {
+  for (const [name, entry] of Object.entries(readConfiguration(payload))) {
     const market = offeredMarketNamed(name, offeredMarkets);
     if (market === undefined || market in configuration) throw invalid();
-    if (!isPlainObject(entry) || !isPlainObject(entry.payReq)) throw invalid();
     const { minExpirationSeconds, minBaseUnits, maxBaseUnits } = entry.payReq;
     const payReq: PayReq = {
       minExpirationSeconds: readCount(minExpirationSeconds),
@@ -29,9 +35,9 @@ export function parseActiveConfiguration(payload: unknown, offeredMarkets: reado
   return configuration;
 }
 
-function readCount(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  const count = typeof value === 'string' ? parseBaseUnits(value) : undefined;
+function readCount(value: Count): bigint {
+  if (typeof value === 'number') return BigInt(value);
+  const count = parseBaseUnits(value);
   if (count === undefined) throw invalid();
   return count;
 }

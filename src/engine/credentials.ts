@@ -3,7 +3,8 @@ import { LnswapError } from '../domain/errors.js';
 import type { ProviderCredential } from '../domain/order.js';
 import { isValidProviderName } from '../domain/provider-names.js';
 import type { Store } from '../store/store.js';
-import { isPlainObject } from './payload-shapes.js';
+import { credentialsShape } from '../wire/socket-payloads.js';
+import { payloadReader } from './payload-shapes.js';
 
 /** scrypt at the cost OWASP recommends: slow enough to make a stolen hash expensive to attack. */
 const SCRYPT_PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
@@ -61,16 +62,14 @@ function decoy(): Promise<string> {
   return decoyHash;
 }
 
+const readCredentials = payloadReader<{ apiKey: string; secretKey: string }>(credentialsShape);
+
 /**
  * Checks `{ apiKey, secretKey }` against the operator-issued credentials; throws
  * InvalidOrMissingCredentials for anything but an unrevoked match.
  */
 export async function authenticateProvider(store: Store, payload: unknown): Promise<ProviderCredential> {
-  if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingCredentials');
-  const { apiKey, secretKey } = payload;
-  if (typeof apiKey !== 'string' || typeof secretKey !== 'string' || apiKey === '' || secretKey === '') {
-    throw new LnswapError('InvalidOrMissingCredentials');
-  }
+  const { apiKey, secretKey } = readCredentials(payload);
   const credential = await store.findProviderCredentialByApiKey(apiKey);
   const matches = await secretMatchesHash(secretKey, credential?.secretHash ?? (await decoy()));
   if (credential === undefined || !matches || credential.revokedAt !== undefined) {

@@ -6,7 +6,8 @@ import type { Market } from '../domain/markets.js';
 import type { ChainViews, HtlcTerms } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import type { EngineOptions } from './options.js';
-import { isPlainObject } from './payload-shapes.js';
+import { makerQuoteShape } from '../wire/socket-payloads.js';
+import { isPlainObject, payloadReader } from './payload-shapes.js';
 
 /** What the service asked the providers, and what it needs to judge their answers. */
 export interface QuoteSolicitation {
@@ -75,21 +76,12 @@ export function verifyMakerQuote(
   return { ...funding, expiresAt: fields.quoteExpiryTimestampMs, providerId: provider.id };
 }
 
+const readQuote = payloadReader<QuoteFields & { orderId: string }>(makerQuoteShape);
+
 function readFields(payload: unknown, expectedOrderId: string): QuoteFields {
-  if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingQuoteFields');
-  const { orderId, quoteExpiryTimestampMs, amount, details } = payload;
-  const validShape =
-    typeof orderId === 'string' &&
-    normalizeOrderId(orderId) === expectedOrderId &&
-    Number.isSafeInteger(quoteExpiryTimestampMs) &&
-    (amount === undefined || typeof amount === 'string') &&
-    isPlainObject(details);
-  if (!validShape) throw new LnswapError('InvalidOrMissingQuoteFields');
-  return {
-    quoteExpiryTimestampMs: quoteExpiryTimestampMs as number,
-    ...(amount === undefined ? {} : { amount }),
-    details,
-  };
+  const { orderId, quoteExpiryTimestampMs, amount, details } = readQuote(payload);
+  if (normalizeOrderId(orderId) !== expectedOrderId) throw new LnswapError('InvalidOrMissingQuoteFields');
+  return { quoteExpiryTimestampMs, ...(amount === undefined ? {} : { amount }), details };
 }
 
 /**

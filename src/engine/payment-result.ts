@@ -6,7 +6,8 @@ import type { OrderState } from '../domain/states.js';
 import type { TransitionCause } from '../domain/transition-cause.js';
 import type { StateTransition, Store } from '../store/store.js';
 import type { OrderTransitions } from './order-transitions.js';
-import { isPlainObject } from './payload-shapes.js';
+import { paymentResultShape } from '../wire/socket-payloads.js';
+import { payloadReader } from './payload-shapes.js';
 
 export interface PaymentResult {
   readonly orderId: string;
@@ -27,20 +28,18 @@ export const PAYMENT_FAILED_REASONS: ReadonlySet<string> = new Set([ADDRESS_BLAC
 /** Longer than any known reason; refused before the set is consulted. */
 const MAX_FAILED_REASON_LENGTH = 64;
 
+const readFields = payloadReader<{
+  orderId: string;
+  success: boolean;
+  failedReason?: string | null;
+  preimage?: string | null;
+}>(paymentResultShape);
+
 /** Reads `{ orderId, success, failedReason?, preimage? }`; throws LnswapError. */
 export function readPaymentResult(payload: unknown): PaymentResult {
-  if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingQuoteFields');
-  const { orderId, success, failedReason, preimage } = payload;
-  if (typeof orderId !== 'string') throw new LnswapError('InvalidOrMissingQuoteFields');
+  const { orderId, success, failedReason, preimage } = readFields(payload);
   const normalizedId = normalizeOrderId(orderId);
   if (normalizedId === undefined) throw new LnswapError('InvalidOrderId');
-  if (
-    typeof success !== 'boolean' ||
-    (failedReason !== undefined && failedReason !== null && typeof failedReason !== 'string') ||
-    (preimage !== undefined && preimage !== null && typeof preimage !== 'string')
-  ) {
-    throw new LnswapError('InvalidOrMissingQuoteFields');
-  }
   if (
     typeof failedReason === 'string' &&
     (failedReason.length > MAX_FAILED_REASON_LENGTH || !PAYMENT_FAILED_REASONS.has(failedReason))
@@ -82,7 +81,8 @@ export async function applyPaymentResult(
   const wonByProvider = order.providerId === undefined ? result.success : order.providerId === providerId;
   if (!wonByProvider) throw new LnswapError('OrderNotWonByProvider');
   if (!result.success) {
-    if (result.failedReason === ADDRESS_BLACKLISTED) await holdForAdminRefund(order, transitions, store, now, requestId);
+    if (result.failedReason === ADDRESS_BLACKLISTED)
+      await holdForAdminRefund(order, transitions, store, now, requestId);
     return;
   }
 
@@ -90,7 +90,11 @@ export async function applyPaymentResult(
   if (preimage === undefined || !preimageMatchesPaymentHash(preimage, order.paymentHash)) {
     throw new LnswapError('InvalidPreimage');
   }
-  const cause: TransitionCause = { source: 'request', reason: 'paymentResult', ...(requestId === undefined ? {} : { requestId }) };
+  const cause: TransitionCause = {
+    source: 'request',
+    reason: 'paymentResult',
+    ...(requestId === undefined ? {} : { requestId }),
+  };
   await moveFunded(order, 'Complete', transitions, store, { at: now, paymentPreimage: preimage, cause });
 }
 

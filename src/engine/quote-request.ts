@@ -6,7 +6,8 @@ import type { MarketCatalog } from '../domain/market-catalog.js';
 import type { Market } from '../domain/markets.js';
 import type { PayReq, ProviderRecord } from '../domain/order.js';
 import { requirementsForMarket } from '../domain/requirements.js';
-import { isNonEmptyString, isPlainObject } from './payload-shapes.js';
+import { quoteRequestShape } from '../wire/socket-payloads.js';
+import { payloadReader } from './payload-shapes.js';
 
 /** A user's quote request that passed every check that needs no order history. */
 export interface QuoteRequest {
@@ -28,10 +29,12 @@ export interface QuoteRequestContext {
 }
 
 interface QuoteRequestFields {
-  market: string;
-  invoice: string;
-  refundAddress?: string;
+  readonly market: string;
+  readonly invoice: string;
+  readonly refundAddress?: string | null;
 }
+
+const readFields = payloadReader<QuoteRequestFields>(quoteRequestShape);
 
 /**
  * Checks `{ market, invoice, refundAddress? }` in the order the tokens are documented, so a client
@@ -39,6 +42,8 @@ interface QuoteRequestFields {
  */
 export function checkQuoteRequest(payload: unknown, context: QuoteRequestContext): QuoteRequest {
   const fields = readFields(payload);
+  // JSON clients write an absent optional field as null.
+  const refundAddress = fields.refundAddress ?? undefined;
 
   const market = context.catalog.findMarket(fields.market);
   if (market === undefined || !context.offeredMarkets.includes(market.name)) throw new LnswapError('InvalidMarket');
@@ -48,7 +53,7 @@ export function checkQuoteRequest(payload: unknown, context: QuoteRequestContext
   if (decoded?.amountMillisatoshis === undefined) throw new LnswapError('InvalidInvoice');
   if (decoded.network !== market.network) throw new LnswapError('InvalidMarketForInvoice');
 
-  if (!isUsableRefundAddress(fields.refundAddress, market)) throw new LnswapError('InvalidRefundAddress');
+  if (!isUsableRefundAddress(refundAddress, market)) throw new LnswapError('InvalidRefundAddress');
 
   const { payReq } = requirementsForMarket(market.name, context.offeredMarkets, context.providers);
   if (BigInt(decoded.expiresAtMs - context.now) < payReq.minExpirationSeconds * 1000n) {
@@ -63,21 +68,9 @@ export function checkQuoteRequest(payload: unknown, context: QuoteRequestContext
     invoiceHash: hashInvoice(fields.invoice),
     paymentHash: decoded.paymentHash,
     amountMillisatoshis: decoded.amountMillisatoshis,
-    ...(fields.refundAddress === undefined ? {} : { refundAddress: fields.refundAddress }),
+    ...(refundAddress === undefined ? {} : { refundAddress }),
     requirements: payReq,
   };
-}
-
-function readFields(payload: unknown): QuoteRequestFields {
-  if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingQuoteRequestFields');
-  const { market, invoice, refundAddress } = payload;
-  if (!isNonEmptyString(market) || !isNonEmptyString(invoice)) {
-    throw new LnswapError('InvalidOrMissingQuoteRequestFields');
-  }
-  // JSON clients write an absent optional field as null.
-  if (refundAddress === undefined || refundAddress === null) return { market, invoice };
-  if (typeof refundAddress !== 'string') throw new LnswapError('InvalidOrMissingQuoteRequestFields');
-  return { market, invoice, refundAddress };
 }
 
 /**

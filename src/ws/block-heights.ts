@@ -3,7 +3,8 @@ import { LnswapError } from '../domain/errors.js';
 import type { MarketCatalog } from '../domain/market-catalog.js';
 import type { ChainKind, Network } from '../domain/markets.js';
 import type { BlockHeightChange } from '../engine/block-height-tracker.js';
-import { isPlainObject } from '../engine/payload-shapes.js';
+import { payloadReader } from '../engine/payload-shapes.js';
+import { blockHeightTopicShape } from '../wire/socket-payloads.js';
 import { blockHeightRoom } from './rooms.js';
 
 export interface BlockHeightTopic {
@@ -33,6 +34,8 @@ function isChainKind(value: string | undefined): value is ChainKind {
   return value !== undefined && Object.hasOwn(SUBNET_NAMES, value);
 }
 
+const readTopic = payloadReader<{ network: string; subnet: string }>(blockHeightTopicShape);
+
 /**
  * `{ network, subnet }` names a chain kind and one of its networks, as in
  * `{ network: 'ethereum', subnet: 'kovan_testnet' }` (any case); only chains some offered market
@@ -43,10 +46,10 @@ export function readBlockHeightTopic(
   offeredMarkets: readonly string[],
   catalog: MarketCatalog,
 ): BlockHeightTopic {
-  const fields = isPlainObject(payload) ? payload : {};
-  const chain = typeof fields.network === 'string' ? fields.network.toLowerCase() : undefined;
-  const subnet = typeof fields.subnet === 'string' ? fields.subnet.toLowerCase() : undefined;
-  if (!isChainKind(chain) || subnet === undefined || !Object.hasOwn(SUBNET_NAMES[chain], subnet)) {
+  const fields = readTopic(payload);
+  const chain = fields.network.toLowerCase();
+  const subnet = fields.subnet.toLowerCase();
+  if (!isChainKind(chain) || !Object.hasOwn(SUBNET_NAMES[chain], subnet)) {
     throw new LnswapError('InvalidNetworkOrSubnet');
   }
   const network = SUBNET_NAMES[chain][subnet] as Network;

@@ -3,7 +3,8 @@ import { BroadcastRefused } from '../chains/chain-backend.js';
 import { LnswapError } from '../domain/errors.js';
 import type { MarketCatalog } from '../domain/market-catalog.js';
 import type { ChainKind, Network } from '../domain/markets.js';
-import { isPlainObject } from '../engine/payload-shapes.js';
+import { payloadReader } from '../engine/payload-shapes.js';
+import { broadcastTransactionShape } from '../wire/socket-payloads.js';
 
 /** What broadcasting on one network needs of a chain backend. */
 export interface Broadcaster {
@@ -31,6 +32,8 @@ export const RELAYED_TRANSACTION_BYTES: Readonly<Record<ChainKind, number>> = {
 /** The largest relayed transaction as hex with its `0x`, and room for the ticker and the JSON around them. */
 export const MAX_BROADCAST_PAYLOAD_BYTES = 2 * Math.max(...Object.values(RELAYED_TRANSACTION_BYTES)) + 2 + 1024;
 
+const readBroadcastRequest = payloadReader<{ onchainTicker: string; signedTxHex: string }>(broadcastTransactionShape);
+
 /**
  * `broadcastTransaction { onchainTicker, signedTxHex }`, as REDSHIFT's client sends it: resolves `{ txId }`.
  * The node's reason for a refusal is logged; the client gets only the token.
@@ -41,11 +44,7 @@ export async function broadcastTransaction(
   broadcasters: Broadcasters,
   logger: Logger,
 ): Promise<{ txId: string }> {
-  if (!isPlainObject(payload)) throw new LnswapError('InvalidOrMissingBroadcastTxRequestFields');
-  const { onchainTicker, signedTxHex } = payload;
-  if (typeof onchainTicker !== 'string' || typeof signedTxHex !== 'string') {
-    throw new LnswapError('InvalidOrMissingBroadcastTxRequestFields');
-  }
+  const { onchainTicker, signedTxHex } = readBroadcastRequest(payload);
   const asset = catalog.findOnchainAsset(onchainTicker);
   if (asset === undefined) throw new LnswapError('InvalidOnchainTicker');
   const hexDigits = signedTxHex.length - (signedTxHex.startsWith('0x') ? 2 : 0);

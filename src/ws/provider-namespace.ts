@@ -15,6 +15,8 @@ import { guarded } from './guarded.js';
 import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
+import { payloadReader } from '../engine/payload-shapes.js';
+import { marketListShape } from '../wire/socket-payloads.js';
 
 export interface ProviderNamespaceDependencies {
   readonly store: Store;
@@ -55,10 +57,7 @@ export function serveProviderNamespace(namespace: Namespace, dependencies: Provi
   );
 }
 
-function providerHandlers(
-  socket: Socket,
-  dependencies: ProviderNamespaceDependencies,
-): Record<string, RequestHandler> {
+function providerHandlers(socket: Socket, dependencies: ProviderNamespaceDependencies): Record<string, RequestHandler> {
   const { store, router, transitions, options, addressLimits, now, logger } = dependencies;
   const data = socket.data as ProviderSocketData;
   const address = dependencies.addresses.of(socket);
@@ -118,7 +117,8 @@ function providerHandlers(
       const receivedAt = now();
       // Read per quote, not kept from authenticate: a payout address the operator changes, or a revocation,
       // holds from the next quote on.
-      const credential = data.apiKey === undefined ? undefined : await store.findProviderCredentialByApiKey(data.apiKey);
+      const credential =
+        data.apiKey === undefined ? undefined : await store.findProviderCredentialByApiKey(data.apiKey);
       if (credential === undefined || credential.name !== providerId || credential.revokedAt !== undefined) {
         throw new LnswapError('InvalidOrMissingCredentials');
       }
@@ -144,12 +144,14 @@ function providerHandlers(
   };
 }
 
+const readMarketNames = payloadReader<string[]>(marketListShape);
+
 /** `[market, ...]`: non-empty, every name an offered market (any case). Canonical names out. */
 async function readMarketList(store: Store, payload: unknown): Promise<string[]> {
-  if (!Array.isArray(payload) || payload.length === 0) throw new LnswapError('InvalidOrMissingMarkets');
+  const names = readMarketNames(payload);
   const { markets: offered } = await store.getConfiguration();
-  return payload.map((name: unknown) => {
-    const market = typeof name === 'string' ? offeredMarketNamed(name, offered) : undefined;
+  return names.map((name) => {
+    const market = offeredMarketNamed(name, offered);
     if (market === undefined) throw new LnswapError('InvalidOrMissingMarkets');
     return market;
   });

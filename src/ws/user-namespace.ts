@@ -8,7 +8,8 @@ import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
 import { requirementsForAllMarkets } from '../domain/requirements.js';
-import { isPlainObject } from '../engine/payload-shapes.js';
+import { payloadReader } from '../engine/payload-shapes.js';
+import { orderIdRequestShape, orderStateSubscriptionShape } from '../wire/socket-payloads.js';
 import type { QuoteDesk } from '../engine/quote-desk.js';
 import type { Store } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
@@ -47,17 +48,19 @@ export function serveUserNamespace(namespace: Namespace, dependencies: UserNames
         const address = dependencies.addresses.of(socket);
         const takeAddressToken = () => addressLimits.take('events', address, options.eventsPerAddress);
         const maxPayloadBytesByEvent = { broadcastTransaction: options.maxBroadcastPayloadBytes };
-        handleRequests(socket, handlers, { ...options, maxPayloadBytesByEvent, takeAddressToken, now: dependencies.now }, logger);
+        handleRequests(
+          socket,
+          handlers,
+          { ...options, maxPayloadBytesByEvent, takeAddressToken, now: dependencies.now },
+          logger,
+        );
       },
       (socket) => socket.disconnect(true),
     ),
   );
 }
 
-function userHandlers(
-  socket: Socket,
-  dependencies: UserNamespaceDependencies,
-): Record<string, RequestHandler> {
+function userHandlers(socket: Socket, dependencies: UserNamespaceDependencies): Record<string, RequestHandler> {
   const { store, desk, subscriptions, addressLimits, options, now } = dependencies;
   socket.on('disconnect', () => subscriptions.forget(socket));
   const quoteRequests = new TokenBucket(options.quoteRequestsPerConnection, now());
@@ -76,10 +79,9 @@ function userHandlers(
     },
 
     subscribeToOrderState: async (payload) => {
-      readOrderId(payload);
-      const sinceSequence = readSinceSequence(payload);
-      const order = await findOrder(store, payload);
-      await subscriptions.subscribe(socket, order.id, sinceSequence);
+      const { orderId, sinceSequence } = readOrderStateSubscription(payload);
+      const order = await findOrder(store, normalizedOrderId(orderId));
+      await subscriptions.subscribe(socket, order.id, sinceSequence ?? undefined);
       return undefined;
     },
 
@@ -103,7 +105,7 @@ function userHandlers(
     },
 
     requestRefundDetails: async (payload) => {
-      const order = await findOrder(store, payload);
+      const order = await findOrder(store, readOrderId(payload));
       const configuration = await store.getConfiguration();
       const market = catalogOf(configuration).marketOf(order);
       return presentRefund(deriveRefundDetails(order, market, configuration.chains), market);
@@ -121,23 +123,24 @@ function userHandlers(
   };
 }
 
+const readOrderIdRequest = payloadReader<{ orderId: string }>(orderIdRequestShape);
+const readOrderStateSubscription = payloadReader<{ orderId: string; sinceSequence?: number | null }>(
+  orderStateSubscriptionShape,
+);
+
+/** The order id of a payload of the shape, in the one spelling the store keeps. */
+function normalizedOrderId(orderId: string): string {
+  const normalized = normalizeOrderId(orderId);
+  if (normalized === undefined) throw new LnswapError('InvalidOrderId');
+  return normalized;
+}
+
 function readOrderId(payload: unknown): string {
-  const raw = isPlainObject(payload) ? payload.orderId : undefined;
-  const orderId = typeof raw === 'string' ? normalizeOrderId(raw) : undefined;
-  if (orderId === undefined) throw new LnswapError('InvalidOrderId');
-  return orderId;
+  return normalizedOrderId(readOrderIdRequest(payload).orderId);
 }
 
-/** Absent, null or a non-negative safe integer: the last sequence the client has of the order. */
-function readSinceSequence(payload: unknown): number | undefined {
-  const raw = isPlainObject(payload) ? payload.sinceSequence : undefined;
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 0) throw new LnswapError('InvalidSinceSequence');
-  return raw;
-}
-
-async function findOrder(store: Store, payload: unknown): Promise<OrderRecord> {
-  const order = await store.getOrder(readOrderId(payload));
+async function findOrder(store: Store, orderId: string): Promise<OrderRecord> {
+  const order = await store.getOrder(orderId);
   if (order === undefined) throw new LnswapError('OrderNotFound');
   return order;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { buildApiServer } from '../../src/api/server.js';
@@ -15,7 +16,10 @@ describe('access log', () => {
 
   async function linesLoggedFor(accessLog: boolean): Promise<Record<string, unknown>[]> {
     const lines: Record<string, unknown>[] = [];
-    const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
     const app = await buildApiServer({ store: fresh.store, loggerInstance: logger, accessLog });
     try {
       const answered = await app.inject({ method: 'GET', url: '/api/markets' });
@@ -37,6 +41,37 @@ describe('access log', () => {
       ],
     );
     assert.equal(typeof lines[0]?.['responseTimeMs'], 'number');
+  });
+
+  test('the read lane logs its answers as Fastify does, so debugging runs the production path', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'debug' },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const app = await buildApiServer({ store: fresh.store, loggerInstance: logger, accessLog: true });
+    const fastifyReached: string[] = [];
+    app.addHook('onRequest', (request, _reply, done) => {
+      fastifyReached.push(request.url);
+      done();
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    try {
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const answer = await fetch(`http://127.0.0.1:${port}/api/orders/${unknown}`);
+      assert.equal(answer.status, 404);
+      assert.deepEqual(fastifyReached, [], 'the lane left the read to Fastify');
+      assert.deepEqual(
+        lines
+          .filter((line) => line['msg'] !== `Server listening at http://127.0.0.1:${port}`)
+          .map((line) => [line['level'], line['msg'], line['method'], line['url'], line['statusCode'], line['reqId']]),
+        [[20, 'request completed', 'GET', `/api/orders/${unknown}`, 404, answer.headers.get('x-request-id')]],
+      );
+      assert.equal(typeof lines.at(-1)?.['responseTimeMs'], 'number');
+    } finally {
+      await app.close();
+    }
   });
 
   test('nothing per request otherwise, even with the logger at debug', async () => {

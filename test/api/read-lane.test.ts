@@ -1,7 +1,8 @@
 /**
  * The read lane answers the most polled order reads before Fastify. These tests hold it to what Fastify alone
  * would send, over real HTTP on both stores: the same status, headers and bytes for every spelling of every
- * route, refusals and failures left to Fastify, and its answers counted in the metrics like Fastify's.
+ * route, refusals and failures included, each answered with one read, counted in the metrics and logged like
+ * Fastify's.
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
@@ -9,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server.js';
-import { LnswapError } from '../../src/domain/errors.js';
+import { FAILURE_MESSAGE, LnswapError } from '../../src/domain/errors.js';
 import { ServiceMetrics } from '../../src/engine/metrics.js';
 import type { Store } from '../../src/store/store.js';
 import {
@@ -39,11 +40,21 @@ function urls(): string[] {
     `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=btc`,
     `/api/orders?invoiceHash=${invoiceHash}&invoiceHash=${invoiceHash}`,
     `/api/orders?invoiceHash=${invoiceHash.slice(1)}`,
+    `/api/orders?invoiceHash=${'g'.repeat(64)}`,
+    `/api/orders?invoiceHash=`,
+    `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=doge`,
+    `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=`,
+    `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=ETH`,
+    `/api/orders?onchainTicker=btc`,
     `/api/orders/?invoiceHash=${invoiceHash}`,
     `/api/orders/${unknownId}`,
     `/api/orders/${unknownId}/refund`,
     `/api/orders/${'g'.repeat(32)}`,
     `/api/orders/${'a'.repeat(34)}`,
+    `/api/orders/state`,
+    `/api/orders/x.y~z_/fundDetails`,
+    `/api/orders/${unknownId}/state`,
+    `/api/orders/${unknownId}/elsewhere`,
   ];
   for (const { record } of ORDERS) {
     const dashless = record.id.replaceAll('-', '').toUpperCase();
@@ -104,15 +115,15 @@ function countingFastify(app: FastifyInstance): { requests: number } {
   return seen;
 }
 
-/** The store, with its order reads counted and, while `failing`, refused as a database that is down. */
-function instrumented(store: Store): { store: Store; reads: number; failing: boolean } {
-  const probe = { store, reads: 0, failing: false };
+/** The store, with its order reads counted and, while `failing` is set, failing with it. */
+function instrumented(store: Store): { store: Store; reads: number; failing: Error | undefined } {
+  const probe: { store: Store; reads: number; failing: Error | undefined } = { store, reads: 0, failing: undefined };
   probe.store = new Proxy(store, {
     get(target, property, receiver) {
       if (property === 'getOrder') {
         return async (id: string) => {
           probe.reads += 1;
-          if (probe.failing) throw new LnswapError('ServiceUnavailable');
+          if (probe.failing !== undefined) throw probe.failing;
           return target.getOrder(id);
         };
       }
@@ -140,7 +151,7 @@ for (const kind of STORE_KINDS) {
       probe = instrumented(fresh.store);
       metrics.push(new ServiceMetrics({ store: fresh.store }), new ServiceMetrics({ store: fresh.store }));
       withLane = await buildApiServer({ store: probe.store, metrics: metrics[0] });
-      withoutLane = await buildApiServer({ store: fresh.store, readLane: false, metrics: metrics[1] });
+      withoutLane = await buildApiServer({ store: probe.store, readLane: false, metrics: metrics[1] });
       laneFastify = countingFastify(withLane);
       lanePort = await listen(withLane);
       plainPort = await listen(withoutLane);
@@ -162,22 +173,29 @@ for (const kind of STORE_KINDS) {
       }
     });
 
-    test('the plain spellings of the order reads never reach Fastify; the others do', async () => {
-      const served = [
-        `/api/orders/${complete.record.id}`,
-        `/api/orders/${ethereum.record.id.replaceAll('-', '').toUpperCase()}/fundDetails`,
-        `/api/orders/${refunded.record.id}/refund`,
-        `/api/orders/${waiting.record.id}/transactions`,
-        `/api/orders?invoiceHash=${invoiceHash}`,
+    test('the plain spellings of the order routes never reach Fastify, refusals included; the others do', async () => {
+      const served: [string, number][] = [
+        [`/api/orders/${complete.record.id}`, 200],
+        [`/api/orders/${complete.record.id}/state`, 200],
+        [`/api/orders/${ethereum.record.id.replaceAll('-', '').toUpperCase()}/fundDetails`, 200],
+        [`/api/orders/${refunded.record.id}/refund`, 200],
+        [`/api/orders/${waiting.record.id}/transactions`, 200],
+        [`/api/orders?invoiceHash=${invoiceHash}`, 200],
+        [`/api/orders?invoiceHash=${invoiceHash}&onchainTicker=btc`, 200],
+        [`/api/orders?invoiceHash=${invoiceHash}&onchainTicker=doge`, 400],
+        [`/api/orders?invoiceHash=${invoiceHash.slice(2)}`, 400],
+        [`/api/orders/${'g'.repeat(32)}/refund`, 400],
+        [`/api/orders/${unknownId}/fundDetails`, 404],
       ];
       const before = laneFastify.requests;
-      for (const url of served) assert.equal((await fetchRaw(lanePort, url)).status, 200, url);
+      for (const [url, status] of served) assert.equal((await fetchRaw(lanePort, url)).status, status, url);
       assert.equal(laneFastify.requests, before, 'a plain read reached Fastify');
 
       const left = [
-        `/api/orders/${complete.record.id}/state`,
         `/api/orders/${complete.record.id}/`,
-        `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=btc`,
+        `/api/orders/${complete.record.id}?x=1`,
+        `/api/orders/${complete.record.id.replace('-', '%2D')}`,
+        `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=btc&x=1`,
       ];
       for (const url of left) assert.equal((await fetchRaw(lanePort, url)).status, 200, url);
       assert.equal((await fetchRaw(lanePort, `/api/orders/${complete.record.id}`, 'HEAD')).status, 200);
@@ -185,44 +203,77 @@ for (const kind of STORE_KINDS) {
       assert.equal(laneFastify.requests, before + left.length + 2);
     });
 
-    test("a refusal is Fastify's: an unknown order is read by the lane, then again by the route", async () => {
+    test('a refusal is answered by the lane: an unknown order costs one read and never reaches Fastify', async () => {
       const readsBefore = probe.reads;
       const fastifyBefore = laneFastify.requests;
       const answer = await fetchRaw(lanePort, `/api/orders/${unknownId}`);
       assert.equal(answer.status, 404);
       assert.equal(answer.body, 'OrderNotFound');
-      assert.equal(probe.reads - readsBefore, 2);
-      assert.equal(laneFastify.requests - fastifyBefore, 1);
+      assert.equal(probe.reads - readsBefore, 1);
+      assert.equal(laneFastify.requests - fastifyBefore, 0);
     });
 
-    test('a failing store is answered by Fastify as a failing store, 503 and Retry-After', async () => {
-      probe.failing = true;
+    test('a failing store is answered as Fastify answers it, 503 and Retry-After, with one read', async () => {
+      probe.failing = new LnswapError('ServiceUnavailable');
       try {
-        const answer = await fetchRaw(lanePort, `/api/orders/${waiting.record.id}/refund`);
-        assert.equal(answer.status, 503);
-        assert.equal(answer.body, 'ServiceUnavailable');
-        assert.equal(answer.headers['retry-after'], '1');
+        const url = `/api/orders/${waiting.record.id}/refund`;
+        const readsBefore = probe.reads;
+        const laned = await fetchRaw(lanePort, url);
+        assert.equal(probe.reads - readsBefore, 1);
+        assert.equal(laned.status, 503);
+        assert.equal(laned.body, 'ServiceUnavailable');
+        assert.equal(laned.headers['retry-after'], '1');
+        assert.deepEqual(comparable(laned), comparable(await fetchRaw(plainPort, url)));
       } finally {
-        probe.failing = false;
+        probe.failing = undefined;
       }
     });
 
-    test("the lane's answers are counted in /metrics under their route, as Fastify's are", async () => {
+    test('an unexpected failure is a 500 with the fixed sentence, never the error, as Fastify sends it', async () => {
+      probe.failing = new Error('disk on fire at /var/lib/secret');
+      try {
+        const url = `/api/orders/${waiting.record.id}/fundDetails`;
+        const laned = await fetchRaw(lanePort, url);
+        assert.equal(laned.status, 500);
+        assert.equal(laned.body, FAILURE_MESSAGE);
+        assert.deepEqual(comparable(laned), comparable(await fetchRaw(plainPort, url)));
+      } finally {
+        probe.failing = undefined;
+      }
+    });
+
+    test("the lane's answers and refusals are counted in /metrics under their route, as Fastify's are", async () => {
       const route = '/api/orders/:id/fundDetails';
-      const countOf = async (port: number): Promise<number> => {
+      const countOf = async (port: number, status: number): Promise<number> => {
         const text = (await fetchRaw(port, '/metrics')).body;
         const line = text
           .split('\n')
-          .find((row) => row.startsWith('lnswap_http_requests_total{') && row.includes(`route="${route}"`));
+          .find(
+            (row) =>
+              row.startsWith('lnswap_http_requests_total{') &&
+              row.includes(`route="${route}"`) &&
+              row.includes(`status="${status}"`),
+          );
         return line === undefined ? 0 : Number(line.split(' ').at(-1));
       };
-      const [laneBefore, plainBefore] = [await countOf(lanePort), await countOf(plainPort)];
+      const counts = async (): Promise<number[]> => [
+        await countOf(lanePort, 200),
+        await countOf(plainPort, 200),
+        await countOf(lanePort, 404),
+        await countOf(plainPort, 404),
+      ];
+      const before = await counts();
       for (let index = 0; index < 3; index++) {
-        await fetchRaw(lanePort, `/api/orders/${complete.record.id}/fundDetails`);
-        await fetchRaw(plainPort, `/api/orders/${complete.record.id}/fundDetails`);
+        for (const port of [lanePort, plainPort]) {
+          await fetchRaw(port, `/api/orders/${complete.record.id}/fundDetails`);
+          if (index < 2) await fetchRaw(port, `/api/orders/${unknownId}/fundDetails`);
+        }
       }
-      assert.equal((await countOf(lanePort)) - laneBefore, 3);
-      assert.equal((await countOf(plainPort)) - plainBefore, 3);
+      const after = await counts();
+      assert.deepEqual(
+        after.map((count, index) => count - before[index]!),
+        [3, 3, 2, 2],
+      );
     });
   });
 }

@@ -5,13 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { parseDecimalAmount } from '../../src/domain/amounts.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { startCli } from './cli-process.js';
 
 /** `curl -s URL` or `curl -s 'URL'` as printed by the demo. */
 const CURL_LINE = /^ {2}curl -s '?(http:\/\/[^' ]+)'?$/;
-/** A live order's state change: `live <8 hex> SETH_LSBTC <state> <cause>`. */
-const LIVE_STATE_LINE = /^live ([0-9a-f]{8}) SETH_LSBTC (\w+)\b/;
+/** A live order's state change: `live <8 hex> <market> <state> <cause>`. */
+const LIVE_STATE_LINE = /^live ([0-9a-f]{8}) (SETH_LSBTC|SUSDC_LSBTC) (\w+)\b/;
+const QUOTED_LINE = /^live ([0-9a-f]{8}) \w+ +WaitingForFundingTx +quoted ([0-9.]+) (SETH|SUSDC)$/;
+const WON_LINE = /^live ([0-9a-f]{8}) {3}provider ([\w-]+): won the auction, claims pay (0x[0-9a-fA-F]{40})$/;
+const PAID_LINE =
+  /^live ([0-9a-f]{8}) {3}provider ([\w-]+): paid the invoice, claimed with its preimage, tx 0x[0-9a-f]{64}; payout (0x[0-9a-fA-F]{40}) holds ([0-9.]+) (SETH|SUSDC)$/;
+const DECIMALS: Record<string, number> = { SETH: 18, SUSDC: 6 };
 const LIVE_SWAPS_DEADLINE_MS = 40_000;
 
 /** Every stdout line of the child, as they come. */
@@ -162,7 +168,7 @@ for (const { why, anvilBinary, loudLine } of [
 }
 
 test(
-  'lnswap demo runs live swaps on Anvil: one completes, one is refunded; the curl lines still work; SIGTERM stops Anvil too',
+  'lnswap demo runs live swaps on Anvil: two providers each win and are paid, a token swap completes, one is refunded; the curl lines still work; SIGTERM stops Anvil too',
   { skip: anvilSkipReason, timeout: 90_000 },
   async () => {
     await withDemoDirectory(async (directory) => {
@@ -170,17 +176,21 @@ test(
       let anvilPid: number | undefined;
       try {
         const { lines, waitFor } = collectLines(child);
-        const statesOf = (seen: readonly string[]) => {
-          const states = new Map<string, string[]>();
+        const historiesOf = (seen: readonly string[]) => {
+          const histories = new Map<string, { market: string; states: string[] }>();
           for (const line of seen) {
             const match = LIVE_STATE_LINE.exec(line);
             if (match === null) continue;
-            const [, id, state] = match as unknown as [string, string, string];
-            states.set(id, [...(states.get(id) ?? []), state]);
+            const [, id, market, state] = match as unknown as [string, string, string, string];
+            const history = histories.get(id) ?? { market, states: [] };
+            history.states.push(state);
+            histories.set(id, history);
           }
-          return [...states.values()];
+          return [...histories.values()].map(({ market, states }) => ({ market, states: states.join(' ') }));
         };
-        const isHeader = (line: string) => line.startsWith('live swaps on SETH_LSBTC against Anvil');
+        const matches = (seen: readonly string[], pattern: RegExp) =>
+          seen.map((line) => pattern.exec(line)).filter((match): match is RegExpExecArray => match !== null);
+        const isHeader = (line: string) => line.startsWith('live swaps on SETH_LSBTC and SUSDC_LSBTC against Anvil');
         await waitFor((seen) => curlUrls(seen).length === 3 && seen.some(isHeader), 30_000);
         const header = lines.find(isHeader);
         anvilPid = Number(/\(pid (\d+)\)/.exec(header ?? '')?.[1]);
@@ -189,34 +199,70 @@ test(
         const markets = await offeredMarkets(curlUrls(lines)[0]!);
         assert.deepEqual(
           markets,
-          ['BTC_LBTC', 'SETH_LSBTC'],
-          'the test chain carries SETH_LSBTC, never the mainnet ETH_LBTC',
+          ['BTC_LBTC', 'SETH_LSBTC', 'SUSDC_LSBTC'],
+          'the test chain carries SETH_LSBTC and the demo token, never the mainnet ETH_LBTC',
         );
 
+        const COMPLETE = 'WaitingForFundingTx WaitingForFundingTxConfirmation Funded Complete';
+        const REFUNDED =
+          'WaitingForFundingTx WaitingForFundingTxConfirmation Funded WaitingForRefundTx WaitingForRefundTxConfirmation Refunded';
         await waitFor((seen) => {
-          const histories = statesOf(seen);
+          const histories = historiesOf(seen);
+          const paidProviders = new Set(matches(seen, PAID_LINE).map((match) => match[2]));
           return (
-            histories.some((states) => states.includes('Complete')) &&
-            histories.some((states) => states.includes('Refunded'))
+            histories.filter((history) => history.states === COMPLETE).length >= 3 &&
+            histories.some((history) => history.states === REFUNDED) &&
+            histories.some((history) => history.market === 'SUSDC_LSBTC' && history.states === COMPLETE) &&
+            paidProviders.size === 2
           );
         }, LIVE_SWAPS_DEADLINE_MS);
-        const histories = statesOf(lines);
+        const histories = historiesOf(lines);
         assert.ok(
-          histories.some(
-            (states) => states.join(' ') === 'WaitingForFundingTx WaitingForFundingTxConfirmation Funded Complete',
-          ),
-          'a swap went quoted → funded → Complete',
+          histories.some((history) => history.market === 'SETH_LSBTC' && history.states === REFUNDED),
+          'a swap went quoted → funded → refund height → Refunded',
         );
         assert.ok(
-          histories.some(
-            (states) =>
-              states.join(' ') ===
-              'WaitingForFundingTx WaitingForFundingTxConfirmation Funded WaitingForRefundTx WaitingForRefundTxConfirmation Refunded',
-          ),
-          'a swap went quoted → funded → refund height → Refunded',
+          histories.some((history) => history.market === 'SUSDC_LSBTC' && history.states === COMPLETE),
+          'a token swap went quoted → funded → Complete',
         );
         const completeLine = lines.find((line) => / Complete +preimage [0-9a-f]{64}$/.test(line));
         assert.ok(completeLine, 'the Complete line shows the preimage the claim revealed');
+        assert.ok(
+          lines.some((line) =>
+            /^live [0-9a-f]{8} {3}user: lets the swap contract take [0-9.]+ SUSDC, tx 0x/.test(line),
+          ),
+          'the token user approves before funding',
+        );
+
+        // Who won each order, and what it was quoted at.
+        const quotes = new Map(
+          matches(lines, QUOTED_LINE).map(([, id, amount, ticker]) => [
+            id!,
+            parseDecimalAmount(amount!, DECIMALS[ticker!]!)!,
+          ]),
+        );
+        const winners = new Map(matches(lines, WON_LINE).map(([, id, name, payout]) => [id!, { name, payout }]));
+        const payouts = new Map(matches(lines, WON_LINE).map(([, , name, payout]) => [name!, payout!]));
+        assert.deepEqual([...payouts.keys()].sort(), ['maker-ada', 'maker-bo'], 'both providers won auctions');
+        assert.notEqual(payouts.get('maker-ada'), payouts.get('maker-bo'), 'each provider is paid at its own address');
+        // Each payout address starts empty; after every claim it holds exactly what it held plus the order's
+        // quoted amount: the rise is the claim, paid to the winner.
+        const balances = new Map<string, bigint>();
+        const paidOrders = new Map<string, string[]>();
+        for (const [, id, name, payout, holds, ticker] of matches(lines, PAID_LINE)) {
+          assert.deepEqual(winners.get(id!), { name, payout }, `order ${id} is paid to its winner`);
+          const key = `${payout} ${ticker}`;
+          const expected = (balances.get(key) ?? 0n) + quotes.get(id!)!;
+          assert.equal(parseDecimalAmount(holds!, DECIMALS[ticker!]!), expected, `the payout balance after ${id}`);
+          balances.set(key, expected);
+          paidOrders.set(name!, [...(paidOrders.get(name!) ?? []), `${ticker}`]);
+        }
+        assert.ok(paidOrders.get('maker-ada')?.includes('SETH'), 'maker-ada was paid in SETH');
+        assert.ok(paidOrders.get('maker-bo')?.includes('SETH'), 'maker-bo was paid in SETH');
+        assert.ok(
+          [...paidOrders.values()].some((tickers) => tickers.includes('SUSDC')),
+          'a provider was paid in the token',
+        );
 
         child.kill('SIGTERM');
         const [code] = await once(child, 'close');

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { parse } from 'yaml';
+import { SOCKET_PAYLOAD_SHAPES } from '../../src/wire/socket-payloads.js';
 
 const WS_SOURCES = 'src/ws';
 /** The functions whose returned object maps each request event of a namespace to its handler. */
@@ -112,4 +113,45 @@ test('docs/asyncapi.yaml lists exactly the requests each namespace handles and t
   assert.deepEqual([...document.requests].sort(), [...code.requests].sort());
   assert.ok(code.emitted.has('user stateChanged'), [...code.emitted].join());
   assert.deepEqual([...document.emitted].sort(), [...code.emitted].sort());
+});
+
+/** What a schema accepts, without the words that only explain it. */
+function validating(schema: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => validating(item, components));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { $ref: ref, ...rest } = schema as Record<string, unknown>;
+  if (typeof ref === 'string') {
+    const name = ref.replace('#/components/schemas/', '');
+    assert.ok(name in components, `${ref} is not a component schema`);
+    return validating(components[name], components);
+  }
+  return Object.fromEntries(
+    Object.entries(rest)
+      .filter(([key]) => !['description', 'examples', 'title'].includes(key))
+      .map(([key, value]) => [key, validating(value, components)]),
+  );
+}
+
+test('each request payload docs/asyncapi.yaml states is the schema the service validates it with', () => {
+  const document = parse(readFileSync('docs/asyncapi.yaml', 'utf8')) as {
+    channels: Record<string, { messages: Record<string, { $ref: string }> }>;
+    components: { schemas: Record<string, unknown>; messages: Record<string, { payload: unknown }> };
+  };
+  const handled = eventsInCode().requests;
+  let compared = 0;
+  for (const [namespace, shapes] of Object.entries(SOCKET_PAYLOAD_SHAPES)) {
+    for (const [event, { schema }] of Object.entries(shapes)) {
+      assert.ok(handled.has(`${namespace} ${event}`), `${namespace} ${event} has a shape but no handler`);
+      const ref = document.channels[namespace]?.messages[event]?.$ref ?? '';
+      const message = document.components.messages[ref.replace('#/components/messages/', '')];
+      assert.ok(message !== undefined, `${namespace} ${event}: no message in docs/asyncapi.yaml`);
+      assert.deepEqual(
+        validating(message.payload, document.components.schemas),
+        validating(schema, {}),
+        `${namespace} ${event}`,
+      );
+      compared += 1;
+    }
+  }
+  assert.ok(compared >= 8, `${compared} payloads compared`);
 });

@@ -21,8 +21,10 @@ export const demoCommand: Command = {
 Recreates ${DEMO_DATABASE_PATH} (relative to the current directory), imports the demo snapshot
 shipped with lnswap, serves the API and prints curl lines to try. Then, on a local Anvil (the
 optional npm dependency ${ANVIL_PACKAGE}, or the executable named by env ANVIL_BINARY) with the
-swap contract deployed, it runs real swaps on the SETH_LSBTC market in the background and prints
-each order's steps as they happen. Without Anvil it serves the snapshot alone and says why.
+swap contract and a demo ERC-20 token (SUSDC) deployed, it runs real swaps in the background: two
+provider bots paid at their own addresses take turns winning SETH_LSBTC, one swap pays in
+SUSDC_LSBTC, one is refunded. It prints each order's steps as they happen, who won it and the
+winner's payout balance after each claim. Without Anvil it serves the snapshot alone and says why.
 Stops on Ctrl+C.
 
 Options:

@@ -13,28 +13,50 @@ import {
 import { mnemonicToAccount } from 'viem/accounts';
 import { ANVIL_PACKAGE, locateAnvilBinary } from '../../chains/ethereum/anvil-binary.js';
 import { startAnvilProcess, type AnvilProcess } from '../../chains/ethereum/anvil-process.js';
+import { DEMO_TOKEN_ARTIFACT_ABI } from '../../chains/ethereum/demo-token-artifact.js';
+import { deployDemoToken } from '../../chains/ethereum/deploy-demo-token.js';
 import { deploySwapContract } from '../../chains/ethereum/deploy-swap-contract.js';
 
 /** Anvil's own default mnemonic: well-known keys, worthless outside this local chain. */
 const DEMO_MNEMONIC = 'test test test test test test test test test test test junk';
-/** Anvil's default, a simnet chain: the live swaps use the SETH_LSBTC market. */
+/** Anvil's default, a simnet chain: the live swaps use the SETH_LSBTC market and the demo token's. */
 export const DEMO_CHAIN_ID = 31337;
 /** One block a second: a swap completes in a few seconds, and no one mines by hand. */
 const BLOCK_TIME_SECONDS = 1;
 /** Blocks after funding before the user may take the coins back: an expired order refunds within ~15 s. */
 export const DEMO_REFUND_DELAY_BLOCKS = 8;
 const POLLING_INTERVAL_MS = 250;
+/** Accounts Anvil funds with ether: the owner, two providers' claim senders and three users. */
+const FUNDED_ACCOUNTS = 6;
+/**
+ * The providers' payout addresses: accounts of the mnemonic past the funded ones, so they start with nothing and
+ * every wei or token unit they hold is a claim (the claims' gas is paid by the providers' other accounts).
+ */
+const PAYOUT_ADDRESS_INDEXES = [10, 11] as const;
+/** A USDC-like token, minted to the token user: far more than the demo's swaps ever take. */
+export const DEMO_TOKEN = { name: 'Demo USD', ticker: 'SUSDC', decimals: 6 } as const;
+const DEMO_TOKEN_MINTED = 1_000_000n * 10n ** BigInt(DEMO_TOKEN.decimals);
 
 export type DemoWallet = WalletClient<Transport, Chain, Account>;
 
-/** Anvil with the swap contract deployed: the provider is the contract's owner, who receives the claims. */
+/** A liquidity provider's accounts: one sends its claims and pays their gas, the other receives what they pay. */
+export interface DemoProviderAccounts {
+  readonly wallet: DemoWallet;
+  readonly payoutAddress: Address;
+}
+
+/** Anvil with the swap contract and the demo token deployed; the owner (account 0) is nobody's counterparty. */
 export interface LocalChain {
   readonly anvil: AnvilProcess;
   readonly contractAddress: Address;
+  readonly tokenAddress: Address;
   readonly publicClient: PublicClient<Transport, Chain>;
-  readonly provider: DemoWallet;
-  /** Funded wallets for the demo's users, one per kind of swap so their transactions never race for a nonce. */
-  readonly users: readonly [DemoWallet, DemoWallet];
+  readonly providers: readonly [DemoProviderAccounts, DemoProviderAccounts];
+  /**
+   * Funded wallets for the demo's users, one per kind of swap so their transactions never race for a nonce:
+   * ether swaps that complete, ether swaps that are refunded, token swaps (this one holds the demo token).
+   */
+  readonly users: { readonly ether: DemoWallet; readonly refunding: DemoWallet; readonly token: DemoWallet };
   tip(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -57,7 +79,7 @@ export async function startLocalChain(env: Readonly<Record<string, string | unde
       binary,
       chainId: DEMO_CHAIN_ID,
       mnemonic: DEMO_MNEMONIC,
-      accounts: 3,
+      accounts: FUNDED_ACCOUNTS,
       balanceEther: 1_000,
       blockTimeSeconds: BLOCK_TIME_SECONDS,
     });
@@ -69,7 +91,7 @@ export async function startLocalChain(env: Readonly<Record<string, string | unde
   } catch (error) {
     await anvil.stop();
     throw new LocalChainUnavailable(
-      `the swap contract could not be deployed on Anvil: ${error instanceof Error ? error.message : String(error)}`,
+      `the demo's contracts could not be deployed on Anvil: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
 }
@@ -90,18 +112,40 @@ async function deployOn(anvil: AnvilProcess): Promise<LocalChain> {
       account: mnemonicToAccount(DEMO_MNEMONIC, { addressIndex }),
       pollingInterval: POLLING_INTERVAL_MS,
     });
-  const provider = wallet(0);
+  const payoutAddress = (addressIndex: number) => mnemonicToAccount(DEMO_MNEMONIC, { addressIndex }).address;
+  const owner = wallet(0);
   const contractAddress = await deploySwapContract({
     publicClient,
-    walletClient: provider,
+    walletClient: owner,
     refundDelay: BigInt(DEMO_REFUND_DELAY_BLOCKS),
   });
+  const tokenAddress = await deployDemoToken({
+    publicClient,
+    walletClient: owner,
+    name: DEMO_TOKEN.name,
+    symbol: DEMO_TOKEN.ticker,
+    decimals: DEMO_TOKEN.decimals,
+  });
+  const users = { ether: wallet(3), refunding: wallet(4), token: wallet(5) };
+  const mint = await owner.writeContract({
+    address: tokenAddress,
+    abi: DEMO_TOKEN_ARTIFACT_ABI,
+    functionName: 'mint',
+    args: [users.token.account.address, DEMO_TOKEN_MINTED],
+  });
+  if ((await publicClient.waitForTransactionReceipt({ hash: mint })).status !== 'success') {
+    throw new Error(`minting the demo token failed, tx ${mint}`);
+  }
   return {
     anvil,
     contractAddress,
+    tokenAddress,
     publicClient,
-    provider,
-    users: [wallet(1), wallet(2)],
+    providers: [
+      { wallet: wallet(1), payoutAddress: payoutAddress(PAYOUT_ADDRESS_INDEXES[0]) },
+      { wallet: wallet(2), payoutAddress: payoutAddress(PAYOUT_ADDRESS_INDEXES[1]) },
+    ],
+    users,
     tip: async () => Number(await publicClient.getBlockNumber({ cacheTime: 0 })),
     stop: () => anvil.stop(),
   };

@@ -1,33 +1,55 @@
 import type { Socket } from 'socket.io-client';
-import { publicActions } from 'viem';
+import { publicActions, type Address, type Hex } from 'viem';
+import { DEMO_TOKEN_ARTIFACT_ABI } from '../../chains/ethereum/demo-token-artifact.js';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../chains/ethereum/swap-contract-artifact.js';
 import { formatFixedPoint } from '../../domain/amounts.js';
-import { encodeFundCalldata } from '../../domain/ethereum.js';
+import {
+  decodeFundingCalldata,
+  encodeFundCalldata,
+  encodeFundTokenCalldata,
+  ZERO_ADDRESS,
+} from '../../domain/ethereum.js';
 import { decodeInvoice } from '../../domain/invoice.js';
-import { findMarket } from '../../domain/markets.js';
 import { orderIdToBytes16 } from '../../domain/order-ids.js';
 import { call, connectBotSocket, type Ack } from './bot-socket.js';
+import { claimableFunders } from './claimable-slots.js';
 import type { DemoLightning } from './demo-lightning.js';
-import type { DemoWallet } from './local-chain.js';
+import type { DemoProviderAccounts } from './local-chain.js';
 import { serialQueue } from './serial.js';
 
-export const DEMO_MARKET = 'SETH_LSBTC';
-/** The bot's price: 30 ETH per BTC, so one satoshi is worth 3e11 wei, plus a fixed premium. */
-const WEI_PER_SATOSHI = 300_000_000_000n;
-const PREMIUM_SATOSHIS = 100n;
 /** The service stores the winning order just after the quote deadline. */
 const FOLLOW_AFTER_DEADLINE_MS = 200;
 const FOLLOW_ATTEMPTS = 10;
 const PAY_REQ = { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnits: '1000000' };
 
+/** What a bot quotes on one market, and at what price. */
+export interface BotMarket {
+  readonly name: string;
+  /** The on-chain asset's ticker, for the printed lines. */
+  readonly ticker: string;
+  readonly decimals: number;
+  /** The ERC-20 contract; absent for ether. */
+  readonly tokenAddress?: Address;
+  /** Base units of the on-chain asset one satoshi is worth. */
+  readonly unitsPerSatoshi: bigint;
+  /**
+   * Satoshis added to the invoice's amount, taken in turn for each quote request the bot hears on the market:
+   * two bots given the same premiums in opposite orders take turns winning the auctions.
+   */
+  readonly premiumsSatoshis: readonly bigint[];
+}
+
 export interface ProviderBotSettings {
   readonly url: string;
+  /** The name the operator gave the provider, on every printed line. */
+  readonly name: string;
   readonly apiKey: string;
   readonly secretKey: string;
-  readonly contractAddress: `0x${string}`;
+  readonly contractAddress: Address;
+  readonly markets: readonly BotMarket[];
   /** How long users get to fund, counted from the quote request's deadline. */
   readonly fundWindowMs: number;
-  readonly wallet: DemoWallet;
+  readonly accounts: DemoProviderAccounts;
   readonly lightning: DemoLightning;
   /** Tells what the bot did for an order. */
   readonly report: (orderId: string, step: string) => void;
@@ -44,10 +66,17 @@ interface QuoteRequest {
   readonly requestExpiryTimestampMs: number;
 }
 
+/** An order the bot quoted, until it knows it lost or it has claimed. */
+interface Quoted {
+  readonly market: BotMarket;
+  readonly paymentHash: string;
+}
+
 /**
- * The demo's liquidity provider, speaking the real /provider/v1 protocol: it quotes the swap contract's fund
- * call, follows its orders on /user/v1 like any wallet, and once an order is Funded pays the invoice and claims
- * the coins on chain with the preimage. The watcher, not the bot, then completes the order.
+ * A liquidity provider of the demo, speaking the real /provider/v1 protocol: it quotes the swap contract's fund
+ * call naming its payout address as claimer, reads the funding details after the auction to see whether it
+ * won, follows the orders it won on /user/v1 like any wallet, and once one is Funded pays the invoice and claims
+ * every slot of the order made out to it. The watcher, not the bot, then completes the order.
  */
 export async function startDemoProviderBot(settings: ProviderBotSettings): Promise<DemoProviderBot> {
   const provider = await connectBotSocket(settings.url, '/provider/v1');
@@ -55,46 +84,62 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
   try {
     follower = await connectBotSocket(settings.url, '/user/v1');
     await call(provider, 'authenticate', { apiKey: settings.apiKey, secretKey: settings.secretKey });
-    await call(provider, 'activeConfiguration', { [DEMO_MARKET]: { payReq: PAY_REQ } });
-    await call(provider, 'subscribeToQuotes', [DEMO_MARKET]);
+    await call(
+      provider,
+      'activeConfiguration',
+      Object.fromEntries(settings.markets.map((market) => [market.name, { payReq: PAY_REQ }])),
+    );
+    await call(
+      provider,
+      'subscribeToQuotes',
+      settings.markets.map((market) => market.name),
+    );
   } catch (error) {
     provider.close();
     follower?.close();
     throw error;
   }
   const watching = follower;
-  const paymentHashes = new Map<string, string>();
+  const chain = settings.accounts.wallet.extend(publicActions);
+  const payout = settings.accounts.payoutAddress;
+  const quoted = new Map<string, Quoted>();
+  const requestsHeard = new Map<string, number>();
   const transact = serialQueue();
+  const who = `provider ${settings.name}`;
 
   provider.on('requestQuote', (request: QuoteRequest) => {
-    const quote = quoteFor(request, settings);
+    const market = settings.markets.find((candidate) => candidate.name === request.market);
+    if (market === undefined) return;
+    const heard = requestsHeard.get(market.name) ?? 0;
+    requestsHeard.set(market.name, heard + 1);
+    const premium = market.premiumsSatoshis[heard % market.premiumsSatoshis.length]!;
+    const quote = quoteFor(request, market, premium, settings);
     if (quote === undefined) return;
-    paymentHashes.set(request.orderId, quote.paymentHash);
+    quoted.set(request.orderId, { market, paymentHash: quote.paymentHash });
     provider.emit('makerQuote', quote.makerQuote, (ack: Ack) => {
       if (ack.success) return;
-      paymentHashes.delete(request.orderId);
-      settings.report(request.orderId, `provider: quote refused: ${String(ack.message)}`);
+      quoted.delete(request.orderId);
+      settings.report(request.orderId, `${who}: quote refused: ${String(ack.message)}`);
     });
-    // The order is stored once the auction is over: the bot follows it from then on, and looks at its state
-    // once in case the funding was seen before the subscription.
     setTimeout(() => {
       follow(request.orderId).catch((error: unknown) => {
-        paymentHashes.delete(request.orderId);
-        settings.report(request.orderId, `provider: cannot follow the order: ${messageOf(error)}`);
+        quoted.delete(request.orderId);
+        settings.report(request.orderId, `${who}: cannot follow the order: ${messageOf(error)}`);
       });
     }, Math.max(0, request.requestExpiryTimestampMs - Date.now()) + FOLLOW_AFTER_DEADLINE_MS).unref();
   });
 
+  /** The order is stored once the auction is over; its funding call names the winner's payout address. */
   const follow = async (orderId: string) => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await call(watching, 'subscribeToOrderState', { orderId });
-        break;
-      } catch (error) {
-        if (attempt === FOLLOW_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, FOLLOW_AFTER_DEADLINE_MS));
-      }
+    if (!quoted.has(orderId)) return;
+    const claimer = await claimerOf(settings.url, orderId);
+    if (claimer !== payout.toLowerCase()) {
+      quoted.delete(orderId);
+      return;
     }
+    settings.report(orderId, `${who}: won the auction, claims pay ${payout}`);
+    await call(watching, 'subscribeToOrderState', { orderId });
+    // The funding may have been seen before the subscription.
     const response = await fetch(`${settings.url}/api/orders/${orderId}/state`);
     if (!response.ok) throw new Error(`GET /api/orders/${orderId}/state answered ${response.status}`);
     if ((await response.json()) === 'Funded') onFunded(orderId);
@@ -105,44 +150,62 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
   });
 
   const onFunded = (orderId: string) => {
-    const paymentHash = paymentHashes.get(orderId);
-    if (paymentHash === undefined) return;
-    paymentHashes.delete(orderId);
-    const preimage = settings.lightning.pay(paymentHash);
+    const order = quoted.get(orderId);
+    if (order === undefined) return;
+    quoted.delete(orderId);
+    const preimage = settings.lightning.pay(order.paymentHash);
     if (preimage === undefined) {
-      settings.report(orderId, 'provider: the Lightning payment failed, no claim; the user will refund');
+      settings.report(orderId, `${who}: the Lightning payment failed, no claim; the user will refund`);
       return;
     }
+    const { market } = order;
     transact(async () => {
-      // Every slot of the order that names this bot's payment hash is claimed: one claim per funder.
-      const fundings = await settings.wallet.extend(publicActions).getContractEvents({
+      // One claim per funder whose slot is made out to this bot.
+      const fundings = await chain.getContractEvents({
         address: settings.contractAddress,
         abi: SWAP_CONTRACT_ARTIFACT_ABI,
         eventName: 'OrderFunded',
         args: { orderUUID: orderIdToBytes16(orderId) },
         fromBlock: 0n,
       });
-      const funders = new Set(
-        fundings
-          .filter((log) => log.args.paymentHash === `0x${paymentHash}` && log.args.claimer === settings.wallet.account.address)
-          .map((log) => log.args.funder as `0x${string}`),
+      const funders = claimableFunders(
+        fundings.map((log) => log.args),
+        { paymentHash: order.paymentHash, claimer: payout, token: market.tokenAddress ?? ZERO_ADDRESS },
       );
-      let last: `0x${string}` | undefined;
+      if (funders.length === 0) throw new Error('no slot of the order names this provider');
+      let last: Hex | undefined;
       for (const funder of funders) {
-        last = await settings.wallet.writeContract({
+        last = await settings.accounts.wallet.writeContract({
           address: settings.contractAddress,
           abi: SWAP_CONTRACT_ARTIFACT_ABI,
           functionName: 'claim',
           args: [orderIdToBytes16(orderId), funder, `0x${preimage}`],
         });
+        const receipt = await chain.waitForTransactionReceipt({ hash: last });
+        if (receipt.status !== 'success') throw new Error(`the claim ${last} reverted`);
       }
-      if (last === undefined) throw new Error('no slot of the order names this provider');
-      return last;
+      // Read once every claim is mined and before the next order's: the rise is this order's slots alone.
+      return { hash: last!, balance: await payoutBalance(market) };
     }).then(
-      (hash) => settings.report(orderId, `provider: paid the invoice, claims on chain with its preimage, tx ${hash}`),
-      (error: unknown) => settings.report(orderId, `provider: claim failed: ${messageOf(error)}`),
+      ({ hash, balance }) =>
+        settings.report(
+          orderId,
+          `${who}: paid the invoice, claimed with its preimage, tx ${hash}; ` +
+            `payout ${payout} holds ${formatFixedPoint(balance, market.decimals)} ${market.ticker}`,
+        ),
+      (error: unknown) => settings.report(orderId, `${who}: claim failed: ${messageOf(error)}`),
     );
   };
+
+  const payoutBalance = (market: BotMarket): Promise<bigint> =>
+    market.tokenAddress === undefined
+      ? chain.getBalance({ address: payout })
+      : chain.readContract({
+          address: market.tokenAddress,
+          abi: DEMO_TOKEN_ARTIFACT_ABI,
+          functionName: 'balanceOf',
+          args: [payout],
+        });
 
   return {
     close() {
@@ -152,24 +215,45 @@ export async function startDemoProviderBot(settings: ProviderBotSettings): Promi
   };
 }
 
-function quoteFor(request: QuoteRequest, settings: ProviderBotSettings) {
-  const market = findMarket(request.market);
+/** The claimer the order's funding call names, lowercase; retried while the order is not stored yet. */
+async function claimerOf(url: string, orderId: string): Promise<string | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(`${url}/api/orders/${orderId}/fundDetails`);
+    if (response.ok) {
+      const funding = (await response.json()) as { details: { unsignedFundingTx?: { data?: string } } };
+      return decodeFundingCalldata(funding.details.unsignedFundingTx?.data ?? '')?.claimer;
+    }
+    if (response.status !== 404 || attempt === FOLLOW_ATTEMPTS) {
+      throw new Error(`GET /api/orders/${orderId}/fundDetails answered ${response.status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_AFTER_DEADLINE_MS));
+  }
+}
+
+function quoteFor(request: QuoteRequest, market: BotMarket, premiumSatoshis: bigint, settings: ProviderBotSettings) {
   const invoice = decodeInvoice(request.invoice);
-  if (market === undefined || market.name !== DEMO_MARKET || invoice?.amountMillisatoshis === undefined) return undefined;
-  const value = (invoice.amountMillisatoshis / 1000n + PREMIUM_SATOSHIS) * WEI_PER_SATOSHI;
+  if (invoice?.amountMillisatoshis === undefined) return undefined;
+  const amount = (invoice.amountMillisatoshis / 1000n + premiumSatoshis) * market.unitsPerSatoshi;
+  const claimer = settings.accounts.payoutAddress;
+  const unsignedFundingTx =
+    market.tokenAddress === undefined
+      ? {
+          to: settings.contractAddress,
+          data: encodeFundCalldata(request.orderId, invoice.paymentHash, claimer),
+          value: amount.toString(),
+        }
+      : {
+          to: settings.contractAddress,
+          data: encodeFundTokenCalldata(request.orderId, invoice.paymentHash, claimer, market.tokenAddress, amount),
+          value: '0',
+        };
   return {
     paymentHash: invoice.paymentHash,
     makerQuote: {
       orderId: request.orderId,
       quoteExpiryTimestampMs: request.requestExpiryTimestampMs + settings.fundWindowMs,
-      amount: formatFixedPoint(value, market.onchain.decimals),
-      details: {
-        unsignedFundingTx: {
-          to: settings.contractAddress,
-          data: encodeFundCalldata(request.orderId, invoice.paymentHash, settings.wallet.account.address),
-          value: value.toString(),
-        },
-      },
+      amount: formatFixedPoint(amount, market.decimals),
+      details: { unsignedFundingTx },
     },
   };
 }

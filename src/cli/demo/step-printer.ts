@@ -3,18 +3,21 @@ import type { StateChanged } from './user-bot.js';
 /** The short form of an order id: its first eight hex digits, as a wallet shows it. */
 const shortId = (orderId: string) => orderId.slice(0, 8);
 
+const FINAL_STATES = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
+
 /**
  * One line per step of a live order, as it happens: `live <id> <market> <state> <cause>` for each state change,
  * and an indented line for what a bot did.
  */
 export class StepPrinter {
-  constructor(
-    private readonly market: string,
-    private readonly write: (line: string) => void,
-  ) {}
+  /** The market of each order between its quote and its final state. */
+  private readonly markets = new Map<string, string>();
 
-  quoted(orderId: string, amount: string): void {
-    this.line(orderId, 'WaitingForFundingTx', `quoted ${amount} SETH`);
+  constructor(private readonly write: (line: string) => void) {}
+
+  quoted(orderId: string, market: string, amount: string, ticker: string): void {
+    this.markets.set(orderId, market);
+    this.line(orderId, 'WaitingForFundingTx', `quoted ${amount} ${ticker}`);
   }
 
   stateChanged(change: StateChanged): void {
@@ -25,6 +28,7 @@ export class StepPrinter {
           ? `tx ${change.transactionId}`
           : '';
     this.line(change.orderId, change.state, cause);
+    if (FINAL_STATES.has(change.state)) this.markets.delete(change.orderId);
   }
 
   step(orderId: string, text: string): void {
@@ -36,6 +40,7 @@ export class StepPrinter {
   }
 
   private line(orderId: string, state: string, cause: string): void {
-    this.write(`live ${shortId(orderId)} ${this.market} ${state.padEnd(31)} ${cause}`.trimEnd() + '\n');
+    const market = this.markets.get(orderId) ?? '?';
+    this.write(`live ${shortId(orderId)} ${market} ${state.padEnd(31)} ${cause}`.trimEnd() + '\n');
   }
 }

@@ -1,8 +1,8 @@
+import { publicActions, type Hex } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../chains/ethereum/swap-contract-artifact.js';
 import { orderIdToBytes16 } from '../../domain/order-ids.js';
 import { call, connectBotSocket } from './bot-socket.js';
 import type { DemoWallet } from './local-chain.js';
-import { DEMO_MARKET } from './provider-bot.js';
 
 export interface StateChanged {
   readonly orderId: string;
@@ -11,14 +11,24 @@ export interface StateChanged {
   readonly preimage?: string;
 }
 
+interface UnsignedTx {
+  readonly to: Hex;
+  readonly data: Hex;
+  readonly value: string;
+}
+
 interface Quote {
   readonly orderId: string;
   readonly amount: string;
-  readonly details: { unsignedFundingTx: { to: `0x${string}`; data: `0x${string}`; value: string } };
+  /** A token order's quote carries the approval to send first. */
+  readonly details: { unsignedFundingTx: UnsignedTx; unsignedApprovalTx?: UnsignedTx };
 }
 
 export interface UserSwap {
   readonly url: string;
+  readonly market: string;
+  /** The on-chain asset's ticker, for the printed lines. */
+  readonly ticker: string;
   readonly invoice: string;
   readonly wallet: DemoWallet;
   /** Serialises the wallet's transactions. */
@@ -32,23 +42,24 @@ export interface UserSwap {
 const FINAL_STATES = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
 
 /**
- * One user of the real /user/v1 protocol paying an invoice with SETH: asks for a quote, follows the order,
- * signs and sends the exact funding transaction the quote gives, and takes the coins back with the contract's
+ * One user of the real /user/v1 protocol paying an invoice with ether or a token: asks for a quote, follows the
+ * order, signs and sends the exact transactions the quote gives (a token's approval, mined, then the funding
+ * call), and takes the coins back with the contract's
  * refund once the order waits for it. Resolves with the order's final state.
  */
 export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<string> {
   const socket = await connectBotSocket(swap.url, '/user/v1');
   let onAbort = () => {};
   try {
-    const quote = (await call(socket, 'requestQuote', { market: DEMO_MARKET, invoice: swap.invoice })) as Quote;
+    const quote = (await call(socket, 'requestQuote', { market: swap.market, invoice: swap.invoice })) as Quote;
     swap.onQuote(quote.orderId, quote.amount);
-    const { to, data, value } = quote.details.unsignedFundingTx;
+    const { unsignedFundingTx, unsignedApprovalTx } = quote.details;
     const final = new Promise<string>((resolve, reject) => {
       socket.on('stateChanged', (change: StateChanged) => {
         if (change.orderId !== quote.orderId) return;
         swap.onState(change);
         if (change.state === 'WaitingForRefundTx') {
-          refund(swap, to, quote.orderId).catch((error: unknown) => reject(error as Error));
+          refund(swap, unsignedFundingTx.to, quote.orderId).catch((error: unknown) => reject(error as Error));
         }
         if (FINAL_STATES.has(change.state)) resolve(change.state);
       });
@@ -58,14 +69,27 @@ export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<
     // Settled before it is awaited (stopped while funding), it must not count as unhandled.
     final.catch(() => undefined);
     await call(socket, 'subscribeToOrderState', { orderId: quote.orderId });
-    const hash = await swap.transact(() => swap.wallet.sendTransaction({ to, data, value: BigInt(value) }));
-    swap.report(quote.orderId, `user: funds ${quote.amount} SETH through the swap contract, tx ${hash}`);
+    if (unsignedApprovalTx !== undefined) {
+      // The funding call's gas estimate reverts until the approval is mined.
+      const approval = await swap.transact(async () => {
+        const hash = await send(swap.wallet, unsignedApprovalTx);
+        const receipt = await swap.wallet.extend(publicActions).waitForTransactionReceipt({ hash });
+        if (receipt.status !== 'success') throw new Error(`the approval ${hash} reverted`);
+        return hash;
+      });
+      swap.report(quote.orderId, `user: lets the swap contract take ${quote.amount} ${swap.ticker}, tx ${approval}`);
+    }
+    const hash = await swap.transact(() => send(swap.wallet, unsignedFundingTx));
+    swap.report(quote.orderId, `user: funds ${quote.amount} ${swap.ticker} through the swap contract, tx ${hash}`);
     return await final;
   } finally {
     signal.removeEventListener('abort', onAbort);
     socket.close();
   }
 }
+
+const send = (wallet: DemoWallet, tx: UnsignedTx) =>
+  wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value) });
 
 /** The node may still see the refund height's block as the latest when estimating: a block later it cannot. */
 const REFUND_ATTEMPTS = 3;
