@@ -192,25 +192,28 @@ describe('lnswap contract admin-refund', () => {
     test("a key that is not the owner's, a node of another network and one that cannot be reached fail with one line, never the key", async () => {
       const { record } = await fundedOrder('wrong key', [['user', 800n]]);
       const attackerKey = bytesToHex(chain.node.accounts[3]!.getHdKey().privateKey!);
-      const notOwner = await adminRefund(record.id, attackerKey, '--force');
+      const mainnet = buildOrder({ label: 'admin refund mainnet', market: 'ETH_LBTC', createdAt: Date.now() }).record;
+      await fresh.store.createOrder({ ...mainnet, claimAddress: chain.address('provider') }, CREATION_CAUSE);
+      // Three refused commands, none of which may send anything: run side by side.
+      const [notOwner, wrongChain, unreachable] = await Promise.all([
+        adminRefund(record.id, attackerKey, '--force'),
+        adminRefund(mainnet.id, ownerKey, '--force'),
+        runCli(
+          ['contract', 'admin-refund', record.id, '--ethereum-rpc', 'http://127.0.0.1:1', '--db', fresh.url, '--force'],
+          { env: { OWNER_PRIVATE_KEY: ownerKey } },
+        ),
+      ]);
       assert.equal(notOwner.code, 1);
       assert.match(notOwner.stderr, /^lnswap contract: OWNER_PRIVATE_KEY's account 0x[0-9a-fA-F]{40} is not the owner/);
       assertKeyNotPrinted(notOwner, attackerKey);
       assert.equal(await slotState(record.id, 'user'), 1);
 
-      const mainnet = buildOrder({ label: 'admin refund mainnet', market: 'ETH_LBTC', createdAt: Date.now() }).record;
-      await fresh.store.createOrder({ ...mainnet, claimAddress: chain.address('provider') }, CREATION_CAUSE);
-      const wrongChain = await adminRefund(mainnet.id, ownerKey, '--force');
       assert.equal(wrongChain.code, 1);
       assert.match(
         wrongChain.stderr,
         /^lnswap contract: refusing the Ethereum node: chain id 31337 does not fit the order's mainnet market\n$/,
       );
 
-      const unreachable = await runCli(
-        ['contract', 'admin-refund', record.id, '--ethereum-rpc', 'http://127.0.0.1:1', '--db', fresh.url, '--force'],
-        { env: { OWNER_PRIVATE_KEY: ownerKey } },
-      );
       assert.equal(unreachable.code, 1);
       assert.match(unreachable.stderr, /^lnswap contract: [^\n]+\n$/);
       assertKeyNotPrinted(unreachable, ownerKey);

@@ -8,6 +8,7 @@ const HEAP_GROWTH_MODULE = fileURLToPath(new URL('../../src/cli/heap-growth.ts',
 /**
  * A server's load in miniature: 300,000 entries live at any time, each replaced after it has been promoted, so
  * the old generation fills with garbage between full collections. Prints the peak of the used heap, in bytes.
+ * Ten replacements of each entry already reach the peak that more would (about 0.42 bound against free).
  */
 const CHURN = `
 import v8 from 'node:v8';
@@ -17,7 +18,7 @@ if (process.argv[1] === 'bound') {
 }
 const live = new Array(300000);
 let peak = 0;
-for (let i = 0; i < 8000000; i++) {
+for (let i = 0; i < 3000000; i++) {
   live[i % live.length] = { id: 'order-' + i, amounts: [i, i + 1, i + 2] };
   if (i % 20000 === 0) peak = Math.max(peak, v8.getHeapStatistics().used_heap_size);
 }

@@ -43,8 +43,10 @@ for (const kind of STORE_KINDS) {
       assert.equal(piped.code, 0, piped.stderr);
       assert.equal(piped.stdout, 'imported 3 orders, 2 providers and 2 markets from stdin\n');
 
-      const first = await runCli(['export', '--db', source.url]);
-      const second = await runCli(['export'], { env: { DATABASE_URL: target.url } });
+      const [first, second] = await Promise.all([
+        runCli(['export', '--db', source.url]),
+        runCli(['export'], { env: { DATABASE_URL: target.url } }),
+      ]);
       assert.equal(first.code, 0, first.stderr);
       assert.equal(second.code, 0, second.stderr);
       assert.ok(first.stdout.length > 1000);
@@ -63,18 +65,22 @@ for (const kind of STORE_KINDS) {
       assert.equal(result.stdout, '');
       assert.match(
         result.stderr,
-        new RegExp(`^lnswap import: orders\\[2\\] \\(id ${document.orders[2]!.id as string}\\): payToAddress: not an Ethereum address\\n$`),
+        new RegExp(
+          `^lnswap import: orders\\[2\\] \\(id ${document.orders[2]!.id as string}\\): payToAddress: not an Ethereum address\\n$`,
+        ),
       );
       assert.equal((await runCli(['export', '--db', target.url])).stdout, before_.stdout);
     });
 
     test('a snapshot that cannot be read exits 1 and changes nothing', async () => {
       const before_ = await runCli(['export', '--db', target.url]);
-      const result = await runCli(['import', join(directory, 'missing.json'), '--db', target.url]);
+      const [result, truncated] = await Promise.all([
+        runCli(['import', join(directory, 'missing.json'), '--db', target.url]),
+        runCli(['import', '-', '--db', target.url], { input: render(validDocument()).slice(0, 500) }),
+      ]);
       assert.equal(result.code, 1);
       assert.match(result.stderr, /^lnswap import: cannot read .*missing\.json: ENOENT\n$/);
 
-      const truncated = await runCli(['import', '-', '--db', target.url], { input: render(validDocument()).slice(0, 500) });
       assert.equal(truncated.code, 1);
       assert.match(truncated.stderr, /^lnswap import: .*not valid JSON.*\n$/);
       assert.equal((await runCli(['export', '--db', target.url])).stdout, before_.stdout);
@@ -84,10 +90,10 @@ for (const kind of STORE_KINDS) {
 
 describe('lnswap command line', () => {
   test('--help prints the commands; each command has its own help', async () => {
-    const help = await runCli(['--help']);
+    const [help, importHelp] = await Promise.all([runCli(['--help']), runCli(['import', '--help'])]);
     assert.equal(help.code, 0);
-    for (const command of ['serve', 'import', 'export', 'demo']) assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
-    const importHelp = await runCli(['import', '--help']);
+    for (const command of ['serve', 'import', 'export', 'demo'])
+      assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     assert.equal(importHelp.code, 0);
     assert.match(importHelp.stdout, /^Usage: lnswap import FILE\|- \[--db URL\]/);
   });
@@ -96,16 +102,27 @@ describe('lnswap command line', () => {
     const cases: [string[], RegExp][] = [
       [['launch'], /^lnswap: unknown command "launch" \(run lnswap --help for usage\)\n$/],
       [['export', '--verbose'], /^lnswap export: Unknown option '--verbose' \(run lnswap export --help for usage\)\n$/],
-      [['import'], /^lnswap import: missing the snapshot FILE \(or - for stdin\) \(run lnswap import --help for usage\)\n$/],
-      [['serve', '--port', 'http'], /^lnswap serve: --port must be a port number from 0 to 65535, not "http" \(run lnswap serve --help for usage\)\n$/],
+      [
+        ['import'],
+        /^lnswap import: missing the snapshot FILE \(or - for stdin\) \(run lnswap import --help for usage\)\n$/,
+      ],
+      [
+        ['serve', '--port', 'http'],
+        /^lnswap serve: --port must be a port number from 0 to 65535, not "http" \(run lnswap serve --help for usage\)\n$/,
+      ],
       [
         ['serve', '--response-cache-mb', '1.5'],
         /^lnswap serve: --response-cache-mb must be a whole number of megabytes, not "1.5" \(run lnswap serve --help for usage\)\n$/,
       ],
-      [['demo', '--db', 'sqlite::memory:'], /^lnswap demo: Unknown option '--db' \(run lnswap demo --help for usage\)\n$/],
+      [
+        ['demo', '--db', 'sqlite::memory:'],
+        /^lnswap demo: Unknown option '--db' \(run lnswap demo --help for usage\)\n$/,
+      ],
     ];
-    for (const [args, message] of cases) {
-      const result = await runCli(args);
+    // Each command is its own process; run side by side, they take the time of one.
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    for (const [index, result] of results.entries()) {
+      const [args, message] = cases[index]!;
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, message);
     }

@@ -101,23 +101,27 @@ for (const kind of STORE_KINDS) {
 }
 
 test('lnswap serve --metrics off answers the API without /metrics; on by default', { timeout: 60_000 }, async () => {
-  for (const [args, metricsStatus] of [
+  const cases = [
     [['--metrics', 'off'], 404],
     [[], 200],
-  ] as const) {
-    const child = startCli(['serve', '--db', 'sqlite::memory:', '--port', '0', ...args]);
-    try {
-      const url = await waitForLine(child, servingUrl);
-      assert.equal((await get(`${url}/api/markets`)).status, 200);
-      assert.equal(
-        (await get(`${url}/metrics`)).status,
-        metricsStatus,
-        `/metrics with ${args.join(' ') || 'defaults'}`,
-      );
-    } finally {
-      const closed = once(child, 'close');
-      child.kill('SIGTERM');
-      await closed;
-    }
-  }
+  ] as const;
+  // Two independent processes, each on its own in-memory database: run side by side.
+  await Promise.all(
+    cases.map(async ([args, metricsStatus]) => {
+      const child = startCli(['serve', '--db', 'sqlite::memory:', '--port', '0', ...args]);
+      try {
+        const url = await waitForLine(child, servingUrl);
+        assert.equal((await get(`${url}/api/markets`)).status, 200);
+        assert.equal(
+          (await get(`${url}/metrics`)).status,
+          metricsStatus,
+          `/metrics with ${args.join(' ') || 'defaults'}`,
+        );
+      } finally {
+        const closed = once(child, 'close');
+        child.kill('SIGTERM');
+        await closed;
+      }
+    }),
+  );
 });

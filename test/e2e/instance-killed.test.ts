@@ -65,8 +65,7 @@ describe('one of two instances killed with SIGKILL during an auction', { skip: s
   });
 
   test('the user on the surviving instance gets its ack within the quote deadline plus a bound; the provider reconnects', async (context) => {
-    const survivor = await serve();
-    const doomed = await serve();
+    const [survivor, doomed] = await Promise.all([serve(), serve()]);
 
     // A provider on the doomed instance that takes the request and never answers: it dies first.
     const provider = await connectClient(doomed.url, '/provider/v1');

@@ -1,7 +1,8 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
-import { issueProviderCredential } from '../../src/engine/credentials.js';
+import { isValidProviderName } from '../../src/domain/provider-names.js';
 import type { EthereumWatchOptions } from '../../src/engine/ethereum-watch.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { startService, type RunningService } from '../../src/service.js';
@@ -43,12 +44,19 @@ export interface ServiceOverrides {
 /** A debug-level logger that keeps every line it writes, parsed. */
 export function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   return { logger, lines };
 }
 
 /** Starts the real service (HTTP API and socket.io) on a free port. */
-export async function startOnStore(store: Store, url: string, overrides: ServiceOverrides = {}): Promise<RunningService> {
+export async function startOnStore(
+  store: Store,
+  url: string,
+  overrides: ServiceOverrides = {},
+): Promise<RunningService> {
   return startService({
     store,
     host: '127.0.0.1',
@@ -114,7 +122,12 @@ export function connectClient(
 ): Promise<Client> {
   const client: Client =
     generation === 'v4'
-      ? io(`${baseUrl}${namespace}`, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: headers })
+      ? io(`${baseUrl}${namespace}`, {
+          transports: ['websocket'],
+          forceNew: true,
+          reconnection: false,
+          extraHeaders: headers,
+        })
       : connectLegacy(`${baseUrl}${namespace}`, { forceNew: true, reconnection: false, extraHeaders: headers });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${generation} client did not connect to ${namespace}`)), WAIT_MS);
@@ -185,19 +198,35 @@ export interface ProviderKeys {
   secretKey: string;
 }
 
+/** scrypt cost of the credentials `addProvider` issues: a thirty-second of the production N = 2^15. */
+const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 } as const;
+
+/** A secret's hash in the stored form `scrypt$N$r$p$salt$hash` (salt and hash in base64url), at `TEST_SCRYPT`. */
+function hashAtTestCost(secret: string): string {
+  const { N, r, p } = TEST_SCRYPT;
+  const salt = randomBytes(16);
+  const hash = scryptSync(secret, salt, 32, TEST_SCRYPT);
+  return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
 /**
  * Issues a credential the way `lnswap providers add NAME --ethereum-payout ADDRESS` does; `null` issues it without a
- * payout address, as `lnswap providers add NAME` does.
+ * payout address, as `lnswap providers add NAME` does. One difference: the secret is hashed at a lower scrypt cost.
+ * A stored hash names its own cost (`scrypt$N$r$p$salt$hash`) and authentication checks every hash at the cost it
+ * names through the same code, so each login of a test maker costs a millisecond instead of a tenth of a second.
+ * Issuing at the production cost is tested in test/engine/credentials.test.ts and test/cli/providers.test.ts.
  */
 export async function addProvider(
   store: Store,
   name: string,
   ethereumPayoutAddress: string | null = PROVIDER_PAYOUT_ADDRESS,
 ): Promise<ProviderKeys> {
-  const issued = await issueProviderCredential(name, Date.now());
+  if (!isValidProviderName(name)) throw new Error(`not a provider name: ${name}`);
+  const keys = { apiKey: randomBytes(16).toString('hex'), secretKey: randomBytes(32).toString('base64url') };
   const payout = ethereumPayoutAddress === null ? {} : { ethereumPayoutAddress: ethereumPayoutAddress.toLowerCase() };
-  await store.addProviderCredential({ ...issued.credential, ...payout });
-  return { apiKey: issued.credential.apiKey, secretKey: issued.secretKey };
+  const secretHash = hashAtTestCost(keys.secretKey);
+  await store.addProviderCredential({ name, apiKey: keys.apiKey, secretHash, createdAt: Date.now(), ...payout });
+  return keys;
 }
 
 /** Every request event of `/user/v1`, as its handlers are named (docs/asyncapi.yaml lists the same). */
