@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt } from './build.js';
+import { ensureBuilt } from '../scripts/ensure-built.js';
 import { choosePinning, type CpuPinning } from './cpu-pinning.js';
 import { COLD_SAMPLE_SIZE } from './dataset/cold-sample.js';
 import { prepareDatasets, type Datasets } from './dataset/datasets.js';

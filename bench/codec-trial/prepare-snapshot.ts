@@ -1,4 +1,4 @@
-import { ensureBuilt } from '../build.js';
+import { ensureBuilt } from '../../scripts/ensure-built.js';
 import { prepareSnapshot } from '../dataset/datasets.js';
 import { readSettings } from '../settings.js';
 

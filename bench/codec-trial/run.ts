@@ -15,7 +15,7 @@ import { decodeBase58Address, decodeSegwitAddress } from '../../src/domain/bitco
 import { readInvoice } from '../../src/domain/bolt11-reader.js';
 import { isHexBytes, isHexOfLength, isZeroXHex } from '../../src/domain/hex.js';
 import { parseIsoTimestamp } from '../../src/snapshot/iso-timestamp.js';
-import { ensureBuilt } from '../build.js';
+import { ensureBuilt } from '../../scripts/ensure-built.js';
 import { prepareSnapshot } from '../dataset/datasets.js';
 import { median } from '../report/summary.js';
 import { readSettings } from '../settings.js';

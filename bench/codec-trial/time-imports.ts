@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt } from '../build.js';
+import { ensureBuilt } from '../../scripts/ensure-built.js';
 import { prepareSnapshot } from '../dataset/datasets.js';
 import { median } from '../report/summary.js';
 import { CACHE_DIR, CLI_ENTRY, readSettings } from '../settings.js';

@@ -2,10 +2,15 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-/** The real command line, run from source through tsx exactly as `node --import tsx src/cli/main.ts` would. */
-const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-// Resolved here, so the CLI can run from any working directory.
-const TSX_LOADER = import.meta.resolve('tsx');
+/**
+ * The real command line: the built `dist/src/cli/main.js` when `scripts/run-tests.mjs` has just made sure it is no
+ * older than src/ (and names it), else the source through tsx, as `node --import tsx src/cli/main.ts` runs it.
+ */
+const CLI_COMMAND: readonly string[] =
+  process.env.LNSWAP_TEST_CLI_ENTRY === undefined
+    ? // The loader is resolved here, so the CLI can run from any working directory.
+      ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))]
+    : [process.env.LNSWAP_TEST_CLI_ENTRY];
 
 export interface CliOptions {
   cwd?: string;
@@ -23,13 +28,14 @@ const CHAIN_CONFIGURATION = ['ETHEREUM_RPC_URL', 'DEPLOYER_PRIVATE_KEY', 'OWNER_
 
 /** The environment minus what the CLI would read as configuration, plus `env`. */
 function environment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _database, PORT: _port, HOST: _host, LOG_LEVEL: _level, ...rest } = process.env;
+  const { DATABASE_URL: _database, PORT: _port, HOST: _host, LOG_LEVEL: _level, LNSWAP_TEST_CLI_ENTRY: _entry, ...rest } =
+    process.env;
   for (const name of CHAIN_CONFIGURATION) delete rest[name];
   return { ...rest, ...env };
 }
 
 export function startCli(args: readonly string[], options: CliOptions = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', TSX_LOADER, CLI_ENTRY, ...args], {
+  return spawn(process.execPath, [...CLI_COMMAND, ...args], {
     cwd: options.cwd,
     env: environment(options.env),
   });
