@@ -11,7 +11,7 @@ import {
   type PayRequest,
   type RouteEstimate,
 } from './lightning-backend.js';
-import { callJson, type NodeAnswer, type PinnedEndpoint } from './pinned-https.js';
+import { LIGHTNING_CALL_LIMITS, callJson, type NodeAnswer, type PinnedEndpoint } from './pinned-https.js';
 
 export interface ClnRestOptions {
   /** `https://host:port` of the clnrest plugin (clnrest-port). */
@@ -23,9 +23,6 @@ export interface ClnRestOptions {
   timeoutMs?: number;
   maxResponseBytes?: number;
 }
-
-const DEFAULT_TIMEOUT_MS = 15_000;
-const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 const CLN_NETWORKS: Readonly<Record<string, Network>> = {
   bitcoin: 'mainnet',
@@ -58,8 +55,8 @@ export class ClnRestBackend implements LightningBackend {
       baseUrl: options.url,
       certificatePem: options.certificatePem,
       headers: { Rune: options.rune },
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      timeoutMs: options.timeoutMs ?? LIGHTNING_CALL_LIMITS.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? LIGHTNING_CALL_LIMITS.maxResponseBytes,
     };
   }
 

@@ -11,7 +11,7 @@ import {
   type PayRequest,
   type RouteEstimate,
 } from './lightning-backend.js';
-import { callJson, callJsonLines, type NodeAnswer, type PinnedEndpoint } from './pinned-https.js';
+import { LIGHTNING_CALL_LIMITS, callJson, callJsonLines, type NodeAnswer, type PinnedEndpoint } from './pinned-https.js';
 
 export interface LndRestOptions {
   /** `https://host:port` of LND's REST listener (restlisten, 8080 by default). */
@@ -23,10 +23,6 @@ export interface LndRestOptions {
   timeoutMs?: number;
   maxResponseBytes?: number;
 }
-
-const DEFAULT_TIMEOUT_MS = 15_000;
-/** Answers the provider reads are a few kilobytes; a payment with many HTLC attempts stays far below this. */
-const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 const LND_NETWORKS: Readonly<Record<string, Network>> = {
   mainnet: 'mainnet',
@@ -60,8 +56,8 @@ export class LndRestBackend implements LightningBackend {
       baseUrl: options.url,
       certificatePem: options.certificatePem,
       headers: { 'Grpc-Metadata-macaroon': options.macaroonHex },
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      timeoutMs: options.timeoutMs ?? LIGHTNING_CALL_LIMITS.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? LIGHTNING_CALL_LIMITS.maxResponseBytes,
     };
   }
 

@@ -9,6 +9,12 @@ import { LightningNodeError } from './lightning-backend.js';
  * only when the node presents exactly that certificate, whatever host name or address it is reached
  * by (LND and clnrest make self-signed certificates naming only the hosts they know of).
  */
+/**
+ * Bounds of a call to a Lightning node unless configured: the answers a provider reads are a few kilobytes, and a
+ * payment with many HTLC attempts stays far below the cap.
+ */
+export const LIGHTNING_CALL_LIMITS = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 } as const;
+
 export interface PinnedEndpoint {
   /** `https://host:port`, no path, no credentials. */
   baseUrl: string;
