@@ -11,7 +11,13 @@ import {
   type PayRequest,
   type RouteEstimate,
 } from './lightning-backend.js';
-import { LIGHTNING_CALL_LIMITS, callJson, callJsonLines, type NodeAnswer, type PinnedEndpoint } from './pinned-https.js';
+import {
+  LIGHTNING_CALL_LIMITS,
+  callJson,
+  callJsonLines,
+  type NodeAnswer,
+  type PinnedEndpoint,
+} from './pinned-https.js';
 
 export interface LndRestOptions {
   /** `https://host:port` of LND's REST listener (restlisten, 8080 by default). */
