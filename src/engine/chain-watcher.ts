@@ -11,14 +11,21 @@ import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget 
 import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
-import type { ChainStep, ChainWatchStore, OrderChainUpdate, StateTransition } from '../store/store.js';
-import { notYetMined, ordersTheMempoolConcerns, retreatsFromSighting } from './mempool-sightings.js';
+import type { ChainStep, OrderChainUpdate, StateTransition } from '../store/store.js';
+import {
+  notYetMined,
+  ordersTheMempoolConcerns,
+  retreatsFromSighting,
+  SightingMemory,
+  type SightingStore,
+} from './mempool-sightings.js';
 import { stateChangedEvent } from './state-events.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 
 export interface ChainWatcherOptions {
   readonly backend: ChainBackend;
-  readonly store: ChainWatchStore;
+  /** The chain watch role, and order histories: they say which orders the mempool moved (`SightingMemory`). */
+  readonly store: SightingStore;
   /** On-chain tickers whose orders this chain settles (only those whose network fits the node). */
   readonly tickers: readonly string[];
   /** Blocks a funding, claim or refund needs before it counts; 1 counts it in the block that holds it. */
@@ -57,8 +64,11 @@ export const UNSTABLE_STEPS = 3;
  */
 export class ChainWatcher {
   private headMovedSteps = 0;
+  private readonly sightings: SightingMemory;
 
-  constructor(private readonly options: ChainWatcherOptions) {}
+  constructor(private readonly options: ChainWatcherOptions) {
+    this.sightings = new SightingMemory(options.store);
+  }
 
   /** Processes blocks until caught up with the node's tip (or `signal` aborts). */
   async catchUp(signal?: AbortSignal): Promise<void> {
@@ -129,7 +139,8 @@ export class ChainWatcher {
 
     // Behind the tip, the mempool read says nothing of transactions mined in the blocks not read yet.
     const mempool = head.height === tip.height ? pending : undefined;
-    const derived = noNewBlocks ? ordersTheMempoolConcerns(orders, mempool ?? []) : orders;
+    const sighted = await this.sightings.ordersSighted(orders, mempool ?? []);
+    const derived = noNewBlocks ? ordersTheMempoolConcerns(orders, mempool ?? [], sighted) : orders;
     if (derived.length === 0) return 'caught up';
     const storedObservations = await store.listChainObservations(
       backend.chain,
@@ -143,7 +154,7 @@ export class ChainWatcher {
       ...(assetOf === undefined ? {} : { assetOf }),
     };
     this.noteForeignSlots(orders, fresh);
-    const inBlocks = this.updatesFor(derived, storedObservations, fresh, dropAbove, context, mempool ?? []);
+    const inBlocks = this.updatesFor(derived, storedObservations, fresh, dropAbove, context, mempool ?? [], sighted);
     // Without a mempool read a transaction's absence from it proves nothing: no order moves back for it.
     const updates = mempool === undefined ? inBlocks.filter((update) => !retreatsFromSighting(update)) : inBlocks;
     if (noNewBlocks && updates.length === 0) return 'caught up';
@@ -202,6 +213,7 @@ export class ChainWatcher {
     dropAbove: number | undefined,
     context: ChainContext,
     mempool: readonly ChainObservation[],
+    sighted: ReadonlySet<string>,
   ): OrderChainUpdate[] {
     const byOrder = new Map<string, ChainObservation[]>();
     const everyObservation = new Map<string, ChainObservation[]>();
@@ -226,9 +238,9 @@ export class ChainWatcher {
         (a, b) => a.block.height - b.block.height || a.position - b.position,
       );
       // Only what counts toward an order touches it: a foreign slot leaves it as if nothing had been seen. What
-      // a reorg dropped still touches it, so the order moves back.
+      // a reorg dropped still touches it, and so does a sighting that left the mempool: the order moves back.
       const counted = countedObservations(order, everyObservation.get(order.id) ?? [], context.chain, context.assetOf);
-      const touched = counted.length > 0;
+      const touched = counted.length > 0 || sighted.has(order.id);
       const update = touched
         ? this.derivedUpdate(order, observations, context)
         : this.refundHeightUpdate(order, context);
