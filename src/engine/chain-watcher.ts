@@ -128,7 +128,7 @@ export class ChainWatcher {
     const from = cursor.height + 1;
     const to = Math.min(tip.height, cursor.height + backend.maxRangeBlocks);
     const noNewBlocks = from > to && dropAbove === undefined;
-    if (noNewBlocks && (pending === undefined || stored === undefined)) return 'caught up';
+    if (noNewBlocks && pending === undefined) return 'caught up';
     const head = from > to ? cursor : await backend.blockAt(to);
     if (head === undefined) return 'head moved';
 
@@ -141,7 +141,7 @@ export class ChainWatcher {
     const mempool = head.height === tip.height ? pending : undefined;
     const sighted = await this.sightings.ordersSighted(orders, mempool ?? []);
     const derived = noNewBlocks ? ordersTheMempoolConcerns(orders, mempool ?? [], sighted) : orders;
-    if (derived.length === 0) return 'caught up';
+    if (noNewBlocks && derived.length === 0) return 'caught up';
     const storedObservations = await store.listChainObservations(
       backend.chain,
       derived.map((order) => order.id),
