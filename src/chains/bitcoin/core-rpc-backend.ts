@@ -16,7 +16,7 @@ import {
   type BitcoinBackend,
 } from './bitcoin-backend.js';
 import { checkedBlock, type WholeBlock } from './checked-block.js';
-import { indexWatchSet, observeBlock } from './htlc-observations.js';
+import { indexWatchSet, observeBlock, OutputScripts } from './htlc-observations.js';
 import { MAX_MEMPOOL_LISTING_BYTES, MempoolView, type MempoolLimits } from './mempool-view.js';
 import {
   badAnswer,
@@ -79,18 +79,21 @@ export class CoreRpcBackend implements BitcoinBackend {
   private readonly authorization: string | undefined;
   private nextId = 1;
   private readonly mempoolView: MempoolView;
+  /** Shared by blocks and mempool: the same watch set, decoded once. */
+  private readonly outputScripts: OutputScripts;
 
   /** `url` may carry the user and password; `credentials` (from the environment) fill in what it lacks. */
   constructor(
     url: string,
-    private readonly network: Network,
+    network: Network,
     credentials: CoreRpcCredentials = {},
     private readonly limits: NodeCallLimits = DEFAULT_NODE_CALL_LIMITS,
     mempoolLimits?: MempoolLimits,
   ) {
+    this.outputScripts = new OutputScripts(network);
     this.mempoolView = new MempoolView(
       { listTxIds: () => this.mempoolTxIds(), transaction: (txId) => this.mempoolTransaction(txId) },
-      network,
+      this.outputScripts,
       mempoolLimits,
     );
     const split = splitCredentials(url);
@@ -175,7 +178,7 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
-    const index = indexWatchSet(watch, this.network);
+    const index = indexWatchSet(watch, this.outputScripts);
     const observations: ChainObservation[] = [];
     for (let height = range.from; height <= range.to; height++) {
       const hash = await this.blockHash(height);

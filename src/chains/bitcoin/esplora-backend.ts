@@ -16,7 +16,7 @@ import {
   type BitcoinBackend,
 } from './bitcoin-backend.js';
 import { checkedBlock, type WholeBlock } from './checked-block.js';
-import { indexWatchSet, observeBlock } from './htlc-observations.js';
+import { indexWatchSet, observeBlock, OutputScripts } from './htlc-observations.js';
 import { MAX_MEMPOOL_LISTING_BYTES, MempoolView, type MempoolLimits } from './mempool-view.js';
 import type { NodeCallFailed } from '../node-faults.js';
 import { badAnswer, callNode, DEFAULT_NODE_CALL_LIMITS, refusedCall, type NodeCallLimits } from '../node-http.js';
@@ -35,17 +35,20 @@ export class EsploraBackend implements BitcoinBackend {
   readonly maxRangeBlocks = 20;
   private readonly baseUrl: string;
   private readonly mempoolView: MempoolView;
+  /** Shared by blocks and mempool: the same watch set, decoded once. */
+  private readonly outputScripts: OutputScripts;
 
   constructor(
     baseUrl: string,
-    private readonly network: Network,
+    network: Network,
     private readonly limits: NodeCallLimits = DEFAULT_NODE_CALL_LIMITS,
     mempoolLimits?: MempoolLimits,
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.outputScripts = new OutputScripts(network);
     this.mempoolView = new MempoolView(
       { listTxIds: () => this.mempoolTxIds(), transaction: (txId) => this.mempoolTransaction(txId) },
-      network,
+      this.outputScripts,
       mempoolLimits,
     );
   }
@@ -105,7 +108,7 @@ export class EsploraBackend implements BitcoinBackend {
   }
 
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
-    const index = indexWatchSet(watch, this.network);
+    const index = indexWatchSet(watch, this.outputScripts);
     const observations: ChainObservation[] = [];
     for (let height = range.from; height <= range.to; height++) {
       const at = await this.blockAt(height);

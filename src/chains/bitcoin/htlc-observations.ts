@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { address as bitcoinAddress, script, type Transaction } from 'bitcoinjs-lib';
-import { bitcoinJsNetwork } from '../../domain/bitcoin.js';
+import { script, type Transaction } from 'bitcoinjs-lib';
+import { outputScriptOfAddress } from '../../domain/bitcoin.js';
 import type { Network } from '../../domain/markets.js';
 import type { BlockRef, ChainObservation, WatchSet } from '../chain-backend.js';
 
@@ -48,21 +48,37 @@ export interface WatchIndex {
 }
 
 /**
- * The watch set as output scripts and outpoints. Addresses of another network's prefixes never match: they
- * are compared as output scripts of `network`.
+ * Output scripts of the watched addresses, decoded once (an order's address never changes); holds the addresses
+ * of the last watch set only. Addresses of another network's prefixes decode to nothing: they can receive
+ * nothing on this one.
  */
-export function indexWatchSet(watch: WatchSet, network: Network): WatchIndex {
-  const bitcoinNetwork = bitcoinJsNetwork(network);
+export class OutputScripts {
+  private scripts = new Map<string, string | undefined>();
+
+  constructor(private readonly network: Network) {}
+
+  /** The scripts of exactly these addresses, as lowercase hex; forgets every other address. */
+  of(addresses: readonly string[]): Map<string, string | undefined> {
+    const scripts = new Map<string, string | undefined>();
+    for (const address of addresses) {
+      scripts.set(
+        address,
+        this.scripts.has(address) ? this.scripts.get(address) : outputScriptOfAddress(address, this.network),
+      );
+    }
+    this.scripts = scripts;
+    return scripts;
+  }
+}
+
+/** The watch set as output scripts and outpoints. */
+export function indexWatchSet(watch: WatchSet, outputScripts: OutputScripts): WatchIndex {
+  const scripts = outputScripts.of(watch.orders.map((order) => order.payToAddress));
   const ordersByScript = new Map<string, { orderId: string; paymentHash: string }>();
   for (const order of watch.orders) {
-    try {
-      const outputScript = Buffer.from(bitcoinAddress.toOutputScript(order.payToAddress, bitcoinNetwork)).toString(
-        'hex',
-      );
+    const outputScript = scripts.get(order.payToAddress);
+    if (outputScript !== undefined)
       ordersByScript.set(outputScript, { orderId: order.orderId, paymentHash: order.paymentHash });
-    } catch {
-      // An address of another network can receive nothing on this one.
-    }
   }
   const paymentHashes = new Map(watch.orders.map((order) => [order.orderId, order.paymentHash]));
   const outputs: KnownOutputs = new Map();

@@ -1,8 +1,7 @@
 import type { Transaction } from 'bitcoinjs-lib';
 import { MEMPOOL_BLOCK, type ChainObservation } from '../../domain/chain-observations.js';
-import type { Network } from '../../domain/markets.js';
 import type { WatchSet } from '../chain-backend.js';
-import { indexWatchSet, observeBlock, type PlacedTransaction } from './htlc-observations.js';
+import { indexWatchSet, observeBlock, type OutputScripts, type PlacedTransaction } from './htlc-observations.js';
 
 /** What a node's API offers to follow its mempool. */
 export interface MempoolSource {
@@ -50,7 +49,7 @@ export class MempoolView {
 
   constructor(
     private readonly source: MempoolSource,
-    private readonly network: Network,
+    private readonly outputScripts: OutputScripts,
     private readonly limits: MempoolLimits = DEFAULT_MEMPOOL_LIMITS,
   ) {}
 
@@ -96,7 +95,7 @@ export class MempoolView {
     for (const entry of this.entries.values()) {
       if (typeof entry !== 'string') placed.push({ tx: entry, index: index++ });
     }
-    const watchIndex = indexWatchSet(watch, this.network);
+    const watchIndex = indexWatchSet(watch, this.outputScripts);
     observeBlock(MEMPOOL_BLOCK, placed, watchIndex);
     const observations = observeBlock(MEMPOOL_BLOCK, placed, watchIndex);
     const touching = new Set(observations.map((observation) => observation.txId));
