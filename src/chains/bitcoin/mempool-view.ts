@@ -53,11 +53,6 @@ export class MempoolView {
     private readonly limits: MempoolLimits = DEFAULT_MEMPOOL_LIMITS,
   ) {}
 
-  /** Ids remembered now. */
-  get rememberedTxIds(): number {
-    return this.entries.size;
-  }
-
   /** What the mempool holds now for `watch`, placed in MEMPOOL_BLOCK in the order first seen. */
   async observations(watch: WatchSet): Promise<ChainObservation[]> {
     const listed = new Set<string>();
