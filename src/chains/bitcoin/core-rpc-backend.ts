@@ -204,7 +204,7 @@ export class CoreRpcBackend implements BitcoinBackend {
     const limits = { ...this.limits, maxBytes: Math.max(this.limits.maxBytes, MAX_MEMPOOL_LISTING_BYTES) };
     const ids = await this.call('getrawmempool', [false], limits);
     if (!Array.isArray(ids)) throw this.bad('getrawmempool', 'not a list');
-    return ids;
+    return ids as unknown[];
   }
 
   private async mempoolTransaction(txId: string): Promise<Transaction | undefined> {

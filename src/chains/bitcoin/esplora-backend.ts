@@ -136,7 +136,7 @@ export class EsploraBackend implements BitcoinBackend {
     const limits = { ...this.limits, maxBytes: Math.max(this.limits.maxBytes, MAX_MEMPOOL_LISTING_BYTES) };
     const ids = await this.json('/mempool/txids', limits);
     if (!Array.isArray(ids)) throw this.bad('/mempool/txids', 'not a list');
-    return ids;
+    return ids as unknown[];
   }
 
   /** The transaction's raw form, which must hash to the id asked: the node cannot swap in another. */
