@@ -108,7 +108,7 @@ export class ChainWatcher {
     const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
     const watch = watchSetOf(orders);
     // Read before the tip: a transaction that leaves the mempool for a block is then in a block the tip covers.
-    const pending = backend.mempool === undefined ? undefined : await backend.mempool(watch);
+    const pending = await this.mempoolOf(watch);
     const tip = await backend.tip();
     this.options.onTip?.(tip);
     const stored = await store.getChainWatch(backend.chain);
@@ -177,6 +177,22 @@ export class ChainWatcher {
       );
     }
     return head.height < tip.height ? 'behind' : 'caught up';
+  }
+
+  /**
+   * The mempool's observations, undefined when the backend reads none or the node failed to answer: blocks come
+   * first, so a mempool the node cannot list (logged on every pass) never holds up confirmed funds; the pass
+   * then moves no order back for a transaction's absence from it.
+   */
+  private async mempoolOf(watch: WatchSet): Promise<ChainObservation[] | undefined> {
+    const { backend, logger } = this.options;
+    if (backend.mempool === undefined) return undefined;
+    try {
+      return await backend.mempool(watch);
+    } catch (error) {
+      logger.warn({ chain: backend.chain, err: error }, 'mempool not read: blocks only this pass');
+      return undefined;
+    }
   }
 
   /**
