@@ -6,6 +6,7 @@
  * - 'huge': answers 200 with a body of `hugeBytes` (200 MB by default), streamed as fast as the client reads;
  * - 'shiftingHashes': Esplora block hashes that are new on every call (tip, heights, and the tip block's height);
  * - 'notJson': 200 with a body that is not JSON;
+ * - 'garbledMempool': Esplora's mempool listing (`/mempool/txids`) answered with what is not JSON, the rest honest;
  * - 'objectResults': JSON-RPC answers whose result is always an empty object, whatever the method.
  * It counts requests and the bytes it managed to send, so a test can tell what a client asked and read.
  */
@@ -13,7 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HostileMode = 'honest' | 'hang' | 'huge' | 'shiftingHashes' | 'notJson' | 'objectResults';
+export type HostileMode =
+  'honest' | 'hang' | 'huge' | 'shiftingHashes' | 'notJson' | 'garbledMempool' | 'objectResults';
 
 export interface HostileNode {
   /** http://127.0.0.1:PORT: the upstream's paths are served under it unchanged. */
@@ -103,6 +105,12 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
       case 'notJson':
         response.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>gateway</html>');
         return;
+      case 'garbledMempool':
+        if (path.endsWith('/mempool/txids')) {
+          response.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>gateway</html>');
+          return;
+        }
+        break;
       case 'objectResults': {
         const call = JSON.parse(body.toString('utf8') || '{}') as { id?: unknown };
         const reply = { jsonrpc: '2.0', id: call.id ?? null, result: {} };

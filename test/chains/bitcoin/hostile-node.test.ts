@@ -9,9 +9,14 @@ import { CoreRpcBackend } from '../../../src/chains/bitcoin/core-rpc-backend.js'
 import { EsploraBackend } from '../../../src/chains/bitcoin/esplora-backend.js';
 import { NodeCallFailed, type NodeFault } from '../../../src/chains/node-faults.js';
 import { MAX_ANSWER_BYTES } from '../../../src/chains/node-http.js';
+import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
 import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
+import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wallet.js';
+import { buildOrder, configuration, hex32, seedStore } from '../../support/fixtures.js';
 import { startHostileNode, type HostileNode } from '../../support/hostile-node.js';
+import { openFreshStore } from '../../support/stores.js';
+import { recordingLogger } from '../../ws/harness.js';
 
 const TIMEOUT_MS = 300;
 const limits = { timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES };
@@ -80,6 +85,47 @@ describe('Bitcoin backends against a hostile node', () => {
     // Socket buffers on both sides hold a few MiB beyond what the client read.
     assert.ok(sent < 2 * (MAX_ANSWER_BYTES + 16 * 2 ** 20), `sent ${sent} bytes`);
     assert.ok(heapGrowth < 64 * 2 ** 20, `heap grew ${heapGrowth} bytes`);
+  });
+
+  test('a mempool the node cannot list holds up no block: the funding counts when mined, the pass says why', async () => {
+    node.mode = 'garbledMempool';
+    const order = buildOrder({
+      label: 'garbled mempool order',
+      createdAt: Date.now(),
+      refundableAtBlockHeight: 800_000,
+    }).record;
+    const fresh = await openFreshStore('sqlite');
+    try {
+      await seedStore(fresh.store, { configuration: configuration({ markets: ['BTC_LBTC'] }), orders: [order] });
+      const { logger, lines } = recordingLogger();
+      const backend = new EsploraBackend(`${node.origin}/api`, 'mainnet', limits);
+      await failsWith(backend.mempool({ orders: [], fundingOutputs: [] }), 'badAnswer');
+      const watcher = new ChainWatcher({
+        backend,
+        store: fresh.store,
+        tickers: ['BTC'],
+        confirmations: 1,
+        startHeight: honest.chain.tipHeight + 1,
+        publish: () => {},
+        now: Date.now,
+        logger,
+      });
+      await watcher.catchUp();
+      const user = walletKey(hex32('garbled mempool user'));
+      const coinbase = honest.chain.mine({ coinbaseTo: p2wpkhAddress(user, 'mainnet') }).txs[0]!;
+      const coin = { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value };
+      const funding = buildPayment(user, coin, [{ address: order.payToAddress, amount: order.amount }], 'mainnet');
+      honest.chain.submit(funding.toHex());
+      await watcher.catchUp();
+      assert.equal((await fresh.store.getOrder(order.id))?.state, 'WaitingForFundingTx', 'not seen: no listing');
+      honest.chain.mine();
+      await watcher.catchUp();
+      assert.equal((await fresh.store.getOrder(order.id))?.state, 'Funded');
+      assert.ok(lines.some((line) => line.msg === 'mempool not read: blocks only this pass'));
+    } finally {
+      node.mode = 'honest';
+      await fresh.dispose();
+    }
   });
 
   test('an answer that is not JSON, or not a block hash, is a bad answer', async () => {
