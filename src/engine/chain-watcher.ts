@@ -55,12 +55,12 @@ const CONFLICT_RETRIES = 5;
 export const UNSTABLE_STEPS = 3;
 
 /**
- * Follows one chain and moves the orders it settles. Each poll reads the node's mempool where the backend
- * follows one (Bitcoin), then the blocks after the stored cursor (at most the backend's range), stores what the
- * blocks say about watched orders, derives each order again from all its stored observations plus the
- * mempool's current ones and writes moves, observations and cursor in one store transaction: a crash at any
- * point leaves either all of it or none, and the next poll takes up from the stored cursor and reads the
- * mempool afresh. docs/chain-watcher.md.
+ * Follows one chain and moves the orders it settles. Each poll reads the blocks after the stored cursor (at
+ * most the backend's range), then, once at the tip, the node's mempool where the backend follows one
+ * (Bitcoin); it stores what the blocks say about watched orders, derives each order again from all its stored
+ * observations plus the mempool's current ones and writes moves, observations and cursor in one store
+ * transaction: a crash at any point leaves either all of it or none, and the next poll takes up from the
+ * stored cursor and reads the mempool afresh. docs/chain-watcher.md.
  */
 export class ChainWatcher {
   private headMovedSteps = 0;
@@ -105,8 +105,6 @@ export class ChainWatcher {
 
   private async step(): Promise<'caught up' | 'behind' | 'head moved' | 'conflict'> {
     const { backend, store } = this.options;
-    const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
-    const watch = watchSetOf(orders);
     const tip = await backend.tip();
     this.options.onTip?.(tip);
     const stored = await store.getChainWatch(backend.chain);
@@ -130,6 +128,8 @@ export class ChainWatcher {
     const head = from > to ? cursor : await backend.blockAt(to);
     if (head === undefined) return 'head moved';
 
+    const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
+    const watch = watchSetOf(orders);
     const fresh = from > to ? [] : await backend.observations({ from, to }, watch);
     // The range must still end in the same block: otherwise the logs may come from a branch that just lost.
     const headNow = from > to ? head : await backend.blockAt(to);
