@@ -11,7 +11,8 @@ import { CACHE_DIR } from '../settings.js';
 import { FundingWatchers } from './funding-watchers.js';
 import type { IndexedTestChain } from './indexed-chain.js';
 import { liveBitcoinOrders } from './live-orders.js';
-import { busiestWindow, RequestClock, type Pass } from './request-clock.js';
+import { processedHeight } from './processed-height.js';
+import { RequestClock, type Pass } from './request-clock.js';
 import { BLOCK_SECONDS, FUNDING_EVERY, TRANSACTIONS_PER_SECOND, type BitcoinWatchSettings } from './settings.js';
 import { chainWithCoins, funding, paymentElsewhere, type PlannedPayment } from './wallet.js';
 
@@ -20,9 +21,9 @@ const DIRECTORY = join(CACHE_DIR, 'bitcoin-watch');
  * No request for this long ends a pass of the watcher, which then waits its poll interval (10 s by default): long
  * enough that a pass slowed by a busy machine is not cut in two, short enough to mine well before the next pass.
  */
-const QUIET_MS = 4_000;
-/** A block is mined at most this long after the watcher's last request: well before its next pass, 10 s after. */
-const MINE_WITHIN_MS = 7_000;
+const QUIET_MS = 5_000;
+/** A block is mined at most this long after the watcher's last request: before its next pass, 10 s after. */
+const MINE_WITHIN_MS = 9_000;
 /** Longest wait for a pass: a watcher reading 10,000 address histories per block takes a while. */
 const PASS_TIMEOUT_MS = 180_000;
 
@@ -37,7 +38,7 @@ export interface WatchResult {
   readonly requestsPerMinute: number;
   /** A block every ten minutes with the traffic between: (per block + 10 x per minute) / 600 s. */
   readonly averagePerSecond: number;
-  /** The most requests in any one second of the run, warm-up and block included. */
+  /** The most requests in any one second from the traffic's start to the end of the block's pass. */
   readonly busiestSecond: number;
   /** From each funding entering the mempool to its order's first `stateChanged`, for those heard before the block. */
   readonly latenciesMs: readonly number[];
@@ -62,10 +63,10 @@ interface Follower {
   watchers?: FundingWatchers;
 }
 
-async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
   const deadline = performance.now() + PASS_TIMEOUT_MS;
   for (;;) {
-    const found = probe();
+    const found = await probe();
     if (found !== undefined) return found;
     if (performance.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await sleep(100);
@@ -141,6 +142,18 @@ function idleAfter(follower: Follower, time: number): Pass | undefined {
   return sinceLastRequest < MINE_WITHIN_MS && last.end === follower.clock.samples.at(-1)?.at ? last : undefined;
 }
 
+/**
+ * Waits until the service has stored block `height` as processed and then asked nothing for QUIET_MS: the pass
+ * that read it is over. Answers when its last request was made.
+ */
+async function passOverAt(follower: Follower, height: number, what: string): Promise<number> {
+  await until(what, async () => ((await processedHeight(follower.server.baseUrl)) ?? -1) >= height || undefined);
+  return until(what, () => {
+    const last = follower.clock.lastRequestAt();
+    return performance.now() - last > QUIET_MS ? last : undefined;
+  });
+}
+
 /** Payments of `count` seconds of traffic from `coins`, one in FUNDING_EVERY funding the next of `funded`. */
 function plannedTraffic(
   coins: readonly Parameters<typeof funding>[0][],
@@ -210,7 +223,7 @@ export async function measureBitcoinWatch(
       followers.push(await startFollower(orders.slice(0, count), chain, settings));
     }
     log(`${followers.length} services started; waiting for each one's first pass over the mempool backlog`);
-    await Promise.all(followers.map((follower) => until('a first pass', () => passesAfter(follower, 0)[0])));
+    await Promise.all(followers.map((follower) => passOverAt(follower, follower.chain.tipHeight, 'a first pass')));
     for (const follower of followers)
       follower.watchers = await FundingWatchers.connect(follower.server.baseUrl, fundedIds);
 
@@ -227,10 +240,11 @@ export async function measureBitcoinWatch(
     const results = await Promise.all(
       followers.map(async (follower): Promise<WatchResult> => {
         const quietPass = await until('two passes after the traffic', () => idleAfter(follower, trafficEnd));
-        follower.chain.mine();
+        const { height } = follower.chain.mine();
         const mined = performance.now();
-        const blockPass = await until('the pass reading the block', () => passesAfter(follower, mined)[0]);
-        const requestsPerBlock = Math.max(0, blockPass.requests - quietPass.requests);
+        const blockPassEnd = await passOverAt(follower, height, 'the pass reading the block');
+        const blockPassRequests = follower.clock.between(mined, blockPassEnd);
+        const requestsPerBlock = Math.max(0, blockPassRequests - quietPass.requests);
         const requestsPerMinute =
           (follower.clock.between(trafficStart, trafficEnd) * 60_000) / (trafficEnd - trafficStart);
         const heard = [...entered].flatMap(([orderId, at]) => {
@@ -240,11 +254,11 @@ export async function measureBitcoinWatch(
         return {
           orders: follower.orders,
           requestsPerBlock,
-          blockPassRequests: blockPass.requests,
+          blockPassRequests,
           quietPassRequests: quietPass.requests,
           requestsPerMinute,
           averagePerSecond: (requestsPerBlock + (requestsPerMinute * BLOCK_SECONDS) / 60) / BLOCK_SECONDS,
-          busiestSecond: busiestWindow(follower.clock.initialCount, follower.clock.samples, 1_000),
+          busiestSecond: follower.clock.busiestSecondSince(trafficStart),
           latenciesMs: heard.map((event) => event.latency),
           otherStates: heard.map((event) => event.state).filter((state) => state !== 'WaitingForFundingTxConfirmation'),
         };

@@ -68,6 +68,7 @@ const SAMPLE_EVERY_MS = 10;
 export class RequestClock {
   readonly initialCount: number;
   readonly samples: CountSample[] = [];
+  private readonly startedAt = performance.now();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly requests: readonly unknown[]) {
@@ -88,9 +89,22 @@ export class RequestClock {
     return passesOf(this.initialCount, this.samples, quietMs).filter((pass) => now - pass.end > quietMs);
   }
 
+  /** When the log last grew; when the clock started if it has not. */
+  lastRequestAt(): number {
+    this.look();
+    return this.samples.at(-1)?.at ?? this.startedAt;
+  }
+
   between(from: number, to: number): number {
     this.look();
     return requestsBetween(this.initialCount, this.samples, from, to);
+  }
+
+  /** The most requests in any one second from `time` on. */
+  busiestSecondSince(time: number): number {
+    this.look();
+    const since = this.samples.filter((sample) => sample.at >= time);
+    return busiestWindow(this.initialCount + this.between(Number.NEGATIVE_INFINITY, time), since, 1_000);
   }
 
   stop(): void {
