@@ -4,7 +4,7 @@
  * fast as answers come: node requests made, reads served, read p99, peak RSS. The service, the stand-in and the
  * honest test node share this process, so RSS counts all three.
  *
- *   node --import tsx bench/hostile-node.ts honest|hang|huge|endlessPages|shiftingHashes
+ *   node --import tsx bench/hostile-node.ts honest|hang|huge|shiftingHashes
  */
 import pino from 'pino';
 import { startService } from '../src/service.js';
@@ -14,7 +14,7 @@ import { BITCOIN_VIEW, buildOrder, configuration, seedStore } from '../test/supp
 import { startHostileNode, type HostileMode } from '../test/support/hostile-node.js';
 import { openFreshStore } from '../test/support/stores.js';
 
-const MODES: readonly HostileMode[] = ['honest', 'hang', 'huge', 'endlessPages', 'shiftingHashes'];
+const MODES: readonly HostileMode[] = ['honest', 'hang', 'huge', 'shiftingHashes'];
 const RUN_MS = 30_000;
 const MIB = 2 ** 20;
 

@@ -8,7 +8,7 @@ export type {
   FundingObservation,
   RefundObservation,
 } from '../domain/chain-observations.js';
-export { confirmationsAt } from '../domain/chain-observations.js';
+export { confirmationsAt, inMempool, MEMPOOL_BLOCK } from '../domain/chain-observations.js';
 
 /**
  * What the order watcher needs of an on-chain network, whatever the network: its identity, its tip,
@@ -17,7 +17,7 @@ export { confirmationsAt } from '../domain/chain-observations.js';
  *
  * The watcher, not the backend, keeps the cursor (the last block it processed, height and hash) in the
  * store, in the same transaction as the moves that block caused, so a backend holds no state that a
- * restart could lose: every method answers from the node alone.
+ * restart could lose: every method answers from the node alone (the mempool reader caches, below).
  */
 export interface ChainBackend {
   readonly chain: ChainKind;
@@ -34,6 +34,13 @@ export interface ChainBackend {
    * retries the same range later: nothing is skipped).
    */
   observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]>;
+  /**
+   * Bitcoin: what the node's mempool holds now that concerns the orders in `watch`, each observation placed
+   * in `MEMPOOL_BLOCK` (no confirmations). The watcher calls it before reading the tip, so a transaction is
+   * either in this answer or in a block at or below that tip. The backend may remember what it read of the
+   * mempool between calls (to read only what is new): that is a cache, never a fact a restart could lose.
+   */
+  mempool?(watch: WatchSet): Promise<ChainObservation[]>;
   /** Longest range `observations` accepts in one call (a node setting: log queries are bounded). */
   readonly maxRangeBlocks: number;
   /** Sends a signed transaction to the network. Resolves with its id; rejects with `BroadcastRefused`. */
@@ -73,6 +80,11 @@ export interface WatchSet {
    * are claims or refunds). Ethereum ignores it: its contract says which order each event belongs to.
    */
   readonly fundingOutputs: readonly FundingOutput[];
+  /**
+   * Bitcoin: transactions the orders already name (fundings, refunds), confirmed or not. A mempool reader
+   * reads these first, so after a restart a transaction seen in the mempool before is seen again at once.
+   */
+  readonly knownTxIds?: readonly string[];
 }
 
 export interface FundingOutput {

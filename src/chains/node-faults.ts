@@ -1,13 +1,13 @@
 /**
  * How a chain node failed a call. The watcher retries every one of them on its next poll; `/readyz` and the
  * log tell them apart because they call for different fixes: `timeout`, `unreachable` and `refused` (an HTTP
- * error status or a JSON-RPC error) are a node that is down or overloaded; `tooLarge`, `tooManyPages`,
+ * error status or a JSON-RPC error) are a node that is down or overloaded; `tooLarge`,
  * `badAnswer` and `unstable` (block hashes that change between two reads of the same height) are a node that
  * answers something no honest node does.
  */
-export type NodeFault = 'timeout' | 'unreachable' | 'refused' | 'tooLarge' | 'tooManyPages' | 'badAnswer' | 'unstable';
+export type NodeFault = 'timeout' | 'unreachable' | 'refused' | 'tooLarge' | 'badAnswer' | 'unstable';
 
-const MISBEHAVING: ReadonlySet<NodeFault> = new Set(['tooLarge', 'tooManyPages', 'badAnswer', 'unstable']);
+const MISBEHAVING: ReadonlySet<NodeFault> = new Set(['tooLarge', 'badAnswer', 'unstable']);
 
 /** Whether the fault is a node answering what no honest node answers, rather than one that is down. */
 export function isMisbehaviour(fault: NodeFault): boolean {

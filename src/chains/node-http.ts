@@ -25,6 +25,8 @@ export const DEFAULT_NODE_CALL_LIMITS: NodeCallLimits = { timeoutMs: NODE_TIMEOU
 export interface NodeAnswer {
   readonly status: number;
   readonly body: string;
+  /** The body as sent: Esplora's raw blocks are binary. */
+  readonly bytes: Buffer;
 }
 
 /**
@@ -52,8 +54,8 @@ export async function callNode(
       await response.body?.cancel();
       throw tooLarge(node, what, limits.maxBytes);
     }
-    const body = await readCapped(response, limits.maxBytes, () => tooLarge(node, what, limits.maxBytes));
-    return { status: response.status, body };
+    const bytes = await readCapped(response, limits.maxBytes, () => tooLarge(node, what, limits.maxBytes));
+    return { status: response.status, body: bytes.toString('utf8'), bytes };
   } catch (error) {
     if (error instanceof NodeCallFailed) throw error;
     if (signal.aborted) throw new NodeCallFailed('timeout', node, what, `no answer within ${limits.timeoutMs} ms`);
@@ -76,8 +78,8 @@ function tooLarge(node: string, what: string, maxBytes: number): NodeCallFailed 
   return new NodeCallFailed('tooLarge', node, what, `answer larger than ${maxBytes} bytes`);
 }
 
-async function readCapped(response: Response, maxBytes: number, overflow: () => Error): Promise<string> {
-  if (response.body === null) return '';
+async function readCapped(response: Response, maxBytes: number, overflow: () => Error): Promise<Buffer> {
+  if (response.body === null) return Buffer.alloc(0);
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -91,7 +93,7 @@ async function readCapped(response: Response, maxBytes: number, overflow: () => 
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
 }
 
 /**

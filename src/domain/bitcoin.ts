@@ -40,6 +40,27 @@ export function refundPublicKeyHashOfAddress(bitcoinAddress: string, network: Ne
   return legacy?.version === pubKeyHash ? toHex(legacy.hash) : undefined;
 }
 
+/**
+ * The output script (lowercase hex) an address of `network` pays, as bitcoinjs' `toOutputScript` answers it for
+ * the kinds an HTLC or a wallet paying one uses (P2PKH, P2SH, P2WPKH, P2WSH), through the hand decoders: bitcoinjs takes some 200 µs
+ * an address, which the chain watcher would spend on every watched order each pass. Undefined for an address
+ * of another network or of another kind (taproot: no HTLC is one).
+ */
+export function outputScriptOfAddress(bitcoinAddress: string, network: Network): string | undefined {
+  const { bech32, pubKeyHash, scriptHash } = bitcoinJsNetwork(network);
+  const segwit = decodeSegwitAddress(bitcoinAddress);
+  if (segwit !== undefined) {
+    if (segwit.prefix !== bech32) return undefined;
+    const { version, program } = segwit;
+    if (version !== 0 || (program.length !== 20 && program.length !== 32)) return undefined;
+    return `00${program.length.toString(16)}${toHex(program)}`;
+  }
+  const legacy = decodeBase58Address(bitcoinAddress);
+  if (legacy?.version === pubKeyHash) return `76a914${toHex(legacy.hash)}88ac`;
+  if (legacy?.version === scriptHash) return `a914${toHex(legacy.hash)}87`;
+  return undefined;
+}
+
 export interface HtlcScriptTerms {
   /** 64 hex. */
   paymentHash: string;
@@ -108,7 +129,8 @@ export function parseHtlcRedeemScript(hex: string): HtlcScriptTerms | undefined 
       paymentHash: toHex(paymentHash),
       claimPublicKey: toHex(claimPublicKey),
       refundPublicKeyHash: toHex(refundPublicKeyHash),
-      refundableAtBlockHeight: typeof height === 'number' ? smallIntegerOpcodeValue(height) : script.number.decode(height, 5, true),
+      refundableAtBlockHeight:
+        typeof height === 'number' ? smallIntegerOpcodeValue(height) : script.number.decode(height, 5, true),
     };
     return buildHtlcRedeemScript(terms) === hex.toLowerCase() ? terms : undefined;
   } catch {

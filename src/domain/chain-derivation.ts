@@ -1,5 +1,6 @@
 import {
   confirmationsAt,
+  inMempool,
   type BlockRef,
   type ChainObservation,
   type FundingObservation,
@@ -34,16 +35,20 @@ export interface ChainContext {
 }
 
 /**
- * Observations in chain order. Only those that count toward the order are read (`countedObservations`: on
- * Ethereum the order's matching slots); claims whose preimage does not hash to the order's payment hash are
- * ignored.
+ * Observations in chain order, those in the node's mempool last (`MEMPOOL_BLOCK`). Only those that count
+ * toward the order are read (`countedObservations`: on Ethereum the order's matching slots); claims whose
+ * preimage does not hash to the order's payment hash are ignored, and so is a spend in the mempool that is
+ * no claim before the refund height, when no refund could be valid in the next block (what a node listing a
+ * "claim" with a wrong preimage would show).
  */
 export function deriveChainTarget(
   order: OrderRecord,
   observations: readonly ChainObservation[],
   context: ChainContext,
 ): ChainTarget {
-  const counted = countedObservations(order, observations, context.chain, context.assetOf);
+  const counted = countedObservations(order, observations, context.chain, context.assetOf).filter(
+    (observation) => !impossibleRefund(observation, order, context),
+  );
   const confirmed = (observation: ChainObservation) =>
     confirmationsAt(observation.block.height, context.head.height) >= context.confirmations;
   const fundings = counted.filter((observation) => observation.kind === 'funding');
@@ -58,6 +63,7 @@ export function deriveChainTarget(
   const settled = sum(fundings.filter(confirmed));
   const state = targetState(order.state, {
     seen,
+    inBlocks: sum(fundings.filter((funding) => !inMempool(funding))),
     settled,
     amount: order.amount,
     claimed: claim === undefined ? 'no' : confirmed(claim) ? 'confirmed' : 'seen',
@@ -66,13 +72,22 @@ export function deriveChainTarget(
   });
 
   const transactions: OrderTransaction[] = [...fundTransactions(fundings), ...refunds.observed.map(refundTransaction)];
-  const completed = state === 'Complete' && claim?.kind === 'claim';
+  // The preimage is public from the moment the claim is broadcast: recorded at once, whatever the state.
   return {
     state,
     transactions,
     refundableAtBlockHeight,
-    ...(completed ? { paymentPreimage: claim.preimage } : {}),
+    ...(claim?.kind === 'claim' ? { paymentPreimage: claim.preimage } : {}),
   };
+}
+
+/** A refund in the mempool before the refund height: its lock time cannot be final in the next block. */
+function impossibleRefund(observation: ChainObservation, order: OrderRecord, context: ChainContext): boolean {
+  return (
+    observation.kind === 'refund' &&
+    inMempool(observation) &&
+    context.head.height + 1 <= order.htlc.refundableAtBlockHeight
+  );
 }
 
 /**
@@ -102,7 +117,7 @@ function refundTransaction(refund: RefundObservation): OrderTransaction {
     type: 'REFUND',
     id: refund.txId,
     ...(refund.funder !== undefined && refund.amount !== undefined ? { amount: refund.amount } : {}),
-    blockHeight: refund.block.height,
+    ...(inMempool(refund) ? {} : { blockHeight: refund.block.height }),
   };
 }
 
@@ -116,7 +131,10 @@ function latestRefundHeight(fundings: readonly FundingObservation[]): number | u
 }
 
 interface Balance {
+  /** Every funding, the mempool's included. */
   readonly seen: bigint;
+  /** Fundings in blocks, confirmed enough or not. */
+  readonly inBlocks: bigint;
   readonly settled: bigint;
   readonly amount: bigint;
   readonly claimed: 'no' | 'seen' | 'confirmed';
@@ -140,7 +158,8 @@ function targetState(current: OrderState, balance: Balance): OrderState {
     case 'WaitingForRefundTxConfirmation':
       return 'WaitingForRefundTx';
     case 'FundWindowElapsed':
-      return balance.seen > 0n ? 'WaitingForRefundTx' : current;
+      // Not on a mempool sighting: WaitingForRefundTx has no way back should the funding leave the mempool.
+      return balance.inBlocks > 0n ? 'WaitingForRefundTx' : current;
     default:
       break;
   }
@@ -172,7 +191,7 @@ function fundTransactions(fundings: readonly FundingObservation[]): OrderTransac
       id: funding.txId,
       amount: (earlier?.amount ?? 0n) + funding.amount,
       ...(funding.outputIndex === undefined ? {} : { outputIndex: funding.outputIndex }),
-      blockHeight: funding.block.height,
+      ...(inMempool(funding) ? {} : { blockHeight: funding.block.height }),
     });
   }
   return [...byKey.values()];
@@ -243,8 +262,9 @@ export function planChainMoves(
   const counted = countedObservations(order, observations, context.chain, context.assetOf);
   const moves: ChainMove[] = [];
   let from = order.state;
+  const left = leftTheMempool(order.transactions, target.transactions);
   for (const to of path) {
-    moves.push(explainMove(from, to, target, counted, context));
+    moves.push(explainMove(from, to, target, counted, context, left));
     from = to;
   }
   return moves;
@@ -262,12 +282,28 @@ function viaSeenFunding(from: OrderState, to: OrderState): OrderState[] | undefi
   return rest === undefined ? pathBetween(from, to) : [seen, ...rest];
 }
 
+/**
+ * Which kinds of transaction the order showed unconfirmed (no block height) and no longer has: a funding or
+ * refund that left the node's mempool, evicted or replaced, rather than one a reorg took out of a block.
+ */
+function leftTheMempool(
+  before: readonly OrderTransaction[],
+  after: readonly OrderTransaction[],
+): ReadonlySet<OrderTransaction['type']> {
+  const kept = new Set(after.map((transaction) => `${transaction.type}:${transaction.id}`));
+  const left = before.filter(
+    (transaction) => transaction.blockHeight === undefined && !kept.has(`${transaction.type}:${transaction.id}`),
+  );
+  return new Set(left.map((transaction) => transaction.type));
+}
+
 function explainMove(
   from: OrderState,
   to: OrderState,
   target: ChainTarget,
   observations: readonly ChainObservation[],
   context: ChainContext,
+  leftMempool: ReadonlySet<OrderTransaction['type']>,
 ): ChainMove {
   const byBlock = (reason: string, block: BlockRef = context.head): TransitionCause => ({
     source: 'chain',
@@ -276,10 +312,11 @@ function explainMove(
     blockHeight: block.height,
     blockHash: block.hash,
   });
-  const byObservation = (reason: string, observation: ChainObservation): TransitionCause => ({
-    ...byBlock(reason, observation.block),
-    txId: observation.txId,
-  });
+  // A transaction in the mempool has no block to name.
+  const byObservation = (reason: string, observation: ChainObservation): TransitionCause =>
+    inMempool(observation)
+      ? { source: 'chain', reason, chain: context.chain, txId: observation.txId }
+      : { ...byBlock(reason, observation.block), txId: observation.txId };
   const lastOf = (kind: ChainObservation['kind']) =>
     lastWhere(observations, (observation) => observation.kind === kind);
   const funding = lastOf('funding');
@@ -295,14 +332,24 @@ function explainMove(
     funding !== undefined && confirmationsAt(funding.block.height, context.head.height) < context.confirmations;
   const backwards =
     isFundingRetreat(from, to) ||
-    (from === 'WaitingForAdditionalFundingTxConfirmation' && to === 'PartiallyFunded' && stillUnconfirmed);
-  if (backwards || (to === 'WaitingForRefundTx' && from === 'WaitingForRefundTxConfirmation')) {
-    return { from, to, cause: byBlock(to === 'WaitingForRefundTx' ? 'refundReorged' : 'fundingReorged') };
+    (from === 'WaitingForAdditionalFundingTxConfirmation' &&
+      to === 'PartiallyFunded' &&
+      (stillUnconfirmed || leftMempool.has('FUND')));
+  if (to === 'WaitingForRefundTx' && from === 'WaitingForRefundTxConfirmation') {
+    return { from, to, cause: byBlock(leftMempool.has('REFUND') ? 'refundLeftMempool' : 'refundReorged') };
+  }
+  if (backwards) {
+    return { from, to, cause: byBlock(leftMempool.has('FUND') ? 'fundingLeftMempool' : 'fundingReorged') };
   }
   switch (to) {
     case 'WaitingForFundingTxConfirmation':
     case 'WaitingForAdditionalFundingTxConfirmation':
-      return { from, to, cause: funding ? byObservation('fundingSeen', funding) : byBlock('fundingSeen') };
+      return {
+        from,
+        to,
+        ...(fundTransaction ? { transaction: fundTransaction } : {}),
+        cause: funding ? byObservation('fundingSeen', funding) : byBlock('fundingSeen'),
+      };
     case 'PartiallyFunded':
     case 'Funded':
       return {
@@ -319,6 +366,7 @@ function explainMove(
       return {
         from,
         to,
+        ...(lastRefundTransaction ? { transaction: lastRefundTransaction } : {}),
         cause: refund ? byObservation(refundReason('Seen'), refund) : byBlock(refundReason('Seen')),
       };
     case 'Refunded':

@@ -58,8 +58,18 @@ export interface RefundObservation extends ObservationBase {
 
 export type ChainObservation = FundingObservation | ClaimObservation | RefundObservation;
 
+/**
+ * Where an observation of a transaction in the node's mempool is placed: above every block, so it has no
+ * confirmations, under a hash no block has. Such observations are never stored: the mempool is the node's
+ * current word, read afresh on every pass (docs/chain-watcher.md).
+ */
+export const MEMPOOL_BLOCK: BlockRef = { height: Number.MAX_SAFE_INTEGER, hash: 'mempool' };
+
+export function inMempool(observation: ObservationBase): boolean {
+  return observation.block.hash === MEMPOOL_BLOCK.hash;
+}
+
 /** How many blocks confirm something in `height` when the tip is at `tipHeight`: 1 in the tip itself. */
 export function confirmationsAt(height: number, tipHeight: number): number {
   return height > tipHeight ? 0 : tipHeight - height + 1;
 }
-

@@ -10,7 +10,8 @@ export interface TransitionCause {
    * e.g. 'requestQuote', 'paymentResult', 'paymentFailedAddressBlacklisted', 'fundWindowElapsed',
    * 'fundingSeen', 'fundingConfirmed', 'fundingReorged', 'claimSeen', 'refundHeightReached',
    * 'refundSeen', 'refundConfirmed', 'adminRefundSeen', 'adminRefundConfirmed' (the contract owner's refunds),
-   * 'refundReorged'.
+   * 'refundReorged', 'fundingLeftMempool' and 'refundLeftMempool' (an unconfirmed transaction the node no
+   * longer holds: evicted, or replaced by one paying elsewhere).
    */
   readonly reason: string;
   readonly chain?: ChainKind;

@@ -4,6 +4,7 @@ import { findMarket, ONCHAIN_ASSETS, type Network } from '../domain/markets.js';
 import type { ChainWatchStore, ConfigurationReadStore } from '../store/store.js';
 import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
+import type { SightingStore } from './mempool-sightings.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
 
@@ -82,7 +83,7 @@ export async function connectBitcoin(
 export function startBitcoinWatch(
   connection: BitcoinConnection,
   dependencies: {
-    store: ConfigurationReadStore & ChainWatchStore;
+    store: ConfigurationReadStore & SightingStore;
     publish: StateChangedPublisher;
     logger: Logger;
     now: () => number;

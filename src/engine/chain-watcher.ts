@@ -1,17 +1,31 @@
 import type { Logger } from 'pino';
-import type { BlockRef, ChainBackend, ChainObservation, WatchSet } from '../chains/chain-backend.js';
+import {
+  inMempool,
+  type BlockRef,
+  type ChainBackend,
+  type ChainObservation,
+  type WatchSet,
+} from '../chains/chain-backend.js';
 import { NodeCallFailed } from '../chains/node-faults.js';
 import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget } from '../domain/chain-derivation.js';
 import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../domain/states.js';
-import type { ChainStep, ChainWatchStore, OrderChainUpdate, StateTransition } from '../store/store.js';
+import type { ChainStep, OrderChainUpdate, StateTransition } from '../store/store.js';
+import {
+  notYetMined,
+  ordersTheMempoolConcerns,
+  retreatsFromSighting,
+  SightingMemory,
+  type SightingStore,
+} from './mempool-sightings.js';
 import { stateChangedEvent } from './state-events.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 
 export interface ChainWatcherOptions {
   readonly backend: ChainBackend;
-  readonly store: ChainWatchStore;
+  /** The chain watch role, and order histories: they say which orders the mempool moved (`SightingMemory`). */
+  readonly store: SightingStore;
   /** On-chain tickers whose orders this chain settles (only those whose network fits the node). */
   readonly tickers: readonly string[];
   /** Blocks a funding, claim or refund needs before it counts; 1 counts it in the block that holds it. */
@@ -41,15 +55,20 @@ const CONFLICT_RETRIES = 5;
 export const UNSTABLE_STEPS = 3;
 
 /**
- * Follows one chain and moves the orders it settles. Each poll reads the blocks after the stored cursor
- * (at most the backend's range), stores what they say about watched orders, derives each order again from all
- * its observations and writes moves, observations and cursor in one store transaction: a crash at any point
- * leaves either all of it or none, and the next poll takes up from the stored cursor. docs/chain-watcher.md.
+ * Follows one chain and moves the orders it settles. Each poll reads the node's mempool where the backend
+ * follows one (Bitcoin), then the blocks after the stored cursor (at most the backend's range), stores what the
+ * blocks say about watched orders, derives each order again from all its stored observations plus the
+ * mempool's current ones and writes moves, observations and cursor in one store transaction: a crash at any
+ * point leaves either all of it or none, and the next poll takes up from the stored cursor and reads the
+ * mempool afresh. docs/chain-watcher.md.
  */
 export class ChainWatcher {
   private headMovedSteps = 0;
+  private readonly sightings: SightingMemory;
 
-  constructor(private readonly options: ChainWatcherOptions) {}
+  constructor(private readonly options: ChainWatcherOptions) {
+    this.sightings = new SightingMemory(options.store);
+  }
 
   /** Processes blocks until caught up with the node's tip (or `signal` aborts). */
   async catchUp(signal?: AbortSignal): Promise<void> {
@@ -86,6 +105,10 @@ export class ChainWatcher {
 
   private async step(): Promise<'caught up' | 'behind' | 'head moved' | 'conflict'> {
     const { backend, store } = this.options;
+    const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
+    const watch = watchSetOf(orders);
+    // Read before the tip: a transaction that leaves the mempool for a block is then in a block the tip covers.
+    const pending = backend.mempool === undefined ? undefined : await backend.mempool(watch);
     const tip = await backend.tip();
     this.options.onTip?.(tip);
     const stored = await store.getChainWatch(backend.chain);
@@ -104,19 +127,24 @@ export class ChainWatcher {
 
     const from = cursor.height + 1;
     const to = Math.min(tip.height, cursor.height + backend.maxRangeBlocks);
-    if (from > to && dropAbove === undefined) return 'caught up';
+    const noNewBlocks = from > to && dropAbove === undefined;
+    if (noNewBlocks && pending === undefined) return 'caught up';
     const head = from > to ? cursor : await backend.blockAt(to);
     if (head === undefined) return 'head moved';
 
-    const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
-    const fresh = from > to ? [] : await backend.observations({ from, to }, watchSetOf(orders));
+    const fresh = from > to ? [] : await backend.observations({ from, to }, watch);
     // The range must still end in the same block: otherwise the logs may come from a branch that just lost.
     const headNow = from > to ? head : await backend.blockAt(to);
     if (headNow?.hash !== head.hash) return 'head moved';
 
+    // Behind the tip, the mempool read says nothing of transactions mined in the blocks not read yet.
+    const mempool = head.height === tip.height ? pending : undefined;
+    const sighted = await this.sightings.ordersSighted(orders, mempool ?? []);
+    const derived = noNewBlocks ? ordersTheMempoolConcerns(orders, mempool ?? [], sighted) : orders;
+    if (noNewBlocks && derived.length === 0) return 'caught up';
     const storedObservations = await store.listChainObservations(
       backend.chain,
-      orders.map((order) => order.id),
+      derived.map((order) => order.id),
     );
     const { confirmations, assetOf } = this.options;
     const context: ChainContext = {
@@ -126,7 +154,10 @@ export class ChainWatcher {
       ...(assetOf === undefined ? {} : { assetOf }),
     };
     this.noteForeignSlots(orders, fresh);
-    const updates = this.updatesFor(orders, storedObservations, fresh, dropAbove, context);
+    const inBlocks = this.updatesFor(derived, storedObservations, fresh, dropAbove, context, mempool ?? [], sighted);
+    // Without a mempool read a transaction's absence from it proves nothing: no order moves back for it.
+    const updates = mempool === undefined ? inBlocks.filter((update) => !retreatsFromSighting(update)) : inBlocks;
+    if (noNewBlocks && updates.length === 0) return 'caught up';
     const step: ChainStep = {
       chain: backend.chain,
       startHeight,
@@ -181,16 +212,22 @@ export class ChainWatcher {
     fresh: readonly ChainObservation[],
     dropAbove: number | undefined,
     context: ChainContext,
+    mempool: readonly ChainObservation[],
+    sighted: ReadonlySet<string>,
   ): OrderChainUpdate[] {
     const byOrder = new Map<string, ChainObservation[]>();
     const everyObservation = new Map<string, ChainObservation[]>();
     const seen = new Set<string>();
-    for (const observation of [...storedObservations, ...fresh]) {
+    const inBlocks = [...storedObservations, ...fresh].filter(
+      (observation) => dropAbove === undefined || observation.block.height <= dropAbove,
+    );
+    for (const observation of [...storedObservations, ...fresh, ...notYetMined(mempool, inBlocks)]) {
       const ofOrder = everyObservation.get(observation.orderId) ?? [];
       ofOrder.push(observation);
       everyObservation.set(observation.orderId, ofOrder);
       const key = `${observation.block.hash}:${observation.position}`;
-      if (seen.has(key) || (dropAbove !== undefined && observation.block.height > dropAbove)) continue;
+      const dropped = dropAbove !== undefined && !inMempool(observation) && observation.block.height > dropAbove;
+      if (seen.has(key) || dropped) continue;
       seen.add(key);
       const list = byOrder.get(observation.orderId) ?? [];
       list.push(observation);
@@ -201,9 +238,9 @@ export class ChainWatcher {
         (a, b) => a.block.height - b.block.height || a.position - b.position,
       );
       // Only what counts toward an order touches it: a foreign slot leaves it as if nothing had been seen. What
-      // a reorg dropped still touches it, so the order moves back.
+      // a reorg dropped still touches it, and so does a sighting that left the mempool: the order moves back.
       const counted = countedObservations(order, everyObservation.get(order.id) ?? [], context.chain, context.assetOf);
-      const touched = counted.length > 0;
+      const touched = counted.length > 0 || sighted.has(order.id);
       const update = touched
         ? this.derivedUpdate(order, observations, context)
         : this.refundHeightUpdate(order, context);
@@ -227,19 +264,17 @@ export class ChainWatcher {
     return {
       orderId: order.id,
       expectedState: order.state,
-      moves: moves.map(
-        (move): StateTransition => ({
-          orderId: order.id,
-          from: move.from,
-          to: move.to,
-          at,
-          cause: move.cause,
-          ...(move.transaction === undefined ? {} : { transaction: move.transaction }),
-          ...(move.to === 'Complete' && target.paymentPreimage !== undefined
-            ? { paymentPreimage: target.paymentPreimage }
-            : {}),
-        }),
-      ),
+      moves: moves.map((move): StateTransition => ({
+        orderId: order.id,
+        from: move.from,
+        to: move.to,
+        at,
+        cause: move.cause,
+        ...(move.transaction === undefined ? {} : { transaction: move.transaction }),
+        ...(move.to === 'Complete' && target.paymentPreimage !== undefined
+          ? { paymentPreimage: target.paymentPreimage }
+          : {}),
+      })),
       transactions: target.transactions,
       refundableAtBlockHeight: target.refundableAtBlockHeight,
       ...(target.paymentPreimage === undefined ? {} : { paymentPreimage: target.paymentPreimage }),
@@ -295,6 +330,7 @@ export class ChainWatcher {
 
 function watchSetOf(orders: readonly OrderRecord[]): WatchSet {
   return {
+    knownTxIds: orders.flatMap((order) => order.transactions.map((transaction) => transaction.id)),
     orders: orders.map((order) => ({
       orderId: order.id,
       payToAddress: order.payToAddress,

@@ -7,6 +7,7 @@ import { catalogOf, type MarketCatalog } from '../domain/market-catalog.js';
 import type { ChainWatchStore, ConfigurationReadStore } from '../store/store.js';
 import type { ChainHealth } from './chain-health.js';
 import { ChainWatcher } from './chain-watcher.js';
+import type { SightingStore } from './mempool-sightings.js';
 import type { StateChangedPublisher } from './order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js';
 
@@ -91,7 +92,7 @@ export function ethereumTickersOf(catalog: MarketCatalog, chainId: number): stri
 export function startEthereumWatch(
   connection: EthereumConnection,
   dependencies: {
-    store: ConfigurationReadStore & ChainWatchStore;
+    store: ConfigurationReadStore & SightingStore;
     publish: StateChangedPublisher;
     logger: Logger;
     now: () => number;

@@ -190,7 +190,7 @@ function registerNodeHealth(registry: Registry, chainHealth: () => readonly Chai
   });
   new Counter({
     name: 'lnswap_chain_node_faults_total',
-    help: 'Failed polls of a followed chain node, by fault (timeout, unreachable, refused, tooLarge, tooManyPages, badAnswer, unstable)',
+    help: 'Failed polls of a followed chain node, by fault (timeout, unreachable, refused, tooLarge, badAnswer, unstable)',
     labelNames: ['chain', 'fault'],
     registers: [registry],
     collect() {

@@ -8,15 +8,22 @@ export interface StateChangedEvent {
   readonly state: OrderState;
   /** The number of the history row of this state: per order, from 1, one more per move. */
   readonly sequence: number;
-  /** On PartiallyFunded, Funded and Refunded: the transaction that caused the move. */
+  /**
+   * The transaction that caused the move: the FUND transaction on WaitingForFundingTxConfirmation,
+   * WaitingForAdditionalFundingTxConfirmation, PartiallyFunded and Funded, the REFUND transaction on
+   * WaitingForRefundTxConfirmation and Refunded.
+   */
   readonly transactionId?: string;
   /** On Complete. */
   readonly preimage?: string;
 }
 
 const TRANSACTION_TYPE_SHOWN: Partial<Record<OrderState, TransactionType>> = {
+  WaitingForFundingTxConfirmation: 'FUND',
+  WaitingForAdditionalFundingTxConfirmation: 'FUND',
   PartiallyFunded: 'FUND',
   Funded: 'FUND',
+  WaitingForRefundTxConfirmation: 'REFUND',
   Refunded: 'REFUND',
 };
 

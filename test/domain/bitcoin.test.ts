@@ -8,6 +8,7 @@ import {
   buildHtlcRedeemScript,
   htlcPayToAddresses,
   isBitcoinAddress,
+  outputScriptOfAddress,
   parseHtlcRedeemScript,
   refundPublicKeyHashOfAddress,
   type HtlcScriptTerms,
@@ -65,7 +66,10 @@ describe('isBitcoinAddress', () => {
     'bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3',
     'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0',
   ];
-  const testnet = ['mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn', 'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7'];
+  const testnet = [
+    'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+    'tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7',
+  ];
 
   test('accepts the address kinds of each network', () => {
     for (const candidate of mainnet) assert.ok(isBitcoinAddress(candidate, 'mainnet'), candidate);
@@ -100,10 +104,51 @@ describe('isBitcoinAddress', () => {
   });
 });
 
+describe('outputScriptOfAddress', () => {
+  const htlc = buildHtlcRedeemScript(TERMS);
+  const networksInUse = ['mainnet', 'testnet', 'simnet'] as const;
+  const addresses = [
+    '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2',
+    '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
+    'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+    'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+    'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+    ...networksInUse.flatMap((network) => Object.values(htlcPayToAddresses(htlc, network))),
+  ];
+
+  test("is bitcoinjs' output script for every kind an HTLC and its payers use, on every network", () => {
+    for (const network of networksInUse) {
+      for (const candidate of addresses) {
+        let expected: string | undefined;
+        try {
+          expected = Buffer.from(address.toOutputScript(candidate, bitcoinJsNetwork(network))).toString('hex');
+        } catch {
+          expected = undefined;
+        }
+        assert.equal(outputScriptOfAddress(candidate, network), expected, `${candidate} on ${network}`);
+      }
+    }
+  });
+
+  test('has none for a malformed address, or a taproot one', () => {
+    for (const candidate of [
+      '',
+      '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3',
+      'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5',
+      'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0',
+    ]) {
+      assert.equal(outputScriptOfAddress(candidate, 'mainnet'), undefined, candidate);
+    }
+  });
+});
+
 describe('refundPublicKeyHashOfAddress', () => {
   test('reads the key hash of P2PKH and P2WPKH addresses', () => {
     // BOLT11's fallback example and BIP-173's P2WPKH example.
-    assert.equal(refundPublicKeyHashOfAddress('1RustyRX2oai4EYYDpQGWvEL62BBGqN9T', 'mainnet'), '04b61f7dc1ea0dc99424464cc4064dc564d91e89');
+    assert.equal(
+      refundPublicKeyHashOfAddress('1RustyRX2oai4EYYDpQGWvEL62BBGqN9T', 'mainnet'),
+      '04b61f7dc1ea0dc99424464cc4064dc564d91e89',
+    );
     assert.equal(
       refundPublicKeyHashOfAddress('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4', 'mainnet'),
       '751e76e8199196d454941c45d1b3a323f1433bd6',
@@ -133,8 +178,14 @@ describe('buildHtlcRedeemScript', () => {
   });
 
   test('pushes small heights as OP_1..OP_16, like every minimal encoder', () => {
-    assert.equal(buildHtlcRedeemScript({ ...TERMS, refundableAtBlockHeight: 16 }), TERMS_SCRIPT.replace('03575709', '60'));
-    assert.equal(buildHtlcRedeemScript({ ...TERMS, refundableAtBlockHeight: 17 }), TERMS_SCRIPT.replace('03575709', '0111'));
+    assert.equal(
+      buildHtlcRedeemScript({ ...TERMS, refundableAtBlockHeight: 16 }),
+      TERMS_SCRIPT.replace('03575709', '60'),
+    );
+    assert.equal(
+      buildHtlcRedeemScript({ ...TERMS, refundableAtBlockHeight: 17 }),
+      TERMS_SCRIPT.replace('03575709', '0111'),
+    );
   });
 
   test('refuses terms that would make a broken or unspendable script', () => {
@@ -204,7 +255,10 @@ describe('parseHtlcRedeemScript', () => {
       `41${'04'}${GENERATOR_KEY.slice(2)}483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8`,
     ),
     'claim key not on the curve': TERMS_SCRIPT.replace(TERMS.claimPublicKey, `02${'00'.repeat(32)}`),
-    '19-byte refund hash': TERMS_SCRIPT.replace(`14${TERMS.refundPublicKeyHash}`, `13${TERMS.refundPublicKeyHash.slice(2)}`),
+    '19-byte refund hash': TERMS_SCRIPT.replace(
+      `14${TERMS.refundPublicKeyHash}`,
+      `13${TERMS.refundPublicKeyHash.slice(2)}`,
+    ),
     '31-byte payment hash': TERMS_SCRIPT.replace(`20${TERMS.paymentHash}`, `1f${TERMS.paymentHash.slice(2)}`),
     'push running past the end': TERMS_SCRIPT.slice(0, -4),
     'odd-length hex': TERMS_SCRIPT.slice(0, -1),

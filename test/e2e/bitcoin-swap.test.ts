@@ -26,7 +26,15 @@ import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../support/fixtur
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { testEngineOptions } from '../engine/helpers.js';
-import { addProvider, connectClient, eventually, recordEvents, silentLogger, succeed, type Client } from '../ws/harness.js';
+import {
+  addProvider,
+  connectClient,
+  eventually,
+  recordEvents,
+  silentLogger,
+  succeed,
+  type Client,
+} from '../ws/harness.js';
 import { makerTerms, runBot, type RunningBot } from './bots.js';
 
 const CONFIRMATIONS = 2;
@@ -97,8 +105,17 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
     }
 
     async function quote(): Promise<Quote> {
-      const { invoice, preimage } = makeInvoice({ network: 'mainnet', amountSatoshis: 40_000n, expirySeconds: 7200, preimage: hex32(`${kind} ${Date.now()}`) });
-      const answer = await requestQuote(user as never, { market: 'BTC_LBTC', invoice, refundAddress: p2wpkhAddress(refundKey, 'mainnet') });
+      const { invoice, preimage } = makeInvoice({
+        network: 'mainnet',
+        amountSatoshis: 40_000n,
+        expirySeconds: 7200,
+        preimage: hex32(`${kind} ${Date.now()}`),
+      });
+      const answer = await requestQuote(user as never, {
+        market: 'BTC_LBTC',
+        invoice,
+        refundAddress: p2wpkhAddress(refundKey, 'mainnet'),
+      });
       preimages.set(answer.orderId, preimage);
       return answer;
     }
@@ -129,7 +146,10 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       );
 
       // The refund details are the chain's: both HTLC outputs, the node's height and fee rate.
-      await eventually(async () => (await fresh.store.getConfiguration()).chains.bitcoin?.feeTokensPerVirtualByte === 13, 'the fee rate');
+      await eventually(
+        async () => (await fresh.store.getConfiguration()).chains.bitcoin?.feeTokensPerVirtualByte === 13,
+        'the fee rate',
+      );
       const refund = (await (await fetch(`${service.url}/api/orders/${orderId}/refund`)).json()) as {
         details: { currentBlockHeight: number; feeTokensPerVirtualByte: number; utxos: unknown[] };
       };
@@ -159,13 +179,22 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       chain.mine();
       const complete = await reaches(orderId, 'Complete');
       assert.equal(complete.paymentPreimage, preimage);
-      const view = (await (await fetch(`${service.url}/api/orders/${orderId}`)).json()) as { paymentPreimage?: string; amountPaid: string };
+      const view = (await (await fetch(`${service.url}/api/orders/${orderId}`)).json()) as {
+        paymentPreimage?: string;
+        amountPaid: string;
+      };
       assert.equal(view.paymentPreimage, preimage);
       assert.equal(view.amountPaid, '0.000401');
-      await eventually(() => events.some((event) => event.orderId === orderId && event.state === 'Complete' && event.preimage === preimage), 'stateChanged Complete with the preimage');
+      await eventually(
+        () =>
+          events.some(
+            (event) => event.orderId === orderId && event.state === 'Complete' && event.preimage === preimage,
+          ),
+        'stateChanged Complete with the preimage',
+      );
     });
 
-    test('a funding whose block is replaced moves the order back; mined again, it counts once', async () => {
+    test('a funding whose block is replaced goes back to the mempool, then out of it; mined again, it counts once', async () => {
       const { orderId } = await quote();
       const { payToAddress, amount } = await order(orderId);
       const funding = pay(payToAddress, amount);
@@ -176,12 +205,24 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       chain.mine({ txs: [] });
       chain.mine({ txs: [] });
       chain.mine({ txs: [] });
+      // The node puts the transactions of the blocks it dropped back into its mempool: seen, unconfirmed.
+      const unconfirmed = await reaches(orderId, 'WaitingForFundingTxConfirmation');
+      assert.deepEqual(
+        unconfirmed.transactions.map(({ id, blockHeight }) => [id, blockHeight]),
+        [[funding.txId, undefined]],
+      );
+      const mempool = [...chain.mempool];
+      chain.evict(funding.txId);
       const back = await reaches(orderId, 'WaitingForFundingTx');
       assert.deepEqual(back.transactions, []);
+      for (const tx of mempool) chain.submit(tx.toHex());
       chain.mine();
       chain.mine();
       const again = await reaches(orderId, 'Funded');
-      assert.deepEqual(again.transactions.map((transaction) => [transaction.id, transaction.amount]), [[funding.txId, amount]]);
+      assert.deepEqual(
+        again.transactions.map((transaction) => [transaction.id, transaction.amount]),
+        [[funding.txId, amount]],
+      );
     });
 
     test('funds after the fund window are shown and refundable; the refund from the refund JSON, broadcast through lnswap, confirms', async () => {
@@ -195,29 +236,44 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       chain.mine();
       chain.mine();
       const shown = await reaches(orderId, 'WaitingForRefundTx');
-      assert.deepEqual(shown.transactions.map(({ type, id }) => [type, id]), [['FUND', late.txId]]);
+      assert.deepEqual(
+        shown.transactions.map(({ type, id }) => [type, id]),
+        [['FUND', late.txId]],
+      );
 
       while (chain.tipHeight < htlc.refundableAtBlockHeight) chain.mine();
       const url = `${service.url}/api/orders/${orderId}/refund`;
-      let json: RefundJson & { blocksRemaining?: number } = { market: '', details: { redeemScript: '', currentBlockHeight: 0, feeTokensPerVirtualByte: 0, utxos: [] } };
+      let json: RefundJson & { blocksRemaining?: number } = {
+        market: '',
+        details: { redeemScript: '', currentBlockHeight: 0, feeTokensPerVirtualByte: 0, utxos: [] },
+      };
       await eventually(async () => {
         json = (await (await fetch(url)).json()) as typeof json;
         return json.blocksRemaining === 0;
       }, 'the refund height to be reached');
       assert.deepEqual(json.details.utxos, [{ txId: late.txId, index: 0, tokens: Number(amount) }]);
       const refund = buildRefundFromJson(json, refundKey, formOfAddress(htlc.redeemScript!, payToAddress, 'mainnet'));
-      assert.deepEqual(await succeed(user, 'broadcastTransaction', { onchainTicker: 'BTC', signedTxHex: refund.toHex() }), {
-        txId: refund.getId(),
-      });
-      assert.ok(chain.mempool.some((tx) => tx.getId() === refund.getId()), 'the node has the refund');
+      assert.deepEqual(
+        await succeed(user, 'broadcastTransaction', { onchainTicker: 'BTC', signedTxHex: refund.toHex() }),
+        {
+          txId: refund.getId(),
+        },
+      );
+      assert.ok(
+        chain.mempool.some((tx) => tx.getId() === refund.getId()),
+        'the node has the refund',
+      );
       chain.mine();
       await reaches(orderId, 'WaitingForRefundTxConfirmation');
       chain.mine();
       const refunded = await reaches(orderId, 'Refunded');
-      assert.deepEqual(refunded.transactions.map(({ type, id }) => [type, id]), [
-        ['FUND', late.txId],
-        ['REFUND', refund.getId()],
-      ]);
+      assert.deepEqual(
+        refunded.transactions.map(({ type, id }) => [type, id]),
+        [
+          ['FUND', late.txId],
+          ['REFUND', refund.getId()],
+        ],
+      );
     });
   });
 }
@@ -231,7 +287,15 @@ test('a Bitcoin node of another network than the offered markets is refused befo
     await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
     for (const bitcoin of [{ esploraUrl: node.esploraUrl }, { rpcUrl: node.rpcUrl }]) {
       await assert.rejects(
-        startService({ store: fresh.store, host: '127.0.0.1', port: 0, logger: silentLogger, databaseUrl: fresh.url, engine: testEngineOptions(), bitcoin }),
+        startService({
+          store: fresh.store,
+          host: '127.0.0.1',
+          port: 0,
+          logger: silentLogger,
+          databaseUrl: fresh.url,
+          engine: testEngineOptions(),
+          bitcoin,
+        }),
         /refusing to watch the Bitcoin node: it follows simnet, which does not fit BTC_LBTC \(mainnet\)/,
       );
     }

@@ -95,7 +95,7 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     await chain.mine(CONFIRMATIONS - 1);
     assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
     assert.deepEqual(changes, [
-      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: fundTx },
       { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundTx },
       { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
     ]);

@@ -242,7 +242,7 @@ for (const kind of STORE_KINDS) {
 
       assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
       assert.deepEqual(changes, [
-        { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+        { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: fundTransaction.id },
         { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundTransaction.id },
         { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
       ]);

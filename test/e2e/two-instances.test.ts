@@ -154,7 +154,7 @@ describe('two instances behind a load balancer, sharing one PostgreSQL database'
     assert.deepEqual(await cheapOnA.bot.reportPayment(quote.orderId, preimage), { success: true });
     await eventually(() => changes.length === 3, 'three state changes');
     assert.deepEqual(changes, [
-      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+      { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: fundId },
       { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundId },
       { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
     ]);

@@ -45,9 +45,9 @@ test('the probe reads the tip on its own, stays quiet while the watcher polls, a
     const asked = node.requests.length;
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS * 5));
     assert.equal(node.requests.length, asked, 'no probe while the watcher polls');
-    health.pollFailed(new NodeCallFailed('tooManyPages', node.origin, 'Esplora GET /address', 'endless'));
+    health.pollFailed(new NodeCallFailed('badAnswer', node.origin, 'Esplora GET /mempool/txids', 'not a list'));
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS / 5));
-    assert.equal(health.reading().fault, 'tooManyPages', 'the watcher just polled: its fault stands');
+    assert.equal(health.reading().fault, 'badAnswer', 'the watcher just polled: its fault stands');
     // The watcher polls no more (its instance lost the lead): the probe's next reading is the node's health.
     await eventually(() => health.reading().fault === undefined, 'the probe took over');
     assert.ok(node.requests.length > asked);

@@ -92,21 +92,24 @@ const SEQUENCE_LOCKTIME_ENABLED = 0xfffffffe;
 
 /**
  * A transaction paying `payments` from a P2WPKH coin of `key` (`coin`, which the caller made up or took
- * from an earlier transaction), signed; the change goes back to the key.
+ * from an earlier transaction), signed; the change goes back to the key. `fee` (1,000 sat unless told) lets
+ * a second spend of the same coin outbid the first (replace-by-fee).
  */
 export function buildPayment(
   key: WalletKey,
   coin: Outpoint,
   outputs: readonly { address: string; amount: bigint }[],
   network: Network,
+  fee = 1_000n,
 ): Transaction {
   const bitcoinNetwork = bitcoinJsNetwork(network);
   const tx = new Transaction();
   tx.version = 2;
   addOutpoint(tx, coin, SEQUENCE_LOCKTIME_ENABLED);
-  for (const output of outputs) tx.addOutput(bitcoinAddress.toOutputScript(output.address, bitcoinNetwork), output.amount);
+  for (const output of outputs)
+    tx.addOutput(bitcoinAddress.toOutputScript(output.address, bitcoinNetwork), output.amount);
   const spent = outputs.reduce((sum, output) => sum + output.amount, 0n);
-  const change = coin.amount - spent - 1_000n;
+  const change = coin.amount - spent - fee;
   if (change < 0n) throw new Error('the coin does not cover the payment and its fee');
   if (change > 0n) tx.addOutput(bitcoinAddress.toOutputScript(p2wpkhAddress(key, network), bitcoinNetwork), change);
   const scriptCode = payments.p2pkh({ pubkey: key.publicKey }).output;
@@ -129,7 +132,10 @@ export function buildClaim(
   tx.version = 2;
   for (const outpoint of htlcOutputs) addOutpoint(tx, outpoint, SEQUENCE_LOCKTIME_ENABLED);
   const total = htlcOutputs.reduce((sum, outpoint) => sum + outpoint.amount, 0n);
-  tx.addOutput(bitcoinAddress.toOutputScript(p2wpkhAddress(claimKey, network), bitcoinJsNetwork(network)), total - 500n);
+  tx.addOutput(
+    bitcoinAddress.toOutputScript(p2wpkhAddress(claimKey, network), bitcoinJsNetwork(network)),
+    total - 500n,
+  );
   const preimage = Buffer.from(preimageHex, 'hex');
   htlcOutputs.forEach((outpoint, index) =>
     signHtlcInput(tx, index, form, redeemScriptHex, outpoint.amount, claimKey, (signature) => [signature, preimage]),
@@ -163,7 +169,8 @@ export function buildRefundFromJson(
 ): Transaction {
   const network = findMarket(json.market)?.network;
   const { refundAddress, redeemScript, feeTokensPerVirtualByte, utxos } = json.details;
-  if (network === undefined || refundAddress === undefined) throw new Error('the refund JSON names no market or address');
+  if (network === undefined || refundAddress === undefined)
+    throw new Error('the refund JSON names no market or address');
   const outpoints = utxos.map((utxo) => ({ txId: utxo.txId, index: utxo.index, amount: BigInt(utxo.tokens) }));
   const total = outpoints.reduce((sum, outpoint) => sum + outpoint.amount, 0n);
   const build = (fee: bigint): Transaction => {
@@ -210,7 +217,15 @@ export function scriptError(txHex: string, index: number, spent: { script: Uint8
   if (input === undefined) throw new Error(`the transaction has no input ${index}`);
   const interpreter = new Interpreter();
   const scriptPubkey = bitcore.Script.fromHex(Buffer.from(spent.script).toString('hex'));
-  const ok = interpreter.verify(input.script, scriptPubkey, tx, index, NODE_FLAGS, input.getWitnesses() ?? [], Number(spent.amount));
+  const ok = interpreter.verify(
+    input.script,
+    scriptPubkey,
+    tx,
+    index,
+    NODE_FLAGS,
+    input.getWitnesses() ?? [],
+    Number(spent.amount),
+  );
   return ok ? '' : interpreter.errstr || 'failed';
 }
 

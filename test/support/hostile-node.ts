@@ -4,7 +4,6 @@
  * otherwise answers as a broken or malicious node would:
  * - 'hang': accepts the request and never answers;
  * - 'huge': answers 200 with a body of `hugeBytes` (200 MB by default), streamed as fast as the client reads;
- * - 'endlessPages': Esplora address history pages that are always full and never reach the range's start;
  * - 'shiftingHashes': Esplora block hashes that are new on every call (tip, heights, and the tip block's height);
  * - 'notJson': 200 with a body that is not JSON;
  * - 'objectResults': JSON-RPC answers whose result is always an empty object, whatever the method.
@@ -14,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type HostileMode = 'honest' | 'hang' | 'huge' | 'endlessPages' | 'shiftingHashes' | 'notJson' | 'objectResults';
+export type HostileMode = 'honest' | 'hang' | 'huge' | 'shiftingHashes' | 'notJson' | 'objectResults';
 
 export interface HostileNode {
   /** http://127.0.0.1:PORT: the upstream's paths are served under it unchanged. */
@@ -39,14 +38,6 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 
 function fakeHash(): string {
   return randomBytes(32).toString('hex');
-}
-
-/** 25 confirmed transactions above any range: a page that always asks for the next one. */
-function fullPage(): unknown[] {
-  return Array.from({ length: 25 }, () => ({
-    txid: fakeHash(),
-    status: { confirmed: true, block_height: TIP_HEIGHT_OF_SHIFTING_CHAIN, block_hash: fakeHash() },
-  }));
 }
 
 export async function startHostileNode(upstream?: string): Promise<HostileNode> {
@@ -118,12 +109,6 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
         response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply));
         return;
       }
-      case 'endlessPages':
-        if (/\/address\/[^/]+\/txs\/chain(\/[0-9a-f]+)?$/.test(path)) {
-          response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(fullPage()));
-          return;
-        }
-        break;
       case 'shiftingHashes': {
         const answer = shifting(path);
         if (answer !== undefined) {

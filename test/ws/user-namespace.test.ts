@@ -97,7 +97,12 @@ describe('/user/v1', () => {
     });
     assert.equal(moved, true);
     for (const event of await Promise.all(arrivals)) {
-      assert.deepEqual(event, { orderId: funding.record.id, state: 'WaitingForFundingTxConfirmation', sequence: 2 });
+      assert.deepEqual(event, {
+        orderId: funding.record.id,
+        state: 'WaitingForFundingTxConfirmation',
+        sequence: 2,
+        transactionId: fundTransaction.id,
+      });
     }
 
     await succeed(legacySubscriber, 'unsubscribeFromOrderState', { orderId: funding.record.id });

@@ -1,4 +1,4 @@
-import { Block } from 'bitcoinjs-lib';
+import { Transaction } from 'bitcoinjs-lib';
 import type { Network } from '../../domain/markets.js';
 import {
   BroadcastRefused,
@@ -15,7 +15,9 @@ import {
   wholeFeeRate,
   type BitcoinBackend,
 } from './bitcoin-backend.js';
-import { observeBlock, type KnownOutputs } from './htlc-observations.js';
+import { checkedBlock, type WholeBlock } from './checked-block.js';
+import { indexWatchSet, observeBlock, OutputScripts } from './htlc-observations.js';
+import { MAX_MEMPOOL_LISTING_BYTES, MempoolView, type MempoolLimits } from './mempool-view.js';
 import {
   badAnswer,
   callNode,
@@ -39,6 +41,8 @@ export class RpcCallError extends Error {
 
 /** getblockhash's answer for a height above the tip. */
 const RPC_INVALID_PARAMETER = -8;
+/** getrawtransaction's answer for a transaction the node does not have. */
+const RPC_INVALID_ADDRESS_OR_KEY = -5;
 
 const BLOCK_HASH = /^[0-9a-f]{64}$/;
 
@@ -63,8 +67,9 @@ const CORE_CHAINS: Readonly<Record<string, Network>> = {
 };
 
 /**
- * Bitcoin Core's JSON-RPC: every block of the range, read whole (`getblock` verbosity 2 carries each
- * transaction's hex), so nothing depends on an address index the node may not keep.
+ * Bitcoin Core's JSON-RPC: every block of the range, read whole and raw (`getblock <hash> 0`), so nothing
+ * depends on an address index the node may not keep; the mempool by differences of `getrawmempool`, each new
+ * transaction read once with `getrawtransaction` (which serves mempool transactions without `txindex`).
  */
 export class CoreRpcBackend implements BitcoinBackend {
   readonly chain = 'bitcoin';
@@ -73,14 +78,24 @@ export class CoreRpcBackend implements BitcoinBackend {
   private readonly url: string;
   private readonly authorization: string | undefined;
   private nextId = 1;
+  private readonly mempoolView: MempoolView;
+  /** Shared by blocks and mempool: the same watch set, decoded once. */
+  private readonly outputScripts: OutputScripts;
 
   /** `url` may carry the user and password; `credentials` (from the environment) fill in what it lacks. */
   constructor(
     url: string,
-    private readonly network: Network,
+    network: Network,
     credentials: CoreRpcCredentials = {},
     private readonly limits: NodeCallLimits = DEFAULT_NODE_CALL_LIMITS,
+    mempoolLimits?: MempoolLimits,
   ) {
+    this.outputScripts = new OutputScripts(network);
+    this.mempoolView = new MempoolView(
+      { listTxIds: () => this.mempoolTxIds(), transaction: (txId) => this.mempoolTransaction(txId) },
+      this.outputScripts,
+      mempoolLimits,
+    );
     const split = splitCredentials(url);
     this.url = split.url;
     const user = split.user ?? credentials.user;
@@ -92,7 +107,7 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   /** The call's result, whose shape the caller checks: the node's answer is not trusted to match its documentation. */
-  private async call(method: string, params: unknown[] = []): Promise<unknown> {
+  private async call(method: string, params: unknown[] = [], limits = this.limits): Promise<unknown> {
     const init = {
       method: 'POST',
       headers: {
@@ -101,7 +116,7 @@ export class CoreRpcBackend implements BitcoinBackend {
       },
       body: JSON.stringify({ jsonrpc: '1.0', id: this.nextId++, method, params }),
     };
-    const answer = await callNode(this.url, init, this.limits, `bitcoind ${method}`);
+    const answer = await callNode(this.url, init, limits, `bitcoind ${method}`);
     let reply: { result?: unknown; error?: { code?: unknown; message?: unknown } | null } | null | undefined;
     try {
       reply = JSON.parse(answer.body) as typeof reply;
@@ -163,35 +178,51 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
-    const knownOutputs: KnownOutputs = new Map();
+    const index = indexWatchSet(watch, this.outputScripts);
     const observations: ChainObservation[] = [];
     for (let height = range.from; height <= range.to; height++) {
       const hash = await this.blockHash(height);
       const block = await this.block(hash);
-      const placed = block.transactions.map((tx, index) => ({ tx, index }));
-      observations.push(...observeBlock({ height, hash }, placed, watch, this.network, knownOutputs));
+      const placed = block.transactions.map((tx, position) => ({ tx, index: position }));
+      observations.push(...observeBlock({ height, hash }, placed, index));
     }
     return observations;
   }
 
-  /**
-   * The block, raw (the smallest answer: at most 8,000,000 hex digits), held to its hash: the header must hash
-   * to the block asked and the transactions to the header's merkle root and witness commitment, so a node
-   * cannot put into a block a transaction that is not there.
-   */
-  private async block(hash: string): Promise<Block & { transactions: NonNullable<Block['transactions']> }> {
+  mempool(watch: WatchSet): Promise<ChainObservation[]> {
+    return this.mempoolView.observations(watch);
+  }
+
+  /** The raw block (the smallest answer: at most 8,000,000 hex digits), held to its hash (`checkedBlock`). */
+  private async block(hash: string): Promise<WholeBlock> {
     const hex = await this.call('getblock', [hash, 0]);
-    let block: Block;
+    if (typeof hex !== 'string' || !/^(?:[0-9a-f]{2})+$/i.test(hex)) throw this.bad('getblock', 'not a block');
+    return checkedBlock(Buffer.from(hex, 'hex'), hash, (detail) => this.bad('getblock', detail));
+  }
+
+  private async mempoolTxIds(): Promise<readonly unknown[]> {
+    const limits = { ...this.limits, maxBytes: Math.max(this.limits.maxBytes, MAX_MEMPOOL_LISTING_BYTES) };
+    const ids = await this.call('getrawmempool', [false], limits);
+    if (!Array.isArray(ids)) throw this.bad('getrawmempool', 'not a list');
+    return ids;
+  }
+
+  private async mempoolTransaction(txId: string): Promise<Transaction | undefined> {
+    let hex: unknown;
     try {
-      block = Block.fromHex(String(hex));
+      hex = await this.call('getrawtransaction', [txId, false]);
+    } catch (error) {
+      if (error instanceof RpcCallError && error.code === RPC_INVALID_ADDRESS_OR_KEY) return undefined;
+      throw error;
+    }
+    let tx: Transaction;
+    try {
+      tx = Transaction.fromHex(String(hex));
     } catch {
-      throw this.bad('getblock', 'not a block');
+      throw this.bad('getrawtransaction', 'not a transaction');
     }
-    const { transactions } = block;
-    if (block.getId() !== hash || transactions === undefined || !block.checkTxRoots()) {
-      throw this.bad('getblock', `not block ${hash}, or transactions that do not add up to its merkle root`);
-    }
-    return Object.assign(block, { transactions });
+    if (tx.getId() !== txId) throw this.bad('getrawtransaction', 'a transaction with another id');
+    return tx;
   }
 
   async feeRate(): Promise<number | undefined> {

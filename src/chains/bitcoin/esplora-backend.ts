@@ -15,66 +15,60 @@ import {
   wholeFeeRate,
   type BitcoinBackend,
 } from './bitcoin-backend.js';
-import { nodeUrlForLog } from '../../domain/node-url.js';
-import { observeBlock, type KnownOutputs, type PlacedTransaction } from './htlc-observations.js';
-import { NodeCallFailed } from '../node-faults.js';
+import { checkedBlock, type WholeBlock } from './checked-block.js';
+import { indexWatchSet, observeBlock, OutputScripts } from './htlc-observations.js';
+import { MAX_MEMPOOL_LISTING_BYTES, MempoolView, type MempoolLimits } from './mempool-view.js';
+import type { NodeCallFailed } from '../node-faults.js';
 import { badAnswer, callNode, DEFAULT_NODE_CALL_LIMITS, refusedCall, type NodeCallLimits } from '../node-http.js';
-
-/** The part of Esplora's transaction JSON read here. */
-interface EsploraTx {
-  readonly txid: string;
-  readonly status: { readonly confirmed: boolean; readonly block_height?: number; readonly block_hash?: string };
-}
-
-/** Esplora pages an address's confirmed history 25 at a time. */
-const ADDRESS_PAGE = 25;
-
-/**
- * Pages of one address's history read in one call: 1,000 transactions since the range's first block. An HTLC
- * address sees two or three; a node paging past this is refused (`tooManyPages`) rather than followed without
- * end. Someone could pay 1,000 dust outputs to an HTLC address to reach it: that stalls the watcher (which
- * `/readyz` and the log then say) but cannot make it record anything false.
- */
-export const MAX_ADDRESS_PAGES = 40;
 
 const BLOCK_HASH = /^[0-9a-f]{64}$/;
 
 /**
- * The Esplora REST API (mempool.space, Blockstream's electrs): the history of each watched HTLC address,
- * which holds both the transactions paying it and those spending from it, read from the newest back to the
- * range asked; then each transaction's raw hex and place in its block.
+ * The Esplora REST API (mempool.space, Blockstream's electrs), read like a node's own feed whatever the number
+ * of orders: each new block once, raw (`/block/:hash/raw`), and the mempool by differences of
+ * `/mempool/txids`, each new transaction read once (`/tx/:txid/hex`); both matched in memory against the
+ * watched HTLC scripts and funding outputs.
  */
 export class EsploraBackend implements BitcoinBackend {
   readonly chain = 'bitcoin';
-  /** Reads per call grow with the watched orders, not with the blocks, so a wide range costs little. */
-  readonly maxRangeBlocks = 144;
+  /** One raw block (up to 4 MB) per block: a bounded batch keeps each pass of the watcher short. */
+  readonly maxRangeBlocks = 20;
   private readonly baseUrl: string;
+  private readonly mempoolView: MempoolView;
+  /** Shared by blocks and mempool: the same watch set, decoded once. */
+  private readonly outputScripts: OutputScripts;
 
   constructor(
     baseUrl: string,
-    private readonly network: Network,
+    network: Network,
     private readonly limits: NodeCallLimits = DEFAULT_NODE_CALL_LIMITS,
+    mempoolLimits?: MempoolLimits,
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.outputScripts = new OutputScripts(network);
+    this.mempoolView = new MempoolView(
+      { listTxIds: () => this.mempoolTxIds(), transaction: (txId) => this.mempoolTransaction(txId) },
+      this.outputScripts,
+      mempoolLimits,
+    );
   }
 
-  /** The body of a GET, undefined for a 404 (what Esplora answers for a block or transaction it does not have). */
-  private async get(path: string): Promise<string | undefined> {
+  /** The answer to a GET, undefined for a 404 (what Esplora answers for a block or transaction it does not have). */
+  private async answer(path: string, limits = this.limits): Promise<Buffer | undefined> {
     const url = `${this.baseUrl}${path}`;
-    const answer = await callNode(url, {}, this.limits, `Esplora GET ${path}`);
+    const answer = await callNode(url, {}, limits, `Esplora GET ${path}`);
     if (answer.status === 404) return undefined;
     if (answer.status < 200 || answer.status > 299) throw refusedCall(url, `Esplora GET ${path}`, answer);
-    return answer.body.trim();
+    return answer.bytes;
   }
 
-  private async found(path: string): Promise<string> {
-    const body = await this.get(path);
+  private async get(path: string, limits = this.limits): Promise<string | undefined> {
+    return (await this.answer(path, limits))?.toString('utf8').trim();
+  }
+
+  private async json(path: string, limits = this.limits): Promise<unknown> {
+    const body = await this.get(path, limits);
     if (body === undefined) throw this.bad(path, 'not found');
-    return body;
-  }
-
-  private async json(path: string): Promise<unknown> {
-    const body = await this.found(path);
     try {
       return JSON.parse(body) as unknown;
     } catch {
@@ -114,84 +108,50 @@ export class EsploraBackend implements BitcoinBackend {
   }
 
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
-    const inRange = new Map<string, BlockRef>();
-    for (const order of watch.orders) {
-      for (const tx of await this.confirmedHistoryFrom(order.payToAddress, range.from)) {
-        const height = tx.status.block_height;
-        const hash = tx.status.block_hash;
-        if (height !== undefined && hash !== undefined && height <= range.to) inRange.set(tx.txid, { height, hash });
-      }
-    }
-    const byBlock = new Map<string, { block: BlockRef; txIds: string[] }>();
-    for (const [txId, block] of inRange) {
-      const entry = byBlock.get(block.hash) ?? { block, txIds: [] };
-      entry.txIds.push(txId);
-      byBlock.set(block.hash, entry);
-    }
-    const blocks = [...byBlock.values()].sort((a, b) => a.block.height - b.block.height);
-    const knownOutputs: KnownOutputs = new Map();
+    const index = indexWatchSet(watch, this.outputScripts);
     const observations: ChainObservation[] = [];
-    for (const { block, txIds } of blocks) {
-      const order = await this.json(`/block/${block.hash}/txids`);
-      if (!Array.isArray(order)) throw this.bad(`/block/${block.hash}/txids`, 'not a list');
-      const placed: PlacedTransaction[] = [];
-      for (const txId of txIds) {
-        placed.push({ tx: await this.transaction(txId), index: this.placeIn(order, txId, block.hash) });
-      }
-      observations.push(...observeBlock(block, placed, watch, this.network, knownOutputs));
+    for (let height = range.from; height <= range.to; height++) {
+      const at = await this.blockAt(height);
+      if (at === undefined) throw this.bad(`/block-height/${height}`, 'no block at a height below the tip');
+      const block = await this.block(at.hash);
+      const placed = block.transactions.map((tx, position) => ({ tx, index: position }));
+      observations.push(...observeBlock(at, placed, index));
     }
     return observations;
   }
 
+  mempool(watch: WatchSet): Promise<ChainObservation[]> {
+    return this.mempoolView.observations(watch);
+  }
+
+  /** The block, raw: one request however many transactions it holds, held to its hash (`checkedBlock`). */
+  private async block(hash: string): Promise<WholeBlock> {
+    const path = `/block/${hash}/raw`;
+    const raw = await this.answer(path);
+    if (raw === undefined) throw this.bad(path, 'not found');
+    return checkedBlock(raw, hash, (detail) => this.bad(path, detail));
+  }
+
+  private async mempoolTxIds(): Promise<readonly unknown[]> {
+    const limits = { ...this.limits, maxBytes: Math.max(this.limits.maxBytes, MAX_MEMPOOL_LISTING_BYTES) };
+    const ids = await this.json('/mempool/txids', limits);
+    if (!Array.isArray(ids)) throw this.bad('/mempool/txids', 'not a list');
+    return ids;
+  }
+
   /** The transaction's raw form, which must hash to the id asked: the node cannot swap in another. */
-  private async transaction(txId: string): Promise<Transaction> {
+  private async mempoolTransaction(txId: string): Promise<Transaction | undefined> {
     const path = `/tx/${txId}/hex`;
+    const hex = await this.get(path);
+    if (hex === undefined) return undefined;
     let tx: Transaction;
     try {
-      tx = Transaction.fromHex(await this.found(path));
-    } catch (error) {
-      if (error instanceof NodeCallFailed) throw error;
+      tx = Transaction.fromHex(hex);
+    } catch {
       throw this.bad(path, 'not a transaction');
     }
     if (tx.getId() !== txId) throw this.bad(path, 'a transaction with another id');
     return tx;
-  }
-
-  private placeIn(order: unknown[], txId: string, blockHash: string): number {
-    const index = order.indexOf(txId);
-    if (index < 0) throw this.bad(`/block/${blockHash}/txids`, `no ${txId}, which the address history placed there`);
-    return index;
-  }
-
-  /** The address's confirmed transactions down to `fromHeight`, newest first, page by page, at most MAX_ADDRESS_PAGES. */
-  private async confirmedHistoryFrom(address: string, fromHeight: number): Promise<EsploraTx[]> {
-    const found: EsploraTx[] = [];
-    const base = `/address/${encodeURIComponent(address)}/txs/chain`;
-    let path = base;
-    for (let pages = 1; ; pages += 1) {
-      const confirmed = this.historyPage(path, await this.json(path)).filter((tx) => tx.status.confirmed);
-      found.push(...confirmed.filter((tx) => (tx.status.block_height ?? 0) >= fromHeight));
-      const last = confirmed.at(-1);
-      if (confirmed.length < ADDRESS_PAGE || last === undefined || (last.status.block_height ?? 0) < fromHeight)
-        return found;
-      if (pages === MAX_ADDRESS_PAGES) {
-        throw new NodeCallFailed(
-          'tooManyPages',
-          nodeUrlForLog(this.baseUrl),
-          `Esplora GET ${base}`,
-          `more than ${MAX_ADDRESS_PAGES} pages of history since block ${fromHeight}`,
-        );
-      }
-      path = `${base}/${last.txid}`;
-    }
-  }
-
-  private historyPage(path: string, page: unknown): EsploraTx[] {
-    const wellFormed =
-      Array.isArray(page) &&
-      page.every((tx: Partial<EsploraTx> | null) => typeof tx?.txid === 'string' && typeof tx.status === 'object');
-    if (!wellFormed) throw this.bad(path, 'not a list of transactions');
-    return page as EsploraTx[];
   }
 
   async feeRate(): Promise<number | undefined> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { address as bitcoinAddress, script, type Transaction } from 'bitcoinjs-lib';
-import { bitcoinJsNetwork } from '../../domain/bitcoin.js';
+import { script, type Transaction } from 'bitcoinjs-lib';
+import { outputScriptOfAddress } from '../../domain/bitcoin.js';
 import type { Network } from '../../domain/markets.js';
 import type { BlockRef, ChainObservation, WatchSet } from '../chain-backend.js';
 
@@ -39,38 +39,71 @@ function revealedPreimage(input: Transaction['ins'][number], paymentHash: string
   return preimage === undefined ? undefined : Buffer.from(preimage).toString('hex');
 }
 
+/** A watch set ready to match transactions against: read once per pass, whatever the number of blocks. */
+export interface WatchIndex {
+  /** Orders by the output script of their HTLC address, in the node's network. */
+  readonly ordersByScript: ReadonlyMap<string, { orderId: string; paymentHash: string }>;
+  /** HTLC outputs known so far; grows as fundings are matched, so a later spend of one is recognised. */
+  readonly outputs: KnownOutputs;
+}
+
+/**
+ * Output scripts of the watched addresses, decoded once (an order's address never changes); holds the addresses
+ * of the last watch set only. Addresses of another network's prefixes decode to nothing: they can receive
+ * nothing on this one.
+ */
+export class OutputScripts {
+  private scripts = new Map<string, string | undefined>();
+
+  constructor(private readonly network: Network) {}
+
+  /** The scripts of exactly these addresses, as lowercase hex; forgets every other address. */
+  of(addresses: readonly string[]): Map<string, string | undefined> {
+    const scripts = new Map<string, string | undefined>();
+    for (const address of addresses) {
+      scripts.set(
+        address,
+        this.scripts.has(address) ? this.scripts.get(address) : outputScriptOfAddress(address, this.network),
+      );
+    }
+    this.scripts = scripts;
+    return scripts;
+  }
+}
+
+/** The watch set as output scripts and outpoints. */
+export function indexWatchSet(watch: WatchSet, outputScripts: OutputScripts): WatchIndex {
+  const scripts = outputScripts.of(watch.orders.map((order) => order.payToAddress));
+  const ordersByScript = new Map<string, { orderId: string; paymentHash: string }>();
+  for (const order of watch.orders) {
+    const outputScript = scripts.get(order.payToAddress);
+    if (outputScript !== undefined)
+      ordersByScript.set(outputScript, { orderId: order.orderId, paymentHash: order.paymentHash });
+  }
+  const paymentHashes = new Map(watch.orders.map((order) => [order.orderId, order.paymentHash]));
+  const outputs: KnownOutputs = new Map();
+  for (const output of watch.fundingOutputs) {
+    const paymentHash = paymentHashes.get(output.orderId);
+    if (paymentHash !== undefined)
+      outputs.set(`${output.txId}:${output.outputIndex}`, { orderId: output.orderId, paymentHash });
+  }
+  return { ordersByScript, outputs };
+}
+
 /**
  * What the transactions of one block say about the watched orders, in chain order: outputs paying an order's
  * HTLC address (fundings), and spends of its HTLC outputs, a claim when the spend reveals the preimage and a
- * refund otherwise (the script leaves no third way). Outputs funded earlier in the same block count too.
- * Addresses of another network's prefixes never match: they are compared as output scripts of `network`.
+ * refund otherwise (the script leaves no third way). Outputs funded earlier in the same block, or in blocks
+ * matched before with the same index, count too.
  */
 export function observeBlock(
   block: BlockRef,
   txs: readonly PlacedTransaction[],
-  watch: WatchSet,
-  network: Network,
-  knownOutputs: KnownOutputs = new Map(),
+  index: WatchIndex,
 ): ChainObservation[] {
-  const bitcoinNetwork = bitcoinJsNetwork(network);
-  const ordersByScript = new Map<string, { orderId: string; paymentHash: string }>();
-  for (const order of watch.orders) {
-    try {
-      const outputScript = Buffer.from(bitcoinAddress.toOutputScript(order.payToAddress, bitcoinNetwork)).toString('hex');
-      ordersByScript.set(outputScript, { orderId: order.orderId, paymentHash: order.paymentHash });
-    } catch {
-      // An address of another network can receive nothing on this one.
-    }
-  }
-  const paymentHashes = new Map(watch.orders.map((order) => [order.orderId, order.paymentHash]));
-  for (const output of watch.fundingOutputs) {
-    const paymentHash = paymentHashes.get(output.orderId);
-    const key = `${output.txId}:${output.outputIndex}`;
-    if (paymentHash !== undefined && !knownOutputs.has(key)) knownOutputs.set(key, { orderId: output.orderId, paymentHash });
-  }
-
+  const { ordersByScript, outputs: knownOutputs } = index;
   const observations: ChainObservation[] = [];
-  for (const { tx, index } of [...txs].sort((a, b) => a.index - b.index)) {
+  for (const { tx, index: txIndex } of [...txs].sort((a, b) => a.index - b.index)) {
     const txId = tx.getId();
     tx.ins.forEach((input, inputIndex) => {
       const key = `${Buffer.from(input.hash).reverse().toString('hex')}:${input.index}`;
@@ -80,7 +113,7 @@ export function observeBlock(
       const base = {
         orderId: spent.orderId,
         txId,
-        position: index * POSITION_STRIDE + inputIndex,
+        position: txIndex * POSITION_STRIDE + inputIndex,
         block,
         ...(spent.amount === undefined ? {} : { amount: spent.amount }),
       };
@@ -94,7 +127,7 @@ export function observeBlock(
         kind: 'funding',
         orderId: order.orderId,
         txId,
-        position: index * POSITION_STRIDE + outputIndex,
+        position: txIndex * POSITION_STRIDE + outputIndex,
         block,
         amount: output.value,
         outputIndex,

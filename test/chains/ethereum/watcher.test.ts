@@ -100,7 +100,7 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(stored?.transactions, [{ type: 'FUND', id: fundTx, amount: 10n ** 15n, blockHeight: fundHeight }]);
       await eventually(() => changes.length === 2, 'two stateChanged events');
       assert.deepEqual(changes, [
-        { orderId: record.id, state: 'WaitingForFundingTxConfirmation', sequence: 2 },
+        { orderId: record.id, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: fundTx },
         { orderId: record.id, state: 'Funded', sequence: 3, transactionId: fundTx },
       ]);
       seen = await view(record.id);

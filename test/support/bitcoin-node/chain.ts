@@ -86,16 +86,70 @@ export class BitcoinTestChain {
     return this.blocks.find((block) => block.hash === hash);
   }
 
-  /** Takes a transaction into the mempool; refuses one that is not a transaction or conflicts with a spend. */
+  /**
+   * Takes a transaction into the mempool, as Bitcoin Core 28 does with full RBF (`mempoolfullrbf=1`, no signal
+   * needed): a transaction spending an output that a mempool transaction already spends replaces it and its
+   * descendants when it pays a higher fee than all of them together (BIP-125 rule 3); one that conflicts
+   * with a confirmed spend, or does not pay more, is refused.
+   */
   submit(hex: string): Transaction {
     const tx = Transaction.fromHex(hex);
+    const txId = tx.getId();
+    if (this.find(txId) !== undefined) return tx;
+    const conflicts = new Set<string>();
     for (const input of tx.ins) {
-      const prevTxId = txIdOfInput(input);
-      const spent = this.outspend(prevTxId, input.index);
-      if (spent !== undefined && spent.spender.tx.getId() !== tx.getId()) throw new Error('txn-mempool-conflict');
+      const spent = this.outspend(txIdOfInput(input), input.index);
+      if (spent === undefined) continue;
+      if (spent.spender.block !== undefined) throw new Error('bad-txns-inputs-missingorspent');
+      conflicts.add(spent.spender.tx.getId());
     }
-    if (this.find(tx.getId()) === undefined) this.mempool.push(tx);
+    if (conflicts.size > 0) {
+      const replaced = this.withDescendants([...conflicts]);
+      const replacedFees = replaced.reduce((sum, old) => sum + (this.fee(old) ?? 0n), 0n);
+      const fee = this.fee(tx);
+      if (fee === undefined || fee <= replacedFees) throw new Error('insufficient fee');
+      this.removeFromMempool(replaced);
+    }
+    this.mempool.push(tx);
     return tx;
+  }
+
+  /** Drops a mempool transaction and its descendants, as a node does when it expires or trims them. */
+  evict(txId: string): void {
+    this.removeFromMempool(this.withDescendants([txId]));
+  }
+
+  /** The fee a transaction pays, when the chain holds every output it spends. */
+  fee(tx: Transaction): bigint | undefined {
+    let paid = 0n;
+    for (const input of tx.ins) {
+      const prevout = this.prevout(input);
+      if (prevout === undefined) return undefined;
+      paid += prevout.value;
+    }
+    return paid - tx.outs.reduce((sum, output) => sum + output.value, 0n);
+  }
+
+  /** The mempool transactions `txIds` name and every mempool transaction spending from them, transitively. */
+  private withDescendants(txIds: readonly string[]): Transaction[] {
+    const found = new Set(txIds);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const tx of this.mempool) {
+        if (found.has(tx.getId())) continue;
+        if (tx.ins.some((input) => found.has(txIdOfInput(input)))) {
+          found.add(tx.getId());
+          grew = true;
+        }
+      }
+    }
+    return this.mempool.filter((tx) => found.has(tx.getId()));
+  }
+
+  private removeFromMempool(txs: readonly Transaction[]): void {
+    const gone = new Set(txs.map((tx) => tx.getId()));
+    this.mempool = this.mempool.filter((tx) => !gone.has(tx.getId()));
   }
 
   /** Mines a block of the mempool (or of `txs`), its coinbase paying `coinbaseTo` when given. */
@@ -191,7 +245,10 @@ export class BitcoinTestChain {
     const witnessReserved = Buffer.alloc(32);
     coinbase.setWitness(0, [witnessReserved]);
     // BIP-141: the coinbase commits to the witness merkle root (its own wtxid counted as zero) and the reserved value.
-    const commitment = Buffer.concat([Buffer.from('aa21a9ed', 'hex'), Block.calculateMerkleRoot([coinbase, ...txs], true)]);
+    const commitment = Buffer.concat([
+      Buffer.from('aa21a9ed', 'hex'),
+      Block.calculateMerkleRoot([coinbase, ...txs], true),
+    ]);
     coinbase.addOutput(script.compile([opcodes.OP_RETURN, commitment]), 0n);
     return coinbase;
   }

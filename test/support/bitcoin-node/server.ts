@@ -21,6 +21,11 @@ export interface TestBitcoinNode {
   feeRate: number;
   /** Every request, `METHOD path` or `rpc METHOD`, for tests that check what a client asked. */
   readonly requests: string[];
+  /**
+   * Ids a dishonest node adds to its mempool listings (`/mempool/txids`, `getrawmempool`) without holding the
+   * transactions: asked for, they are not found.
+   */
+  listedButMissing: string[];
   close(): Promise<void>;
 }
 
@@ -51,11 +56,19 @@ async function bodyOf(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { feeRate?: number } = {}): Promise<TestBitcoinNode> {
+export async function startTestBitcoinNode(
+  chain: BitcoinTestChain,
+  options: { feeRate?: number } = {},
+): Promise<TestBitcoinNode> {
   const rpcUser = 'lnswap';
   const rpcPassword = 'node-password';
   const requests: string[] = [];
-  const node = { feeRate: options.feeRate ?? 12 };
+  const node = { feeRate: options.feeRate ?? 12, listedButMissing: [] as string[] };
+
+  /** The mempool's ids, oldest first, as both APIs list them (neither promises an order). */
+  function mempoolTxIds(): string[] {
+    return [...chain.mempool.map((tx) => tx.getId()), ...node.listedButMissing];
+  }
 
   function located(txId: string): Located {
     const found = chain.find(txId);
@@ -110,11 +123,21 @@ export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { f
       if (sub === 'raw') return Buffer.from(block.block.toBuffer());
       if (sub === 'txs') {
         const start = Number(extra ?? 0);
-        if (!Number.isInteger(start) || start % ESPLORA_PAGE !== 0) throw new HttpError(400, 'start index must be a multiple of 25');
+        if (!Number.isInteger(start) || start % ESPLORA_PAGE !== 0)
+          throw new HttpError(400, 'start index must be a multiple of 25');
         return block.txs
           .slice(start, start + ESPLORA_PAGE)
           .map((tx, offset) => esploraTx(chain, { tx, block, index: start + offset }));
       }
+    }
+    if (head === 'mempool' && id === 'txids') return mempoolTxIds();
+    if (head === 'mempool' && id === undefined) {
+      return {
+        count: chain.mempool.length,
+        vsize: chain.mempool.reduce((sum, tx) => sum + tx.virtualSize(), 0),
+        total_fee: chain.mempool.reduce((sum, tx) => sum + Number(chain.fee(tx) ?? 0n), 0),
+        fee_histogram: [],
+      };
     }
     if (head === 'tx' && id !== undefined) {
       const found = located(id);
@@ -149,7 +172,9 @@ export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { f
       );
     }
     if (head === 'fee-estimates') {
-      return Object.fromEntries([1, 2, 3, 4, 5, 6, 10, 20, 144, 504, 1008].map((target) => [String(target), node.feeRate]));
+      return Object.fromEntries(
+        [1, 2, 3, 4, 5, 6, 10, 20, 144, 504, 1008].map((target) => [String(target), node.feeRate]),
+      );
     }
     throw new HttpError(404, 'Not found');
   }
@@ -172,10 +197,24 @@ export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { f
         const verbosity = params[1] === undefined ? 1 : Number(params[1]);
         return verbosity === 0 ? block.block.toHex() : coreBlock(chain, block, verbosity);
       }
+      case 'getrawmempool':
+        // Only the plain form (verbose false, the default): a list of ids.
+        if (params[0] === true) throw new RpcError(-8, 'verbose listing not served by the test node');
+        return mempoolTxIds();
+      case 'getmempoolinfo':
+        return {
+          loaded: true,
+          size: chain.mempool.length,
+          bytes: chain.mempool.reduce((sum, tx) => sum + tx.virtualSize(), 0),
+          fullrbf: true,
+        };
       case 'getrawtransaction': {
         const found = chain.find(String(params[0]));
         if (found === undefined) {
-          throw new RpcError(-5, 'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.');
+          throw new RpcError(
+            -5,
+            'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.',
+          );
         }
         return params[1] === true || Number(params[1]) > 0 ? coreTx(chain, found) : found.tx.toHex();
       }
@@ -220,7 +259,9 @@ export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { f
         if (!(error instanceof RpcError)) throw error;
         // Bitcoin Core answers JSON-RPC 1.0 errors with HTTP 500 (404 for an unknown method) and the error in the body.
         response.writeHead(error.code === -32601 ? 404 : 500, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify({ result: null, error: { code: error.code, message: error.message }, id: call.id ?? null }));
+        response.end(
+          JSON.stringify({ result: null, error: { code: error.code, message: error.message }, id: call.id ?? null }),
+        );
       }
       return;
     }
@@ -239,7 +280,9 @@ export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { f
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
-      response.writeHead(status, { 'Content-Type': 'text/plain' }).end(error instanceof Error ? error.message : 'error');
+      response
+        .writeHead(status, { 'Content-Type': 'text/plain' })
+        .end(error instanceof Error ? error.message : 'error');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -257,6 +300,12 @@ export async function startTestBitcoinNode(chain: BitcoinTestChain, options: { f
       node.feeRate = rate;
     },
     requests,
+    get listedButMissing() {
+      return node.listedButMissing;
+    },
+    set listedButMissing(ids: string[]) {
+      node.listedButMissing = ids;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

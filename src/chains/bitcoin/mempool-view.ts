@@ -1,0 +1,100 @@
+import type { Transaction } from 'bitcoinjs-lib';
+import { MEMPOOL_BLOCK, type ChainObservation } from '../../domain/chain-observations.js';
+import type { WatchSet } from '../chain-backend.js';
+import { indexWatchSet, observeBlock, type OutputScripts, type PlacedTransaction } from './htlc-observations.js';
+
+/** What a node's API offers to follow its mempool. */
+export interface MempoolSource {
+  /** Every transaction id in the node's mempool now, as the node answered them (checked here). */
+  listTxIds(): Promise<readonly unknown[]>;
+  /** The transaction, held to its id; undefined when the node does not have it (it left, or never was). */
+  transaction(txId: string): Promise<Transaction | undefined>;
+}
+
+export interface MempoolLimits {
+  /** Transactions read from the node per pass at most, besides those the orders already name. */
+  readonly readsPerPass: number;
+  /** Mempool transaction ids remembered at most (read or waiting to be). */
+  readonly rememberedTxIds: number;
+}
+
+/**
+ * 100 reads a pass follow 10 new transactions a second at the default 10 s poll (mainnet averages a few),
+ * at 10 requests a second; a backlog (a cold start on a full mempool) drains at that pace, newest first.
+ * 100,000 remembered ids take about 15 MB.
+ */
+export const DEFAULT_MEMPOOL_LIMITS: MempoolLimits = { readsPerPass: 100, rememberedTxIds: 100_000 };
+
+/**
+ * Largest mempool listing read, in bytes: mainnet's mempool has held 300,000 transactions, 20 MB of ids as JSON.
+ * Above the answer limit of other calls; a listing past it fails the pass as `tooLarge`.
+ */
+export const MAX_MEMPOOL_LISTING_BYTES = 32 * 1024 * 1024;
+
+const TX_ID = /^[0-9a-f]{64}$/;
+
+/** A mempool transaction not yet read, one read that touches no watched order, or one that does (kept). */
+type Entry = 'unread' | 'unrelated' | Transaction;
+
+/**
+ * The node's mempool as far as the watched orders go, kept up to date by differences: each pass lists the ids
+ * (one request), forgets those that left, and reads only transactions not seen before, so the cost follows
+ * the mempool's traffic, never the number of orders. Only transactions that touch an order are kept whole;
+ * of the rest only the id is remembered, up to `rememberedTxIds`: past that, new ids wait until others leave
+ * (their fundings are then seen when mined). Transactions the orders already name (a funding seen before a
+ * restart) are read first and whatever the limits, so a restart never loses a sighting it had made.
+ */
+export class MempoolView {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly source: MempoolSource,
+    private readonly outputScripts: OutputScripts,
+    private readonly limits: MempoolLimits = DEFAULT_MEMPOOL_LIMITS,
+  ) {}
+
+  /** What the mempool holds now for `watch`, placed in MEMPOOL_BLOCK in the order first seen. */
+  async observations(watch: WatchSet): Promise<ChainObservation[]> {
+    const listed = new Set<string>();
+    for (const id of await this.source.listTxIds()) if (typeof id === 'string' && TX_ID.test(id)) listed.add(id);
+    for (const id of this.entries.keys()) if (!listed.has(id)) this.entries.delete(id);
+
+    const fresh: string[] = [];
+    for (const id of listed) {
+      if (this.entries.size >= this.limits.rememberedTxIds) break;
+      if (this.entries.has(id)) continue;
+      this.entries.set(id, 'unread');
+      fresh.push(id);
+    }
+    const named = new Set(
+      (watch.knownTxIds ?? []).filter((id) => listed.has(id) && this.entries.get(id) !== 'unrelated'),
+    );
+    const backlog = [...this.entries].flatMap(([id, entry]) => (entry === 'unread' ? [id] : []));
+    // Newest first: a payment just broadcast is what a user waits to see; the backlog drains behind it.
+    const waiting = [...new Set([...fresh.reverse(), ...backlog.reverse()])].filter((id) => !named.has(id));
+    const toRead = [...named, ...waiting.slice(0, this.limits.readsPerPass)].filter(
+      (id) => !(this.entries.get(id) instanceof Object),
+    );
+
+    for (const id of toRead) this.entries.set(id, (await this.source.transaction(id)) ?? 'unrelated');
+    return this.classify(watch);
+  }
+
+  /**
+   * Matches every kept or newly read transaction against the watch set, twice over: the first round learns the
+   * HTLC outputs funded in the mempool, so that the second sees a spend of one whichever the node listed first.
+   */
+  private classify(watch: WatchSet): ChainObservation[] {
+    const placed: PlacedTransaction[] = [];
+    let index = 0;
+    for (const entry of this.entries.values()) {
+      if (typeof entry !== 'string') placed.push({ tx: entry, index: index++ });
+    }
+    const watchIndex = indexWatchSet(watch, this.outputScripts);
+    observeBlock(MEMPOOL_BLOCK, placed, watchIndex);
+    const observations = observeBlock(MEMPOOL_BLOCK, placed, watchIndex);
+    const touching = new Set(observations.map((observation) => observation.txId));
+    for (const { tx } of placed) if (!touching.has(tx.getId())) this.entries.set(tx.getId(), 'unrelated');
+    return observations;
+  }
+}
