@@ -1,3 +1,4 @@
+import { DEFAULT_BITCOIN_POLL_INTERVAL_MS } from '../../src/engine/bitcoin-watch.js';
 import type { GeneratedSection } from '../report/benchmarks-file.js';
 import type { MachineDescription } from '../report/machine.js';
 import { percentile } from '../socket-load/statistics.js';
@@ -40,47 +41,38 @@ export function verdictOf(result: WatchResult, fundings: number): string {
   return misses.length === 0 ? 'met' : `MISSED: ${misses.join(', ')}`;
 }
 
-function latencyCell(result: WatchResult, fundings: number): string {
-  const heard = `${result.latenciesMs.length} of ${fundings}`;
-  if (result.latenciesMs.length === 0) return `none of ${fundings} before the block`;
+function latencyText(result: WatchResult, fundings: number): string {
+  if (result.latenciesMs.length === 0) return `no funding of ${fundings} heard before the block`;
   const p50 = seconds(percentile(result.latenciesMs, 50));
-  return `${p50} / **${seconds(percentile(result.latenciesMs, 100))}** (${heard})`;
+  const max = seconds(percentile(result.latenciesMs, 100));
+  return `mempool → \`stateChanged\` p50 ${p50} s, max **${max} s** (${result.latenciesMs.length} of ${fundings} heard)`;
+}
+
+function resultLine(result: WatchResult, fundings: number): string {
+  const verdict = verdictOf(result, fundings);
+  return (
+    `- ${count(result.orders)} live orders: **${count(result.requestsPerBlock)}** requests per block ` +
+    `(${count(result.blockPassRequests)} - ${count(result.quietPassRequests)}), ` +
+    `**${count(result.requestsPerMinute)}** per minute of traffic, **${result.averagePerSecond.toFixed(1)} req/s** on ` +
+    `average, busiest second ${count(result.busiestSecond)}; ${latencyText(result, fundings)}` +
+    (verdict === '' ? '' : `; target: ${verdict}`) +
+    (result.otherStates.length === 0 ? '' : `; first events in another state: ${result.otherStates.join(', ')}`)
+  );
 }
 
 export function formatBitcoinWatchRun(run: BitcoinWatchRun): string {
   const { machine, settings, measurement } = run;
-  const rows = measurement.results.map((result) =>
-    [
-      count(result.orders),
-      `${count(result.requestsPerBlock)} (${count(result.blockPassRequests)} - ${count(result.quietPassRequests)})`,
-      count(result.requestsPerMinute),
-      `**${result.averagePerSecond.toFixed(1)}**`,
-      count(result.busiestSecond),
-      latencyCell(result, measurement.fundings),
-      verdictOf(result, measurement.fundings),
-    ].join(' | '),
-  );
-  const otherStates = measurement.results.flatMap((result) =>
-    result.otherStates.length === 0
-      ? []
-      : [
-          `- ${count(result.orders)} orders: first events in another state than expected: ${result.otherStates.join(', ')}`,
-        ],
-  );
   return [
     ...(run.smoke
       ? ['> **SMOKE RUN, not representative:** fewer orders or seconds of traffic than the issue asks for.', '']
       : []),
     `Run of ${run.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average ` +
-      `${machine.loadAverage} at the start, ${run.loadAverageAtEnd} at the end (1 / 5 / 15 min). Backend: ` +
+      `${machine.loadAverage} at the start, ${run.loadAverageAtEnd} at the end (1 / 5 / 15 min). \`lnswap serve\` on ` +
+      `SQLite, default poll (${DEFAULT_BITCOIN_POLL_INTERVAL_MS / 1000} s) and confirmations, following ` +
       `${settings.backend === 'esplora' ? 'Esplora' : 'Bitcoin Core RPC'}; ${settings.trafficSeconds} s of traffic at ` +
-      `${TRANSACTIONS_PER_SECOND} tx/s (one in ${FUNDING_EVERY} funding an order: ${measurement.fundings} fundings); ` +
-      `a block of ${count(measurement.blockTransactions)} transactions.`,
-    '',
-    '| live orders | requests per block (pass with it - pass without) | requests per minute of traffic | average req/s | ' +
-      'busiest second | mempool → `stateChanged`, s: p50 / max (heard) | target |',
-    '|---:|---|---:|---:|---:|---|---|',
-    ...rows.map((row) => `| ${row} |`),
-    ...(otherStates.length === 0 ? [] : ['', ...otherStates]),
+      `${TRANSACTIONS_PER_SECOND} tx/s, one in ${FUNDING_EVERY} funding an order whose wallet listens on ` +
+      `\`/user/v1\` (${measurement.fundings} fundings); then a block of ten minutes of such traffic ` +
+      `(${count(measurement.blockTransactions)} transactions, those beyond the measured traffic mined straight in).`,
+    ...measurement.results.map((result) => resultLine(result, measurement.fundings)),
   ].join('\n');
 }
