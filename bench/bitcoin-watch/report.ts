@@ -3,14 +3,8 @@ import type { GeneratedSection } from '../report/benchmarks-file.js';
 import type { MachineDescription } from '../report/machine.js';
 import { percentile } from '../socket-load/statistics.js';
 import type { BitcoinWatchMeasurement, WatchResult } from './measure.js';
-import {
-  FUNDING_EVERY,
-  TARGET_LATENCY_MS,
-  TARGET_ORDERS,
-  TARGET_REQUESTS_PER_SECOND,
-  TRANSACTIONS_PER_SECOND,
-  type BitcoinWatchSettings,
-} from './settings.js';
+import { FUNDING_EVERY, TRANSACTIONS_PER_SECOND, type BitcoinWatchSettings } from './settings.js';
+import { verdictOf } from './verdict.js';
 
 export const BITCOIN_WATCH_RUN: GeneratedSection = {
   start: '<!-- bitcoin-watch:start (written by `npm run bench`) -->',
@@ -29,17 +23,6 @@ export interface BitcoinWatchRun {
 
 const count = (value: number) => Math.round(value).toLocaleString('en');
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
-
-/** The issue's verdict on one service's figures; empty where it sets no target. */
-export function verdictOf(result: WatchResult, fundings: number): string {
-  if (result.orders !== TARGET_ORDERS) return '';
-  const misses: string[] = [];
-  if (result.averagePerSecond > TARGET_REQUESTS_PER_SECOND) misses.push(`> ${TARGET_REQUESTS_PER_SECOND} req/s`);
-  const unheard = fundings - result.latenciesMs.length;
-  if (unheard > 0) misses.push(`${unheard} fundings unheard before the block`);
-  else if (percentile(result.latenciesMs, 100) >= TARGET_LATENCY_MS) misses.push(`max ≥ ${TARGET_LATENCY_MS / 1000} s`);
-  return misses.length === 0 ? 'met' : `MISSED: ${misses.join(', ')}`;
-}
 
 function latencyText(result: WatchResult, fundings: number): string {
   if (result.latenciesMs.length === 0) return `no funding of ${fundings} heard before the block`;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { WatchResult } from '../../../bench/bitcoin-watch/measure.js';
-import { verdictOf } from '../../../bench/bitcoin-watch/report.js';
+import { verdictOf } from '../../../bench/bitcoin-watch/verdict.js';
 import { busiestWindow, passesOf, requestsBetween } from '../../../bench/bitcoin-watch/request-clock.js';
 
 // 3 requests before the clock started; a pass of 4 at 0-40 ms, a pass of 10,004 over 1.5 s, a pass of 4.
