@@ -45,11 +45,10 @@ function resultLine(result: WatchResult, fundings: number): string {
 
 export function formatBitcoinWatchRun(run: BitcoinWatchRun): string {
   const { machine, settings, measurement } = run;
+  // One line either way: the section's place in BENCHMARKS.md stays as long as a full run's.
+  const smoke = run.smoke ? '**SMOKE RUN, not representative** (fewer orders or seconds of traffic than asked). ' : '';
   return [
-    ...(run.smoke
-      ? ['> **SMOKE RUN, not representative:** fewer orders or seconds of traffic than the issue asks for.', '']
-      : []),
-    `Run of ${run.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average ` +
+    `${smoke}Run of ${run.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average ` +
       `${machine.loadAverage} at the start, ${run.loadAverageAtEnd} at the end (1 / 5 / 15 min). \`lnswap serve\` on ` +
       `SQLite, default poll (${DEFAULT_BITCOIN_POLL_INTERVAL_MS / 1000} s) and confirmations, following ` +
       `${settings.backend === 'esplora' ? 'Esplora' : 'Bitcoin Core RPC'}; ${settings.trafficSeconds} s of traffic at ` +
