@@ -36,8 +36,9 @@ export interface ChainBackend {
   observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]>;
   /**
    * Bitcoin: what the node's mempool holds now that concerns the orders in `watch`, each observation placed
-   * in `MEMPOOL_BLOCK` (no confirmations). The watcher calls it before reading the tip, so a transaction is
-   * either in this answer or in a block at or below that tip. The backend may remember what it read of the
+   * in `MEMPOOL_BLOCK` (no confirmations). The watcher calls it once it has read the blocks up to the tip, and
+   * uses the answer only if no block came meanwhile: a transaction is then either in this answer or in a block
+   * read. The backend may remember what it read of the
    * mempool between calls (to read only what is new): that is a cache, never a fact a restart could lose.
    */
   mempool?(watch: WatchSet): Promise<ChainObservation[]>;

@@ -262,7 +262,8 @@ export function planChainMoves(
   const counted = countedObservations(order, observations, context.chain, context.assetOf);
   const moves: ChainMove[] = [];
   let from = order.state;
-  const left = leftTheMempool(order.transactions, target.transactions);
+  // Only Bitcoin's watcher reads a mempool; elsewhere a transaction without a block came from an import.
+  const left = context.chain === 'bitcoin' ? leftTheMempool(order.transactions, target.transactions) : new Set<never>();
   for (const to of path) {
     moves.push(explainMove(from, to, target, counted, context, left));
     from = to;

@@ -107,8 +107,6 @@ export class ChainWatcher {
     const { backend, store } = this.options;
     const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
     const watch = watchSetOf(orders);
-    // Read before the tip: a transaction that leaves the mempool for a block is then in a block the tip covers.
-    const pending = backend.mempool === undefined ? undefined : await backend.mempool(watch);
     const tip = await backend.tip();
     this.options.onTip?.(tip);
     const stored = await store.getChainWatch(backend.chain);
@@ -128,7 +126,7 @@ export class ChainWatcher {
     const from = cursor.height + 1;
     const to = Math.min(tip.height, cursor.height + backend.maxRangeBlocks);
     const noNewBlocks = from > to && dropAbove === undefined;
-    if (noNewBlocks && pending === undefined) return 'caught up';
+    if (noNewBlocks && backend.mempool === undefined) return 'caught up';
     const head = from > to ? cursor : await backend.blockAt(to);
     if (head === undefined) return 'head moved';
 
@@ -137,8 +135,8 @@ export class ChainWatcher {
     const headNow = from > to ? head : await backend.blockAt(to);
     if (headNow?.hash !== head.hash) return 'head moved';
 
-    // Behind the tip, the mempool read says nothing of transactions mined in the blocks not read yet.
-    const mempool = head.height === tip.height ? pending : undefined;
+    // Behind the tip, the mempool says nothing of transactions mined in the blocks not read yet.
+    const mempool = head.height === tip.height ? await this.mempoolAt(tip, watch) : undefined;
     const sighted = await this.sightings.ordersSighted(orders, mempool ?? []);
     const derived = noNewBlocks ? ordersTheMempoolConcerns(orders, mempool ?? [], sighted) : orders;
     if (noNewBlocks && derived.length === 0) return 'caught up';
@@ -177,6 +175,25 @@ export class ChainWatcher {
       );
     }
     return head.height < tip.height ? 'behind' : 'caught up';
+  }
+
+  /**
+   * The mempool's observations as of `tip`: undefined when the backend reads none, when a block came after
+   * `tip` meanwhile (a transaction mined in it would be in neither the blocks read nor the mempool), or when the
+   * node failed to list it. Blocks come first: a mempool the node cannot list (logged on every pass) never holds
+   * up confirmed funds, and the pass then moves no order back for a transaction's absence from it.
+   */
+  private async mempoolAt(tip: BlockRef, watch: WatchSet): Promise<ChainObservation[] | undefined> {
+    const { backend, logger } = this.options;
+    if (backend.mempool === undefined) return undefined;
+    let observations: ChainObservation[];
+    try {
+      observations = await backend.mempool(watch);
+    } catch (error) {
+      logger.warn({ chain: backend.chain, err: error }, 'mempool not read: blocks only this pass');
+      return undefined;
+    }
+    return (await backend.blockAt(tip.height + 1)) === undefined ? observations : undefined;
   }
 
   /**

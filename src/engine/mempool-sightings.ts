@@ -33,7 +33,7 @@ export function notYetMined(
 
 /** An update that takes an order back because its unconfirmed transaction is no longer in the mempool. */
 export function retreatsFromSighting(update: OrderChainUpdate): boolean {
-  return update.moves.some((move) => move.cause !== undefined && LEFT_MEMPOOL.has(move.cause.reason));
+  return update.moves.some((move) => LEFT_MEMPOOL.has(move.cause.reason));
 }
 
 /** What the watcher reads of the store: its own role, and order histories. */

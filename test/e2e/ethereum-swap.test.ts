@@ -48,11 +48,16 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
 
   test('the user signs the exact unsignedFundingTx; the provider claims on chain; the watcher completes', async () => {
     await eventually(
-      async () => (await harness.fresh.store.getConfiguration()).chains.ethereum?.blockHeight === (await chain.height()),
+      async () =>
+        (await harness.fresh.store.getConfiguration()).chains.ethereum?.blockHeight === (await chain.height()),
       'the watcher to reach the tip',
     );
     const user = await harness.connect('/user/v1');
-    const { invoice, paymentHash, preimage } = makeInvoice({ network: 'simnet', amountSatoshis: 20_000n, expirySeconds: 7200 });
+    const { invoice, paymentHash, preimage } = makeInvoice({
+      network: 'simnet',
+      amountSatoshis: 20_000n,
+      expirySeconds: 7200,
+    });
     const quote = await requestQuote(user, { market: MARKET, invoice });
     const value = (20_000n + 100n) * WEI_PER_SATOSHI;
     assert.deepEqual(quote.details, {
@@ -82,7 +87,10 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     const fundHeight = Number((await chain.node.publicClient.waitForTransactionReceipt({ hash: fundTx })).blockNumber);
     await chain.mine(CONFIRMATIONS - 1);
     await eventually(() => changes.some((change) => change.state === 'Funded'), 'Funded');
-    assert.equal((await harness.fresh.store.getOrder(quote.orderId))?.htlc.refundableAtBlockHeight, fundHeight + REFUND_DELAY);
+    assert.equal(
+      (await harness.fresh.store.getOrder(quote.orderId))?.htlc.refundableAtBlockHeight,
+      fundHeight + REFUND_DELAY,
+    );
 
     // Anyone may send the claim; the contract pays the slot's claimer, the provider's registered payout address.
     const balanceOfPayout = () => chain.node.publicClient.getBalance({ address: PROVIDER_PAYOUT_ADDRESS });

@@ -74,17 +74,34 @@ for (const kind of STORE_KINDS) {
     after(() => harness?.close());
 
     async function startBots(fundWindowMs: number): Promise<{ cheap: RunningBot; dear: RunningBot }> {
-      const cheap = await runBot(harness.service.url, cheapKeys, makerTerms('cheap', 100n, fundWindowMs, CHEAP_PAYOUT), 'v2');
+      const cheap = await runBot(
+        harness.service.url,
+        cheapKeys,
+        makerTerms('cheap', 100n, fundWindowMs, CHEAP_PAYOUT),
+        'v2',
+      );
       bots.push(cheap);
-      const dear = await runBot(harness.service.url, dearKeys, makerTerms('dear', 900n, fundWindowMs, DEAR_PAYOUT), 'v4');
+      const dear = await runBot(
+        harness.service.url,
+        dearKeys,
+        makerTerms('dear', 900n, fundWindowMs, DEAR_PAYOUT),
+        'v4',
+      );
       bots.push(dear);
       return { cheap, dear };
     }
 
     test('a Bitcoin quote goes to the cheapest maker; unfunded, the order elapses; HTTP shows it exactly', async () => {
       const user = await harness.connect('/user/v1', 'v4');
-      const { invoice, paymentHash } = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n, expirySeconds: 7200 });
-      assert.equal(await refusalOf(user, 'requestQuote', { market: 'BTC_LBTC', invoice, refundAddress }), 'NoQuoteProvidersAvailable');
+      const { invoice, paymentHash } = makeInvoice({
+        network: 'mainnet',
+        amountSatoshis: 50_000n,
+        expirySeconds: 7200,
+      });
+      assert.equal(
+        await refusalOf(user, 'requestQuote', { market: 'BTC_LBTC', invoice, refundAddress }),
+        'NoQuoteProvidersAvailable',
+      );
 
       const running = await startBots(SHORT_FUND_WINDOW_MS);
       assert.deepEqual(await succeed(user, 'requestMarketRequirements', null), [
@@ -141,14 +158,19 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await getJson(base, `/api/orders?invoiceHash=${hashInvoice(invoice)}`), [summary]);
       assert.deepEqual(await getJson(base, `/api/orders/${quote.orderId}/transactions`), []);
 
-      assert.equal(await refusalOf(user, 'requestQuote', { market: 'BTC_LBTC', invoice, refundAddress }), 'SwapAlreadyInProgress');
+      assert.equal(
+        await refusalOf(user, 'requestQuote', { market: 'BTC_LBTC', invoice, refundAddress }),
+        'SwapAlreadyInProgress',
+      );
 
       const changes: StateChanged[] = [];
       const settled = await (await followOrder(user, quote.orderId, (change) => changes.push(change))).settled;
       assert.deepEqual(settled, { orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 });
       assert.deepEqual(changes, [settled]);
       assert.equal(await getJson(base, `/api/orders/${quote.orderId}/state`), 'FundWindowElapsed');
-      assert.deepEqual(await getJson(base, `/api/orders?invoiceHash=${hashInvoice(invoice)}`), [{ ...summary, state: 'FundWindowElapsed' }]);
+      assert.deepEqual(await getJson(base, `/api/orders?invoiceHash=${hashInvoice(invoice)}`), [
+        { ...summary, state: 'FundWindowElapsed' },
+      ]);
 
       // The order's history says why it moved: the user's request, then the sweeper.
       const history = await harness.fresh.store.getOrderHistory(quote.orderId);
@@ -242,7 +264,12 @@ for (const kind of STORE_KINDS) {
 
       assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
       assert.deepEqual(changes, [
-        { orderId: quote.orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: fundTransaction.id },
+        {
+          orderId: quote.orderId,
+          state: 'WaitingForFundingTxConfirmation',
+          sequence: 2,
+          transactionId: fundTransaction.id,
+        },
         { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundTransaction.id },
         { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
       ]);
@@ -267,12 +294,15 @@ for (const kind of STORE_KINDS) {
 
       const history = await harness.fresh.store.getOrderHistory(quote.orderId);
       const [quoteRequestId, paymentRequestId] = [history[0], history[3]].map((change) => change?.cause?.requestId);
-      assert.deepEqual(history.map((change) => [change.state, change.cause]), [
-        ['WaitingForFundingTx', { source: 'request', reason: 'requestQuote', requestId: quoteRequestId }],
-        ['WaitingForFundingTxConfirmation', MOVE_CAUSE],
-        ['Funded', MOVE_CAUSE],
-        ['Complete', { source: 'request', reason: 'paymentResult', requestId: paymentRequestId }],
-      ]);
+      assert.deepEqual(
+        history.map((change) => [change.state, change.cause]),
+        [
+          ['WaitingForFundingTx', { source: 'request', reason: 'requestQuote', requestId: quoteRequestId }],
+          ['WaitingForFundingTxConfirmation', MOVE_CAUSE],
+          ['Funded', MOVE_CAUSE],
+          ['Complete', { source: 'request', reason: 'paymentResult', requestId: paymentRequestId }],
+        ],
+      );
       assert.equal(succeededRequest(quoteRequestId), 'requestQuote');
       assert.equal(succeededRequest(paymentRequestId), 'paymentResult');
     });
@@ -300,12 +330,20 @@ describe('every refusal over the wire', () => {
     const user = await harness.connect('/user/v1', 'v2');
     const invoice = (satoshis: bigint, expirySeconds = 7200, network: 'mainnet' | 'testnet' = 'mainnet') =>
       makeInvoice({ network, amountSatoshis: satoshis, expirySeconds }).invoice;
-    const btc = (fields: Record<string, unknown>) => ({ market: 'BTC_LBTC', invoice: invoice(5000n), refundAddress, ...fields });
+    const btc = (fields: Record<string, unknown>) => ({
+      market: 'BTC_LBTC',
+      invoice: invoice(5000n),
+      refundAddress,
+      ...fields,
+    });
 
     assert.equal(await refusalOf(user, 'requestQuote', btc({})), 'NoQuoteProvidersAvailable');
     const silent = await harness.connect('/provider/v1');
     await succeed(silent, 'authenticate', makerKeys);
-    await succeed(silent, 'activeConfiguration', { BTC_LBTC: { payReq: BOT_PAY_REQ }, ETH_LBTC: { payReq: BOT_PAY_REQ } });
+    await succeed(silent, 'activeConfiguration', {
+      BTC_LBTC: { payReq: BOT_PAY_REQ },
+      ETH_LBTC: { payReq: BOT_PAY_REQ },
+    });
     await succeed(silent, 'subscribeToQuotes', ['BTC_LBTC']);
 
     const expectations: [unknown, string][] = [
@@ -318,13 +356,18 @@ describe('every refusal over the wire', () => {
       [btc({ invoice: invoice(999n) }), 'InvoiceAmountBelowMinimum'],
       [btc({ invoice: invoice(1_000_001n) }), 'InvoiceAmountAboveMaximum'],
       [
-        btc({ market: 'TBTC_LTBTC', invoice: invoice(5000n, 7200, 'testnet'), refundAddress: refundAddressFor('user', 'testnet') }),
+        btc({
+          market: 'TBTC_LTBTC',
+          invoice: invoice(5000n, 7200, 'testnet'),
+          refundAddress: refundAddressFor('user', 'testnet'),
+        }),
         'NoQuoteProvidersForTheRequestedMarket',
       ],
       // Configured and subscribed, but it never answers.
       [btc({}), 'NoQuotesAvailable'],
     ];
-    for (const [payload, token] of expectations) assert.equal(await refusalOf(user, 'requestQuote', payload), token, token);
+    for (const [payload, token] of expectations)
+      assert.equal(await refusalOf(user, 'requestQuote', payload), token, token);
   });
 
   test('TooManySwapsInFlight at the operator limit', async () => {
@@ -345,7 +388,10 @@ describe('every refusal over the wire', () => {
   test('maker quote refusals, each acknowledged to the provider; only the valid quote wins', async () => {
     const cheater = await harness.connect('/provider/v1');
     await succeed(cheater, 'authenticate', makerKeys);
-    await succeed(cheater, 'activeConfiguration', { BTC_LBTC: { payReq: BOT_PAY_REQ }, ETH_LBTC: { payReq: BOT_PAY_REQ } });
+    await succeed(cheater, 'activeConfiguration', {
+      BTC_LBTC: { payReq: BOT_PAY_REQ },
+      ETH_LBTC: { payReq: BOT_PAY_REQ },
+    });
     await succeed(cheater, 'subscribeToQuotes', ['BTC_LBTC', 'ETH_LBTC']);
     const terms = makerTerms('cheater', 0n, LONG_FUND_WINDOW_MS);
     const judged: { token: unknown; expected: string }[] = [];
@@ -367,7 +413,8 @@ describe('every refusal over the wire', () => {
         ...(asked.market === 'BTC_LBTC' ? { amount: '0.00000001' } : {}),
         ...overrides,
       });
-      const withDetails = (details: object) => cheap({ details: { ...valid.details, ...details } as MakerQuote['details'] });
+      const withDetails = (details: object) =>
+        cheap({ details: { ...valid.details, ...details } as MakerQuote['details'] });
       const withTransaction = (fields: object) => {
         const { unsignedFundingTx } = valid.details as { unsignedFundingTx: object };
         return withDetails({ unsignedFundingTx: { ...unsignedFundingTx, ...fields } });
@@ -387,7 +434,10 @@ describe('every refusal over the wire', () => {
         send(withTransaction({ to: '0x000000000000000000000000000000000000dead' }), 'ContractIsNotWhitelisted');
         send(withTransaction({ data: '0x3fdcdd1e' }), 'InvalidContractData');
         send(withTransaction({ value: '1' }), 'InvalidFundTxValue');
-        const redirected = buildMakerQuote(asked, { ...terms, ethereumPayoutAddress: '0x000000000000000000000000000000000000beef' });
+        const redirected = buildMakerQuote(asked, {
+          ...terms,
+          ethereumPayoutAddress: '0x000000000000000000000000000000000000beef',
+        });
         send(cheap({ details: redirected.details }), 'ClaimerIsNotPayoutAddress');
         send(valid, 'accepted');
       }
@@ -395,7 +445,11 @@ describe('every refusal over the wire', () => {
 
     const user = await harness.connect('/user/v1');
     const invoiceOf = () => makeInvoice({ network: 'mainnet', amountSatoshis: 5000n, expirySeconds: 7200 }).invoice;
-    const btcQuote = (await succeed(user, 'requestQuote', { market: 'BTC_LBTC', invoice: invoiceOf(), refundAddress })) as Quote;
+    const btcQuote = (await succeed(user, 'requestQuote', {
+      market: 'BTC_LBTC',
+      invoice: invoiceOf(),
+      refundAddress,
+    })) as Quote;
     assert.equal(btcQuote.amount, '0.00005000', 'the valid quote won, not the cheaper invalid ones');
     const ethQuote = (await succeed(user, 'requestQuote', { market: 'ETH_LBTC', invoice: invoiceOf() })) as Quote;
     assert.equal(ethQuote.amount, '0.001500000000000000');

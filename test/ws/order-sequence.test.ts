@@ -91,7 +91,9 @@ for (const kind of STORE_KINDS) {
         await succeed(first, 'subscribeToOrderState', { orderId });
         assert.equal(await harness.service.transitions.apply(toConfirmation), true);
         await eventually(() => seenFirst.length === 1, 'the first move');
-        assert.deepEqual(seenFirst, [{ orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: FUND.id }]);
+        assert.deepEqual(seenFirst, [
+          { orderId, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: FUND.id },
+        ]);
         first.close();
 
         assert.equal(await harness.service.transitions.apply(toFunded), true);

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BITCOIN_VIEW, buildOrder, CHAINS, configuration, ETHEREUM_VIEW, payReq, provider } from '../support/fixtures.js';
+import {
+  BITCOIN_VIEW,
+  buildOrder,
+  CHAINS,
+  configuration,
+  ETHEREUM_VIEW,
+  payReq,
+  provider,
+} from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { refundAddressFor } from '../engine/helpers.js';
 import {
@@ -28,7 +36,12 @@ describe('/user/v1', () => {
   let harness: TestService;
   const completed = buildOrder({ label: 'complete', state: 'Complete', funds: [35_590n], preimageKnown: true });
   const waitingForRefund = buildOrder({ label: 'refund', state: 'WaitingForRefundTx', funds: [20_000n, 15_590n] });
-  const ethereumRefund = buildOrder({ label: 'eth refund', market: 'ETH_LBTC', state: 'WaitingForRefundTx', funds: [499_500_000_000_000_000n] });
+  const ethereumRefund = buildOrder({
+    label: 'eth refund',
+    market: 'ETH_LBTC',
+    state: 'WaitingForRefundTx',
+    funds: [499_500_000_000_000_000n],
+  });
   const funding = buildOrder({ label: 'being funded', createdAt: Date.now() });
   // Its window closed long ago while no instance ran: the sweep at start must catch it.
   const elapsedWhileDown = buildOrder({ label: 'elapsed while down', createdAt: Date.now() - 31 * 60 * 1000 });
@@ -38,7 +51,13 @@ describe('/user/v1', () => {
       configuration: configuration({
         providers: [provider('imported-maker', true, { BTC_LBTC: payReq(3600n, 1000n, 4294967n) })],
       }),
-      orders: [completed.record, waitingForRefund.record, ethereumRefund.record, funding.record, elapsedWhileDown.record],
+      orders: [
+        completed.record,
+        waitingForRefund.record,
+        ethereumRefund.record,
+        funding.record,
+        elapsedWhileDown.record,
+      ],
       sockets: { maxPayloadBytes: 9_000, maxBroadcastPayloadBytes: 15_000, maxMessageBytes: 20_000 },
     });
   });
@@ -55,7 +74,9 @@ describe('/user/v1', () => {
   test('requestMarketRequirements answers what GET /api/markets/requirements answers', async () => {
     const user = await harness.connect('/user/v1');
     const overHttp = await getJson(`${harness.service.url}/api/markets/requirements`);
-    assert.deepEqual(overHttp, [{ market: 'BTC_LBTC', payReq: { minExpirationSeconds: '3600', minBaseUnits: '1000', maxBaseUnits: '4294967' } }]);
+    assert.deepEqual(overHttp, [
+      { market: 'BTC_LBTC', payReq: { minExpirationSeconds: '3600', minBaseUnits: '1000', maxBaseUnits: '4294967' } },
+    ]);
     assert.deepEqual(await request(user, 'requestMarketRequirements', null), { success: true, message: overHttp });
   });
 
@@ -63,7 +84,10 @@ describe('/user/v1', () => {
     const user = await harness.connect('/user/v1', 'v2');
     for (const order of [waitingForRefund, ethereumRefund, completed]) {
       const overHttp = await getJson(`${harness.service.url}/api/orders/${order.record.id}/refund`);
-      assert.deepEqual(await succeed(user, 'requestRefundDetails', { orderId: order.record.id.toUpperCase() }), overHttp);
+      assert.deepEqual(
+        await succeed(user, 'requestRefundDetails', { orderId: order.record.id.toUpperCase() }),
+        overHttp,
+      );
     }
   });
 
@@ -129,8 +153,14 @@ describe('/user/v1', () => {
   test('blockHeightChanged follows the chain views in the store, per chain and network', async () => {
     const user = await harness.connect('/user/v1');
     const legacy = await harness.connect('/user/v1', 'v2');
-    assert.equal(await refusalOf(user, 'subscribeToBlockHeight', { network: 'bitcoin', subnet: 'testnet' }), 'InvalidNetworkOrSubnet');
-    assert.equal(await refusalOf(user, 'subscribeToBlockHeight', { network: 'litecoin', subnet: 'mainnet' }), 'InvalidNetworkOrSubnet');
+    assert.equal(
+      await refusalOf(user, 'subscribeToBlockHeight', { network: 'bitcoin', subnet: 'testnet' }),
+      'InvalidNetworkOrSubnet',
+    );
+    assert.equal(
+      await refusalOf(user, 'subscribeToBlockHeight', { network: 'litecoin', subnet: 'mainnet' }),
+      'InvalidNetworkOrSubnet',
+    );
     assert.equal(await refusalOf(user, 'subscribeToBlockHeight', null), 'InvalidNetworkOrSubnet');
     assert.equal(await refusalOf(user, 'unsubscribeFromBlockHeight', { network: 'bitcoin' }), 'InvalidNetworkOrSubnet');
     await succeed(user, 'subscribeToBlockHeight', { network: 'bitcoin', subnet: 'mainnet' });
@@ -138,7 +168,10 @@ describe('/user/v1', () => {
     const bitcoinHeights = recordEvents(user, 'blockHeightChanged');
     const ethereumHeights = recordEvents(legacy, 'blockHeightChanged');
 
-    await harness.fresh.store.setChainViews({ ...CHAINS, bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 1 } });
+    await harness.fresh.store.setChainViews({
+      ...CHAINS,
+      bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 1 },
+    });
     await eventually(() => bitcoinHeights.length === 1, 'the bitcoin height');
     await harness.fresh.store.setChainViews({
       bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 1 },
@@ -146,10 +179,15 @@ describe('/user/v1', () => {
     });
     await eventually(() => ethereumHeights.length === 1, 'the ethereum height');
     assert.deepEqual(bitcoinHeights, [{ network: 'bitcoin', subnet: 'mainnet', height: BITCOIN_VIEW.blockHeight + 1 }]);
-    assert.deepEqual(ethereumHeights, [{ network: 'ethereum', subnet: 'mainnet', height: ETHEREUM_VIEW.blockHeight + 7 }]);
+    assert.deepEqual(ethereumHeights, [
+      { network: 'ethereum', subnet: 'mainnet', height: ETHEREUM_VIEW.blockHeight + 7 },
+    ]);
 
     await succeed(user, 'unsubscribeFromBlockHeight', { network: 'bitcoin', subnet: 'mainnet' });
-    await harness.fresh.store.setChainViews({ ...CHAINS, bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 2 } });
+    await harness.fresh.store.setChainViews({
+      ...CHAINS,
+      bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 2 },
+    });
     await eventually(() => ethereumHeights.length === 2, 'the ethereum height going back');
     assert.equal(bitcoinHeights.length, 1);
   });
@@ -159,7 +197,10 @@ describe('/user/v1', () => {
     const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n, expirySeconds: 7200 });
     assert.equal(await refusalOf(user, 'requestQuote', null), 'InvalidOrMissingQuoteRequestFields');
     assert.equal(await refusalOf(user, 'requestQuote', { market: 'LTC_LBTC', invoice }), 'InvalidMarket');
-    assert.equal(await refusalOf(user, 'requestQuote', { market: 'eth_lbtc', invoice }), 'NoQuoteProvidersForTheRequestedMarket');
+    assert.equal(
+      await refusalOf(user, 'requestQuote', { market: 'eth_lbtc', invoice }),
+      'NoQuoteProvidersForTheRequestedMarket',
+    );
     // The imported provider counts as active, but nobody is subscribed to answer.
     assert.equal(
       await refusalOf(user, 'requestQuote', { market: 'btc_lbtc', invoice, refundAddress: refundAddressFor('user') }),
@@ -169,7 +210,10 @@ describe('/user/v1', () => {
 
   test('PayloadTooLarge for an event payload over the limit; a message over the hard cap disconnects', async () => {
     const user = await harness.connect('/user/v1');
-    assert.equal(await refusalOf(user, 'requestQuote', { market: 'BTC_LBTC', invoice: 'x'.repeat(10_000) }), 'PayloadTooLarge');
+    assert.equal(
+      await refusalOf(user, 'requestQuote', { market: 'BTC_LBTC', invoice: 'x'.repeat(10_000) }),
+      'PayloadTooLarge',
+    );
     assert.equal(user.connected, true);
     user.emit('requestQuote', { market: 'BTC_LBTC', invoice: 'x'.repeat(30_000) }, () => {});
     await eventually(() => !user.connected, 'the disconnection');
@@ -226,7 +270,9 @@ describe('/user/v1 behind proxies', () => {
   let byHops: TestService;
 
   before(async () => {
-    byAddress = await startTestService('sqlite', { sockets: { trustProxy: ['loopback', '10.0.0.0/8'], ...oneQuoteRequest } });
+    byAddress = await startTestService('sqlite', {
+      sockets: { trustProxy: ['loopback', '10.0.0.0/8'], ...oneQuoteRequest },
+    });
     byHops = await startTestService('sqlite', { sockets: { trustProxy: 1, ...oneQuoteRequest } });
   });
   after(async () => {
@@ -256,6 +302,10 @@ describe('/user/v1 behind proxies', () => {
     const first = await connect(byHops, '192.0.2.1, 203.0.113.50');
     const second = await connect(byHops, '192.0.2.2, 203.0.113.50');
     assert.equal(await refusalOf(first, 'requestQuote', {}), 'InvalidOrMissingQuoteRequestFields');
-    assert.equal(await refusalOf(second, 'requestQuote', {}), 'RateLimitExceeded', 'a new first entry is no new budget');
+    assert.equal(
+      await refusalOf(second, 'requestQuote', {}),
+      'RateLimitExceeded',
+      'a new first entry is no new budget',
+    );
   });
 });

@@ -17,7 +17,7 @@ import {
 } from './bitcoin-backend.js';
 import { checkedBlock, type WholeBlock } from './checked-block.js';
 import { indexWatchSet, observeBlock, OutputScripts } from './htlc-observations.js';
-import { MAX_MEMPOOL_LISTING_BYTES, MempoolView, type MempoolLimits } from './mempool-view.js';
+import { MempoolView, type MempoolLimits } from './mempool-view.js';
 import {
   badAnswer,
   callNode,
@@ -107,7 +107,7 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   /** The call's result, whose shape the caller checks: the node's answer is not trusted to match its documentation. */
-  private async call(method: string, params: unknown[] = [], limits = this.limits): Promise<unknown> {
+  private async call(method: string, params: unknown[] = []): Promise<unknown> {
     const init = {
       method: 'POST',
       headers: {
@@ -116,7 +116,7 @@ export class CoreRpcBackend implements BitcoinBackend {
       },
       body: JSON.stringify({ jsonrpc: '1.0', id: this.nextId++, method, params }),
     };
-    const answer = await callNode(this.url, init, limits, `bitcoind ${method}`);
+    const answer = await callNode(this.url, init, this.limits, `bitcoind ${method}`);
     let reply: { result?: unknown; error?: { code?: unknown; message?: unknown } | null } | null | undefined;
     try {
       reply = JSON.parse(answer.body) as typeof reply;
@@ -201,10 +201,9 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   private async mempoolTxIds(): Promise<readonly unknown[]> {
-    const limits = { ...this.limits, maxBytes: Math.max(this.limits.maxBytes, MAX_MEMPOOL_LISTING_BYTES) };
-    const ids = await this.call('getrawmempool', [false], limits);
+    const ids = await this.call('getrawmempool', [false]);
     if (!Array.isArray(ids)) throw this.bad('getrawmempool', 'not a list');
-    return ids;
+    return ids as unknown[];
   }
 
   private async mempoolTransaction(txId: string): Promise<Transaction | undefined> {

@@ -17,7 +17,7 @@ import {
 } from './bitcoin-backend.js';
 import { checkedBlock, type WholeBlock } from './checked-block.js';
 import { indexWatchSet, observeBlock, OutputScripts } from './htlc-observations.js';
-import { MAX_MEMPOOL_LISTING_BYTES, MempoolView, type MempoolLimits } from './mempool-view.js';
+import { MempoolView, type MempoolLimits } from './mempool-view.js';
 import type { NodeCallFailed } from '../node-faults.js';
 import { badAnswer, callNode, DEFAULT_NODE_CALL_LIMITS, refusedCall, type NodeCallLimits } from '../node-http.js';
 
@@ -54,20 +54,20 @@ export class EsploraBackend implements BitcoinBackend {
   }
 
   /** The answer to a GET, undefined for a 404 (what Esplora answers for a block or transaction it does not have). */
-  private async answer(path: string, limits = this.limits): Promise<Buffer | undefined> {
+  private async answer(path: string): Promise<Buffer | undefined> {
     const url = `${this.baseUrl}${path}`;
-    const answer = await callNode(url, {}, limits, `Esplora GET ${path}`);
+    const answer = await callNode(url, {}, this.limits, `Esplora GET ${path}`);
     if (answer.status === 404) return undefined;
     if (answer.status < 200 || answer.status > 299) throw refusedCall(url, `Esplora GET ${path}`, answer);
     return answer.bytes;
   }
 
-  private async get(path: string, limits = this.limits): Promise<string | undefined> {
-    return (await this.answer(path, limits))?.toString('utf8').trim();
+  private async get(path: string): Promise<string | undefined> {
+    return (await this.answer(path))?.toString('utf8').trim();
   }
 
-  private async json(path: string, limits = this.limits): Promise<unknown> {
-    const body = await this.get(path, limits);
+  private async json(path: string): Promise<unknown> {
+    const body = await this.get(path);
     if (body === undefined) throw this.bad(path, 'not found');
     try {
       return JSON.parse(body) as unknown;
@@ -133,10 +133,9 @@ export class EsploraBackend implements BitcoinBackend {
   }
 
   private async mempoolTxIds(): Promise<readonly unknown[]> {
-    const limits = { ...this.limits, maxBytes: Math.max(this.limits.maxBytes, MAX_MEMPOOL_LISTING_BYTES) };
-    const ids = await this.json('/mempool/txids', limits);
+    const ids = await this.json('/mempool/txids');
     if (!Array.isArray(ids)) throw this.bad('/mempool/txids', 'not a list');
-    return ids;
+    return ids as unknown[];
   }
 
   /** The transaction's raw form, which must hash to the id asked: the node cannot swap in another. */

@@ -25,12 +25,6 @@ export interface MempoolLimits {
  */
 export const DEFAULT_MEMPOOL_LIMITS: MempoolLimits = { readsPerPass: 100, rememberedTxIds: 100_000 };
 
-/**
- * Largest mempool listing read, in bytes: mainnet's mempool has held 300,000 transactions, 20 MB of ids as JSON.
- * Above the answer limit of other calls; a listing past it fails the pass as `tooLarge`.
- */
-export const MAX_MEMPOOL_LISTING_BYTES = 32 * 1024 * 1024;
-
 const TX_ID = /^[0-9a-f]{64}$/;
 
 /** A mempool transaction not yet read, one read that touches no watched order, or one that does (kept). */

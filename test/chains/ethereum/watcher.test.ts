@@ -82,12 +82,14 @@ for (const kind of STORE_KINDS) {
       };
     }
 
-    test('a funding is seen, confirmed, and its refund height is the contract event\'s', async () => {
+    test("a funding is seen, confirmed, and its refund height is the contract event's", async () => {
       const { record } = await newOrder('fund', 10n ** 15n);
       const changes = await follow(record.id);
       const fundTx = await chain.fund(record.id, record.paymentHash, 10n ** 15n);
       // The block that holds the funding, as the node reports it (reading the tip instead races the automined block).
-      const fundHeight = Number((await chain.node.publicClient.waitForTransactionReceipt({ hash: fundTx })).blockNumber);
+      const fundHeight = Number(
+        (await chain.node.publicClient.waitForTransactionReceipt({ hash: fundTx })).blockNumber,
+      );
       await reaches(record.id, 'WaitingForFundingTxConfirmation');
       let seen = await view(record.id);
       assert.equal(seen.order.amountPaid, '0.001');
@@ -97,7 +99,9 @@ for (const kind of STORE_KINDS) {
       await reaches(record.id, 'Funded');
       const stored = await fresh.store.getOrder(record.id);
       assert.equal(stored?.htlc.refundableAtBlockHeight, fundHeight + REFUND_DELAY);
-      assert.deepEqual(stored?.transactions, [{ type: 'FUND', id: fundTx, amount: 10n ** 15n, blockHeight: fundHeight }]);
+      assert.deepEqual(stored?.transactions, [
+        { type: 'FUND', id: fundTx, amount: 10n ** 15n, blockHeight: fundHeight },
+      ]);
       await eventually(() => changes.length === 2, 'two stateChanged events');
       assert.deepEqual(changes, [
         { orderId: record.id, state: 'WaitingForFundingTxConfirmation', sequence: 2, transactionId: fundTx },
@@ -122,7 +126,10 @@ for (const kind of STORE_KINDS) {
       await reaches(record.id, 'Funded');
       const seen = await view(record.id);
       assert.equal(seen.order.amountPaid, '0.000000000000001');
-      assert.deepEqual(seen.transactions, [{ type: 'FUND', id: first }, { type: 'FUND', id: second }]);
+      assert.deepEqual(seen.transactions, [
+        { type: 'FUND', id: first },
+        { type: 'FUND', id: second },
+      ]);
       await eventually(() => changes.length === 4, 'four stateChanged events');
       assert.deepEqual(
         changes.map((change) => change.state),
@@ -230,7 +237,14 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(seen.transactions, [{ type: 'FUND', id: again }]);
       assert.deepEqual(
         (await fresh.store.getOrderHistory(record.id)).map((entry) => entry.state),
-        ['WaitingForFundingTx', 'WaitingForFundingTxConfirmation', 'Funded', 'WaitingForFundingTx', 'WaitingForFundingTxConfirmation', 'Funded'],
+        [
+          'WaitingForFundingTx',
+          'WaitingForFundingTxConfirmation',
+          'Funded',
+          'WaitingForFundingTx',
+          'WaitingForFundingTxConfirmation',
+          'Funded',
+        ],
       );
     });
   });
