@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt } from '../scripts/ensure-built.js';
+import { runBitcoinWatch } from './bitcoin-watch/run.js';
+import { BITCOIN_WATCH_SCENARIO } from './bitcoin-watch/settings.js';
 import { choosePinning, type CpuPinning } from './cpu-pinning.js';
 import { COLD_SAMPLE_SIZE } from './dataset/cold-sample.js';
 import { prepareDatasets, type Datasets } from './dataset/datasets.js';
@@ -76,7 +78,7 @@ function selectScenarios(all: Scenario[], wanted: readonly string[] | undefined)
   if (wanted === undefined) return all;
   const unknown = wanted.filter((name) => !all.some((scenario) => scenario.name === name));
   if (unknown.length > 0) {
-    const known = all.map((scenario) => scenario.name).join(', ');
+    const known = [...all.map((scenario) => scenario.name), BITCOIN_WATCH_SCENARIO].join(', ');
     throw new Error(`BENCH_SCENARIOS names unknown scenarios: ${unknown.join(', ')} (known: ${known})`);
   }
   return all.filter((scenario) => wanted.includes(scenario.name));
@@ -175,8 +177,8 @@ function scenarioMethod(scenarios: readonly Scenario[]): string[] {
   return method;
 }
 
-async function main(): Promise<void> {
-  const settings = readSettings();
+/** The read benchmark over the dataset: every HTTP scenario, or those of `wanted`. */
+async function runReadBenchmark(settings: BenchSettings, wanted: readonly string[] | undefined): Promise<void> {
   const machine = describeMachine();
   const loadAtStart = currentLoad();
   const date = new Date().toISOString();
@@ -197,7 +199,7 @@ async function main(): Promise<void> {
   }
   const pinning = choosePinning(settings.pin);
   const tool = chooseLoadTool(CACHE_DIR, pinning, settings.tool);
-  const scenarios = selectScenarios(buildScenarios(datasets.sample, datasets.coldSample), settings.scenarios);
+  const scenarios = selectScenarios(buildScenarios(datasets.sample, datasets.coldSample), wanted);
   log(`measuring with ${tool.name} ${tool.version}; server logs in ${LOG_DIR}`);
 
   const rows: ScenarioTargetSummary[] = [];
@@ -246,6 +248,18 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${report}\n`);
   writeGeneratedSection(BENCHMARKS_FILE, LATEST_RUN, report);
   log(`wrote the latest run into ${BENCHMARKS_FILE}`);
+}
+
+/**
+ * The read benchmark, then the Bitcoin watcher's scenario, then the socket load. BENCH_SCENARIOS naming only
+ * `bitcoin-watch` runs it without building the read benchmark's datasets.
+ */
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const wanted = settings.scenarios;
+  const readScenarios = wanted?.filter((name) => name !== BITCOIN_WATCH_SCENARIO);
+  if (readScenarios === undefined || readScenarios.length > 0) await runReadBenchmark(settings, readScenarios);
+  if (wanted === undefined || wanted.includes(BITCOIN_WATCH_SCENARIO)) await runBitcoinWatch();
   if (socketLoadWanted()) await runSocketLoad();
 }
 
