@@ -67,7 +67,8 @@ CREATE TABLE bitcoin_htlcs (
 ALTER TABLE claims ADD COLUMN fee_rate TEXT;
 `;
 
-const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2];
+/** Each migration takes the schema from its index to the next version. */
+export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2];
 
 export function migrateProviderState(db: Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
