@@ -164,6 +164,8 @@ async function advanceClaim(
   if (mined !== undefined) return { kind: 'claim-waiting', txId: mined.txId, atRisk: false };
   const refund = view.refunds[0];
   if (refund !== undefined) return { kind: 'refunded', txId: refund.txId };
+  // Paid, yet no output in the node's blocks: a reorg took the funding out, or the node is behind.
+  if (view.outputs.length === 0) return { kind: 'waiting', reason: 'funding-not-seen' };
 
   const estimate = await settlement.chain.feeRate();
   const broadcast = broadcastOf(claim);

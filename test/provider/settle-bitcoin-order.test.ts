@@ -288,6 +288,19 @@ describe('a Bitcoin order settled by the provider: the test Bitcoin node, a stan
     assert.equal(base.state.claim(order.orderId)?.attempts, 4);
   });
 
+  test('at the maximum rate in the urgent window: capped, and a claim the node dropped is sent again', async () => {
+    const order = quotedOrder('settle', MARGIN + 4);
+    pay(order.htlc.payToAddress, AMOUNT);
+    mine(2);
+    const capped = { ...settlement(), claimFeePolicy: { ...POLICY, maximumRate: BigInt(FEE_RATE) } };
+    const first = sent(await settleBitcoinOrder(capped, order));
+    assert.equal(first.rate, BigInt(FEE_RATE));
+    mine(order.htlc.refundableAtBlockHeight - POLICY.urgentBlocks - bitcoin.chain.tipHeight, []);
+    bitcoin.chain.mempool = bitcoin.chain.mempool.filter((tx) => tx.getId() !== first.txId);
+    assert.deepEqual(await settleBitcoinOrder(capped, order), { kind: 'claim-capped', txId: first.txId, atRisk: true });
+    assert.ok(mempoolTx(first.txId) !== undefined, 'a claim the node dropped is sent again');
+  });
+
   test('paid, then the process dies before the claim goes out: after restart it claims, and never pays again', async () => {
     const order = quotedOrder('settle');
     const funding = pay(order.htlc.payToAddress, AMOUNT);
