@@ -13,11 +13,11 @@ import type { LightningBackend } from '../chains/lightning/lightning-backend.js'
 import { decodeInvoice } from '../domain/invoice.js';
 import type { Network } from '../domain/markets.js';
 import type { OrderState } from '../domain/states.js';
-import { buildBitcoinClaim, type BitcoinClaim } from './claims/bitcoin-claim.js';
+import { buildBitcoinClaim, ClaimNotWorthIt, type BitcoinClaim } from './claims/bitcoin-claim.js';
 import { readBitcoinHtlc, type BitcoinHtlcView } from './claims/bitcoin-htlc-view.js';
 import type { ClaimKeys } from './keys/claim-keys.js';
 import { payInvoice, resumePayment } from './payments/pay-invoice.js';
-import { decideClaimFee, type ClaimFeePolicy } from './rules/claim-fee-bump.js';
+import { decideClaimFee, type ClaimFeeDecision, type ClaimFeePolicy } from './rules/claim-fee-bump.js';
 import { decidePayment, type PaymentDecision } from './rules/payment-decision.js';
 import type { BitcoinHtlcRecord, ClaimRecord, ProviderState } from './state/provider-state.js';
 
@@ -61,6 +61,8 @@ export type BitcoinSettlementStep =
   /** At the policy's maximum rate within the urgent window: someone must look. */
   | { kind: 'claim-capped'; txId: string; atRisk: true }
   | { kind: 'claim-confirmed'; txId: string }
+  /** The fee at the rate due would leave less than the dust limit of the outputs: someone must look. */
+  | { kind: 'claim-not-worth-it'; total: bigint; fee: bigint }
   /** The user refunded the HTLC: a payment made for it is lost. */
   | { kind: 'refunded'; txId: string };
 
@@ -192,6 +194,24 @@ async function advanceClaim(
       keys: settlement.keys,
     });
 
+  try {
+    return await sendClaim(settlement, orderId, claim, decision, view.tipHeight, build);
+  } catch (error) {
+    if (!(error instanceof ClaimNotWorthIt)) throw error;
+    return { kind: 'claim-not-worth-it', total: error.total, fee: error.fee };
+  }
+}
+
+async function sendClaim(
+  settlement: BitcoinSettlement,
+  orderId: string,
+  claim: ClaimRecord,
+  decision: ClaimFeeDecision,
+  tipHeight: number,
+  build: (feeRate: bigint) => BitcoinClaim,
+): Promise<BitcoinSettlementStep> {
+  const { state } = settlement;
+  const broadcast = broadcastOf(claim);
   if (decision.action === 'broadcast') {
     const sent = build(decision.rate);
     await settlement.broadcast(sent.hex);
@@ -199,7 +219,7 @@ async function advanceClaim(
       txId: sent.txId,
       fee: sent.fee,
       feeRate: decision.rate,
-      height: view.tipHeight,
+      height: tipHeight,
     });
     return { kind: 'claim-sent', txId: sent.txId, rate: decision.rate, fee: sent.fee, atRisk: decision.atRisk };
   }

@@ -105,7 +105,7 @@ describe('a Bitcoin order settled by the provider: the test Bitcoin node, a stan
     for (let block = 0; block < blocks; block += 1) bitcoin.chain.mine(txs === undefined ? {} : { txs });
   };
 
-  function quotedOrder(behaviour: PayeeBehaviour, timelockBlocks = TIMELOCK): QuotedOrder {
+  function quotedOrder(behaviour: PayeeBehaviour, timelockBlocks = TIMELOCK, onchainAmount = AMOUNT): QuotedOrder {
     const orderId = randomUUID();
     const invoice = makeInvoice({ network: 'simnet', amountSatoshis: 40_000n, expirySeconds: 7_200 });
     payments.expect(invoice, behaviour);
@@ -114,7 +114,7 @@ describe('a Bitcoin order settled by the provider: the test Bitcoin node, a stan
       market: 'SBTC_LSBTC',
       paymentHash: invoice.paymentHash,
       invoiceAmountMillisatoshis: 40_000_000n,
-      onchainAmount: AMOUNT,
+      onchainAmount,
       expiresAtMs: Date.now() + 600_000,
       quotedAtMs: Date.now(),
     });
@@ -299,6 +299,16 @@ describe('a Bitcoin order settled by the provider: the test Bitcoin node, a stan
     bitcoin.chain.mempool = bitcoin.chain.mempool.filter((tx) => tx.getId() !== first.txId);
     assert.deepEqual(await settleBitcoinOrder(capped, order), { kind: 'claim-capped', txId: first.txId, atRisk: true });
     assert.ok(mempoolTx(first.txId) !== undefined, 'a claim the node dropped is sent again');
+  });
+
+  test('an HTLC worth less than its claim fee and the dust limit: said so, nothing broadcast', async () => {
+    const order = quotedOrder('settle', TIMELOCK, 1_000n);
+    pay(order.htlc.payToAddress, 1_000n);
+    mine(2);
+    const step = await settleBitcoinOrder(settlement(), order);
+    assert.equal(step.kind, 'claim-not-worth-it');
+    assert.equal(step.kind === 'claim-not-worth-it' && step.total, 1_000n);
+    assert.equal(base.state.claim(order.orderId)?.state, 'pending');
   });
 
   test('paid, then the process dies before the claim goes out: after restart it claims, and never pays again', async () => {
