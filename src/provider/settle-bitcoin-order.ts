@@ -51,7 +51,10 @@ export interface BitcoinSettlement {
 
 export type BitcoinSettlementStep =
   | { kind: 'waiting'; reason: Extract<PaymentDecision, { final: false }>['reason'] }
-  | { kind: 'not-paying'; reason: Extract<PaymentDecision, { final: true }>['reason'] | 'not-quoted' }
+  | {
+      kind: 'not-paying';
+      reason: Extract<PaymentDecision, { final: true }>['reason'] | 'not-quoted' | 'payment-hash-mismatch';
+    }
   | { kind: 'payment-pending' }
   | { kind: 'payment-failed' }
   /** A claim (the first or a replacement) went out at `rate` satoshis per vbyte. */
@@ -82,6 +85,8 @@ export async function settleBitcoinOrder(
   if (decoded?.amountMillisatoshis === undefined || quote === undefined || htlc === undefined) {
     return { kind: 'not-paying', reason: 'not-quoted' };
   }
+  // The HTLC opens only to the preimage of the hash quoted: paying another invoice could never be claimed.
+  if (decoded.paymentHash !== quote.paymentHash) return { kind: 'not-paying', reason: 'payment-hash-mismatch' };
   const claim = state.claim(order.orderId);
   if (claim?.state === 'confirmed') return { kind: 'claim-confirmed', txId: claim.txId ?? '' };
 

@@ -239,6 +239,19 @@ describe('a Bitcoin order settled by the provider: the test Bitcoin node, a stan
     assert.equal(payments.payment(order.paymentHash), undefined, 'one satoshi short: nothing paid');
   });
 
+  test('an invoice of another payment hash than the one quoted (and locked in the HTLC) is never paid', async () => {
+    const order = quotedOrder('settle');
+    const other = makeInvoice({ network: 'simnet', amountSatoshis: 40_000n, expirySeconds: 7_200 });
+    payments.expect(other, 'settle');
+    pay(order.htlc.payToAddress, AMOUNT);
+    mine(2);
+    assert.deepEqual(await settleBitcoinOrder(settlement(), { ...order, invoice: other.invoice }), {
+      kind: 'not-paying',
+      reason: 'payment-hash-mismatch',
+    });
+    assert.equal(payments.payment(other.paymentHash), undefined);
+  });
+
   test('funded too close to its refund height: not paid', async () => {
     const order = quotedOrder('settle', MARGIN + 3);
     pay(order.htlc.payToAddress, AMOUNT);
