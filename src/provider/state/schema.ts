@@ -5,9 +5,10 @@ import type { Database } from 'better-sqlite3';
  * satoshis or wei on chain), never floating point. `user_version` numbers the schema so a later one
  * can migrate forward.
  */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
-const SCHEMA = `
+/** Version 1: quotes, payments, claims. */
+const SCHEMA_1 = `
 CREATE TABLE quotes (
   order_id TEXT PRIMARY KEY,
   market TEXT NOT NULL,
@@ -50,13 +51,32 @@ CREATE INDEX payments_paying ON payments (state) WHERE state = 'paying';
 CREATE INDEX claims_open ON claims (state) WHERE state <> 'confirmed';
 `;
 
+/**
+ * Version 2: the HTLC of each Bitcoin quote (its redeem script names the order's claim key, derived
+ * from the order id, so no key index is kept), the height to read the chain from, and a claim's fee rate,
+ * which a Bitcoin replacement must raise.
+ */
+const SCHEMA_2 = `
+CREATE TABLE bitcoin_htlcs (
+  order_id TEXT PRIMARY KEY,
+  redeem_script TEXT NOT NULL,
+  pay_to_address TEXT NOT NULL,
+  refund_height INTEGER NOT NULL,
+  quoted_height INTEGER NOT NULL
+);
+ALTER TABLE claims ADD COLUMN fee_rate TEXT;
+`;
+
+/** Each migration takes the schema from its index to the next version. */
+export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2];
+
 export function migrateProviderState(db: Database): void {
-  const version = db.pragma('user_version', { simple: true });
+  const version = Number(db.pragma('user_version', { simple: true }));
   if (version === SCHEMA_VERSION) return;
-  if (version !== 0)
+  if (version > SCHEMA_VERSION)
     throw new Error(`provider state: schema version ${String(version)} is newer than this lnswap knows`);
   db.transaction(() => {
-    db.exec(SCHEMA);
+    for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }

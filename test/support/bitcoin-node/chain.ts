@@ -89,8 +89,9 @@ export class BitcoinTestChain {
   /**
    * Takes a transaction into the mempool, as Bitcoin Core 28 does with full RBF (`mempoolfullrbf=1`, no signal
    * needed): a transaction spending an output that a mempool transaction already spends replaces it and its
-   * descendants when it pays a higher fee than all of them together (BIP-125 rule 3); one that conflicts
-   * with a confirmed spend, or does not pay more, is refused.
+   * descendants when it pays a higher rate than each of them and more in fees than all of them together, by at
+   * least the incremental relay fee (1 sat/vB) on its own size (BIP 125 rules 3 and 4); one that conflicts with
+   * a confirmed spend, or does not pay enough more, is refused.
    */
   submit(hex: string): Transaction {
     const tx = Transaction.fromHex(hex);
@@ -105,13 +106,24 @@ export class BitcoinTestChain {
     }
     if (conflicts.size > 0) {
       const replaced = this.withDescendants([...conflicts]);
-      const replacedFees = replaced.reduce((sum, old) => sum + (this.fee(old) ?? 0n), 0n);
-      const fee = this.fee(tx);
-      if (fee === undefined || fee <= replacedFees) throw new Error('insufficient fee');
+      this.checkReplacement(tx, replaced);
       this.removeFromMempool(replaced);
     }
     this.mempool.push(tx);
     return tx;
+  }
+
+  private checkReplacement(tx: Transaction, replaced: readonly Transaction[]): void {
+    const fee = this.fee(tx);
+    const replacedFees = replaced.map((original) => this.fee(original) ?? 0n);
+    const replacedFee = replacedFees.reduce((sum, each) => sum + each, 0n);
+    const size = BigInt(tx.virtualSize());
+    const higherRate = replaced.every(
+      (original, index) => fee !== undefined && fee * BigInt(original.virtualSize()) > replacedFees[index]! * size,
+    );
+    if (fee === undefined || !higherRate || fee - replacedFee < size) {
+      throw new Error(`insufficient fee, rejecting replacement ${tx.getId()}`);
+    }
   }
 
   /** Drops a mempool transaction and its descendants, as a node does when it expires or trims them. */
