@@ -1,4 +1,4 @@
-import { ETHEREUM_SETTINGS, type Setting } from './serve-settings.js';
+import { BITCOIN_SETTINGS, ETHEREUM_SETTINGS, type Setting } from './serve-settings.js';
 
 const httpUrl = (text: string) => {
   try {
@@ -17,6 +17,8 @@ export const PROVIDER_SETTINGS: {
   readonly serviceUrl: Setting<string>;
   readonly state: Setting<string>;
   readonly ethereumRpc: Setting<string>;
+  readonly bitcoinEsplora: Setting<string>;
+  readonly bitcoinRpc: Setting<string>;
   readonly metricsHost: Setting<string>;
   readonly metricsPort: Setting<number | 'off'>;
   readonly pollIntervalMs: Setting<number>;
@@ -44,6 +46,14 @@ export const PROVIDER_SETTINGS: {
     parse: path,
   },
   ethereumRpc: { ...ETHEREUM_SETTINGS.rpcUrl, help: 'Ethereum JSON-RPC node to settle and claim with' },
+  bitcoinEsplora: {
+    ...BITCOIN_SETTINGS.esploraUrl,
+    help: 'Esplora REST API to read HTLCs and send claims with; not with --bitcoin-rpc',
+  },
+  bitcoinRpc: {
+    ...BITCOIN_SETTINGS.rpcUrl,
+    help: 'Bitcoin Core JSON-RPC to read HTLCs and send claims with; user and password in BITCOIN_RPC_USER and BITCOIN_RPC_PASSWORD (or their _FILE), or in the URL',
+  },
   metricsHost: {
     flag: 'metrics-host',
     env: 'LNSWAP_PROVIDER_METRICS_HOST',
@@ -84,7 +94,11 @@ export const PROVIDER_SECRETS: readonly { readonly env: string; readonly help: s
   { env: 'LNSWAP_PROVIDER_SECRET_KEY', help: 'its secret key' },
   {
     env: 'LNSWAP_PROVIDER_ETHEREUM_KEY',
-    help: "the payout account's private key (0x and 64 hex): claims are sent from it and pay it",
+    help: "the Ethereum payout account's private key (0x and 64 hex): claims are sent from it and pay it",
+  },
+  {
+    env: 'LNSWAP_PROVIDER_BITCOIN_SEED',
+    help: 'the BIP32 seed (hex) the per-order Bitcoin claim keys derive from',
   },
 ];
 

@@ -26,6 +26,7 @@ export const providerCommand: Command = {
   name: 'provider',
   summary: 'run a liquidity provider: quote, pay invoices through LND or Core Lightning, claim',
   help: `Usage: lnswap provider --config FILE --service-url URL [--state FILE] [--ethereum-rpc URL]
+                       [--bitcoin-esplora URL | --bitcoin-rpc URL]
                        [--metrics-host H] [--metrics-port N|off] [--poll-interval-ms N]
 
 Quotes on the markets of the configuration file, pays the invoices of the orders it wins once they
@@ -61,7 +62,11 @@ Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
     const metricsHost = readSetting(PROVIDER_SETTINGS.metricsHost, values, env) ?? '127.0.0.1';
     const pollIntervalMs = readSetting(PROVIDER_SETTINGS.pollIntervalMs, values, env) ?? DEFAULT_POLL_INTERVAL_MS;
     const rpcUrl = readSetting(PROVIDER_SETTINGS.ethereumRpc, values, env);
-    const [apiKey, secretKey, payoutKey] = PROVIDER_SECRETS.map(({ env: name }) => secretFromEnv(name, env));
+    const esploraUrl = readSetting(PROVIDER_SETTINGS.bitcoinEsplora, values, env);
+    const bitcoinRpcUrl = readSetting(PROVIDER_SETTINGS.bitcoinRpc, values, env);
+    const [apiKey, secretKey, payoutKey, bitcoinSeed] = PROVIDER_SECRETS.map(({ env: name }) =>
+      secretFromEnv(name, env),
+    );
     if (apiKey === undefined || apiKey === '') throw new UsageError('LNSWAP_PROVIDER_API_KEY is not set');
     if (secretKey === undefined || secretKey === '') throw new UsageError('LNSWAP_PROVIDER_SECRET_KEY is not set');
 
@@ -89,6 +94,34 @@ Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
       ethereum = { rpcUrl, payoutKey: payoutKey as `0x${string}` };
     }
 
+    let bitcoin: { node: Record<string, string>; seed: Uint8Array } | undefined;
+    if (file.bitcoin !== undefined) {
+      if ((esploraUrl === undefined) === (bitcoinRpcUrl === undefined)) {
+        throw new UsageError('the configuration has a Bitcoin market: give one of --bitcoin-esplora and --bitcoin-rpc');
+      }
+      if (bitcoinSeed === undefined || bitcoinSeed.trim() === '') {
+        throw new UsageError('LNSWAP_PROVIDER_BITCOIN_SEED is not set');
+      }
+      const { parseSeed } = await import('../../provider/keys/bitcoin-seed.js');
+      let seed: Uint8Array;
+      try {
+        seed = parseSeed(bitcoinSeed, 'LNSWAP_PROVIDER_BITCOIN_SEED');
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      const rpcUser = secretFromEnv('BITCOIN_RPC_USER', env);
+      const rpcPassword = secretFromEnv('BITCOIN_RPC_PASSWORD', env);
+      bitcoin = {
+        node: {
+          ...(esploraUrl === undefined ? {} : { esploraUrl }),
+          ...(bitcoinRpcUrl === undefined ? {} : { rpcUrl: bitcoinRpcUrl }),
+          ...(rpcUser === undefined ? {} : { rpcUser }),
+          ...(rpcPassword === undefined ? {} : { rpcPassword }),
+        },
+        seed,
+      };
+    }
+
     const [{ startProviderDaemon }, { shutdownRequested }] = await Promise.all([
       import('../../provider/daemon/provider-daemon.js'),
       import('../shutdown.js'),
@@ -104,6 +137,7 @@ Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
         ...(metricsPort === 'off' ? {} : { probes: { host: metricsHost, port: metricsPort } }),
         file,
         ...(ethereum === undefined ? {} : { ethereum }),
+        ...(bitcoin === undefined ? {} : { bitcoin }),
       },
       { logger, lightning },
     );

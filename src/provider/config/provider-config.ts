@@ -38,6 +38,16 @@ export interface EthereumConfig {
   feePolicy: ClaimFeePolicy;
 }
 
+export interface BitcoinConfig {
+  /** Where claims pay the funds: an address of the market's network. */
+  payoutAddress: string;
+  confirmations: number;
+  claimMarginBlocks: number;
+  /** Blocks from the quote to the HTLC's refund height. */
+  timelockBlocks: number;
+  feePolicy: ClaimFeePolicy;
+}
+
 /** The configuration file: what the provider trades and how, and where its Lightning node is. */
 export interface ProviderFileConfig {
   lightning: LightningConfig;
@@ -45,6 +55,7 @@ export interface ProviderFileConfig {
   fundWindowMs: number;
   paymentTimeoutSeconds: number;
   ethereum?: EthereumConfig;
+  bitcoin?: BitcoinConfig;
   markets: MarketConfig[];
 }
 
@@ -67,14 +78,21 @@ const NETWORK_OF_OFFCHAIN_TICKER = new Map(
 export function parseProviderConfig(json: unknown): ProviderFileConfig {
   const root = object(json, 'the configuration');
   const ethereum = root.ethereum === undefined ? undefined : parseEthereum(object(root.ethereum, 'ethereum'));
+  const bitcoin = root.bitcoin === undefined ? undefined : parseBitcoin(object(root.bitcoin, 'bitcoin'));
   const marketsJson = object(root.markets, 'markets');
   const markets = Object.entries(marketsJson).map(([name, value]) =>
     parseMarket(name, object(value, `markets.${name}`)),
   );
+  if (markets.filter(({ market }) => market.onchain.chain === 'bitcoin').length > 1) {
+    throw new ProviderConfigError('markets', 'may hold one Bitcoin market: one payout address, one network');
+  }
   if (markets.length === 0) throw new ProviderConfigError('markets', 'must name at least one market');
   for (const { market } of markets) {
     if (market.onchain.chain === 'ethereum' && ethereum === undefined) {
       throw new ProviderConfigError(`markets.${market.name}`, 'is an Ethereum market: the ethereum section is missing');
+    }
+    if (market.onchain.chain === 'bitcoin' && bitcoin === undefined) {
+      throw new ProviderConfigError(`markets.${market.name}`, 'is a Bitcoin market: the bitcoin section is missing');
     }
   }
   return {
@@ -84,6 +102,7 @@ export function parseProviderConfig(json: unknown): ProviderFileConfig {
     fundWindowMs: whole(root.fundWindowSeconds ?? 900, 'fundWindowSeconds', 300, 86_400) * 1000,
     paymentTimeoutSeconds: whole(root.paymentTimeoutSeconds ?? 60, 'paymentTimeoutSeconds', 1, 3_600),
     ...(ethereum === undefined ? {} : { ethereum }),
+    ...(bitcoin === undefined ? {} : { bitcoin }),
     markets,
   };
 }
@@ -123,14 +142,29 @@ function parseEthereum(json: Json): EthereumConfig {
   };
 }
 
+function parseBitcoin(json: Json): BitcoinConfig {
+  const fees = object(json.claimFees ?? {}, 'bitcoin.claimFees');
+  return {
+    payoutAddress: text(json.payoutAddress, 'bitcoin.payoutAddress'),
+    confirmations: whole(json.confirmations ?? 1, 'bitcoin.confirmations', 1, 100),
+    claimMarginBlocks: whole(json.claimMarginBlocks ?? 12, 'bitcoin.claimMarginBlocks', 1, 1_000),
+    timelockBlocks: whole(json.timelockBlocks ?? 72, 'bitcoin.timelockBlocks', 24, 2_016),
+    feePolicy: {
+      stuckAfterBlocks: whole(fees.stuckAfterBlocks ?? 2, 'bitcoin.claimFees.stuckAfterBlocks', 1, 1_000),
+      urgentBlocks: whole(fees.urgentBlocks ?? 6, 'bitcoin.claimFees.urgentBlocks', 1, 1_000),
+      bumpPercent: BigInt(whole(fees.bumpPercent ?? 150, 'bitcoin.claimFees.bumpPercent', 110, 1_000)),
+      // BIP 125: a replacement adds at least the incremental relay fee, 1 sat/vB.
+      minimumIncrement: 1n,
+      maximumRate: BigInt(whole(fees.maximumSatPerVbyte ?? 500, 'bitcoin.claimFees.maximumSatPerVbyte', 1, 100_000)),
+    },
+  };
+}
+
 function parseMarket(name: string, json: Json): MarketConfig {
   const field = `markets.${name}`;
   const market = json.token === undefined ? findMarket(name) : tokenMarket(name, object(json.token, `${field}.token`));
   if (market === undefined)
     throw new ProviderConfigError(field, 'is not a known market (a token market needs "token")');
-  if (market.onchain.chain !== 'ethereum') {
-    throw new ProviderConfigError(field, 'is a Bitcoin market: this lnswap quotes Ethereum markets only');
-  }
   const decimals = market.onchain.decimals;
   const minimumSatoshis = satoshis(json.minimumSatoshis, `${field}.minimumSatoshis`);
   const maximumSatoshis = satoshis(json.maximumSatoshis, `${field}.maximumSatoshis`);

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import { createPublicClient, createWalletClient, defineChain, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { openBitcoinBackend, type BitcoinNodeAddress } from '../../chains/bitcoin/open-bitcoin-backend.js';
 import { boundedNodeTransport } from '../../chains/ethereum/node-transport.js';
 import type { LightningBackend } from '../../chains/lightning/lightning-backend.js';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import type { ProviderFileConfig } from '../config/provider-config.js';
+import { ClaimKeys } from '../keys/claim-keys.js';
 import { reportOutcomes } from '../payments/report-outcomes.js';
 import { fixedRate, urlRate, type RateSource } from '../pricing/rate-source.js';
 import type { MarketPricing } from '../rules/pricing.js';
@@ -12,6 +14,7 @@ import { ethereumQuoteDetails } from '../service-link/ethereum-quote-details.js'
 import type { ProviderCredentials } from '../service-link/provider-credentials.js';
 import { startQuoteResponder, type QuoteResponder, type ServedMarket } from '../service-link/quote-responder.js';
 import { ProviderState } from '../state/provider-state.js';
+import { bitcoinChainSettlement } from './bitcoin-chain-settlement.js';
 import type { ChainSettlement } from './chain-settlement.js';
 import { ethereumChainSettlement } from './ethereum-chain-settlement.js';
 import { followOrdersRound, messageOf, settlementsByChain, type OrderFollowing } from './follow-orders.js';
@@ -37,6 +40,8 @@ export interface ProviderDaemonConfig {
   file: ProviderFileConfig;
   /** The Ethereum node and the payout account's key: needed when an Ethereum market is served. */
   ethereum?: { rpcUrl: string; payoutKey: Hex };
+  /** The Bitcoin node and the seed the claim keys derive from: needed when a Bitcoin market is served. */
+  bitcoin?: { node: BitcoinNodeAddress; seed: Uint8Array };
   /** Bounds each call to the service (acks, reads). Default 10 s. */
   serviceTimeoutMs?: number;
 }
@@ -90,9 +95,6 @@ export async function startProviderDaemon(
     >();
     for (const configured of config.file.markets) {
       const { market } = configured;
-      if (ethereum === undefined || wallet === undefined) {
-        throw new Error(`${market.name} is an Ethereum market: give the Ethereum node and the payout key`);
-      }
       const source =
         configured.rate.kind === 'fixed'
           ? fixedRate(configured.rate.rate)
@@ -109,17 +111,48 @@ export async function startProviderDaemon(
         dueAtMs: 0,
       });
       const limit = configured.pricing.routingFeeLimitBasisPoints;
-      ethereumMarkets.set(market.name, {
-        market,
-        feeLimitMillisatoshis: (amount) => (amount * limit + BASIS_POINTS - 1n) / BASIS_POINTS,
-      });
+      const feeLimitMillisatoshis = (amount: bigint) => (amount * limit + BASIS_POINTS - 1n) / BASIS_POINTS;
+      const pricing = (): MarketPricing | undefined => {
+        const rate = source.current();
+        return rate === undefined ? undefined : { ...configured.pricing, onchainPerBitcoin: rate };
+      };
+      if (market.onchain.chain === 'bitcoin') {
+        const rules = config.file.bitcoin;
+        if (rules === undefined || config.bitcoin === undefined) {
+          throw new Error(`${market.name} is a Bitcoin market: give the Bitcoin node and the claim key seed`);
+        }
+        const chain = openBitcoinBackend(config.bitcoin.node, market.network);
+        const bitcoin = bitcoinChainSettlement({
+          settlement: {
+            state,
+            lightning,
+            chain,
+            broadcast: (signedTxHex) => chain.broadcast(signedTxHex),
+            network: market.network,
+            keys: ClaimKeys.fromSeed(config.bitcoin.seed),
+            payoutAddress: rules.payoutAddress,
+            requiredConfirmations: rules.confirmations,
+            claimMarginBlocks: rules.claimMarginBlocks,
+            claimFeePolicy: rules.feePolicy,
+            paymentTimeoutSeconds: config.file.paymentTimeoutSeconds,
+            now,
+          },
+          market,
+          feeLimitMillisatoshis,
+          timelockBlocks: rules.timelockBlocks,
+        });
+        settlements.set(market.name, bitcoin);
+        served.push({ market, limits: configured.pricing, pricing, details: (order) => bitcoin.quoteDetails(order) });
+        continue;
+      }
+      if (ethereum === undefined || wallet === undefined) {
+        throw new Error(`${market.name} is an Ethereum market: give the Ethereum node and the payout key`);
+      }
+      ethereumMarkets.set(market.name, { market, feeLimitMillisatoshis });
       served.push({
         market,
         limits: configured.pricing,
-        pricing: (): MarketPricing | undefined => {
-          const rate = source.current();
-          return rate === undefined ? undefined : { ...configured.pricing, onchainPerBitcoin: rate };
-        },
+        pricing,
         details: (order) =>
           ethereumQuoteDetails(
             {
@@ -131,7 +164,7 @@ export async function startProviderDaemon(
           ),
       });
     }
-    if (ethereum !== undefined && wallet !== undefined) {
+    if (ethereum !== undefined && wallet !== undefined && ethereumMarkets.size > 0) {
       const chain = ethereumChainSettlement({
         settlement: {
           state,

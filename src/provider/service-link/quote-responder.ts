@@ -32,8 +32,10 @@ export interface ServedMarket {
   limits: Pick<MarketPricing, 'minimumMillisatoshis' | 'maximumMillisatoshis' | 'minimumInvoiceLifetimeMs'>;
   /** The pricing now; undefined while the rate is unknown, and then nothing is quoted. */
   pricing: () => MarketPricing | undefined;
-  /** The maker quote's `details`: the funding the user signs, paying the provider's claim. */
-  details: (order: QuoteDetailsRequest) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The maker quote's `details`: the funding the user signs, paying the provider's claim; undefined declines. */
+  details: (
+    order: QuoteDetailsRequest,
+  ) => Promise<Record<string, unknown> | undefined> | Record<string, unknown> | undefined;
 }
 
 export interface QuoteResponderOptions {
@@ -158,6 +160,7 @@ async function answerQuoteRequest(
     amount: decision.onchainAmount,
     ...(typeof request.refundAddress === 'string' ? { refundAddress: request.refundAddress } : {}),
   });
+  if (details === undefined) return;
   const quoteExpiryTimestampMs = request.requestExpiryTimestampMs + options.fundWindowMs;
   options.state.recordQuote({
     orderId: request.orderId,
