@@ -8,7 +8,6 @@ import { parseDecimalAmount } from '../../src/domain/amounts.js';
 import { startAnvil, type AnvilNode } from '../support/anvil.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice, type SignedInvoice } from '../support/invoices.js';
-import type { RunningStandIn } from '../support/lightning/https-stand-in.js';
 import { startClnRestStandIn } from '../support/lightning/cln-rest-stand-in.js';
 import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
 import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';

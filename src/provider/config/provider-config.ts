@@ -121,9 +121,10 @@ function parseEthereum(json: Json): EthereumConfig {
   const swapContract = text(json.swapContract, 'ethereum.swapContract');
   if (!isEthereumAddress(swapContract)) throw new ProviderConfigError('ethereum.swapContract', 'must be an address');
   const fees = object(json.claimFees ?? {}, 'ethereum.claimFees');
-  const maximumWei = parseDecimalAmount(String(fees.maximumGwei ?? '500'), 9);
+  const maximumGwei = fees.maximumGwei ?? '500';
+  const maximumWei = typeof maximumGwei === 'string' ? parseDecimalAmount(maximumGwei, 9) : undefined;
   if (maximumWei === undefined || maximumWei === 0n) {
-    throw new ProviderConfigError('ethereum.claimFees.maximumGwei', 'must be a positive decimal');
+    throw new ProviderConfigError('ethereum.claimFees.maximumGwei', 'must be a positive decimal string');
   }
   return {
     swapContract: swapContract as `0x${string}`,

@@ -72,13 +72,14 @@ async function fetchJson(options: UrlRateOptions): Promise<unknown> {
     await response.body?.cancel();
     throw new Error(`the rate URL answered HTTP ${response.status}`);
   }
-  const reader = response.body?.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = response.body?.getReader();
   if (reader === undefined) throw new Error('the rate URL answered no body');
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    const read = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+    if (read.done) break;
+    const { value } = read;
     size += value.byteLength;
     if (size > options.maxBytes) {
       await reader.cancel();
