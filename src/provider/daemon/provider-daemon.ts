@@ -76,8 +76,11 @@ export async function startProviderDaemon(
   const serviceTimeoutMs = config.serviceTimeoutMs ?? 10_000;
   const state = ProviderState.open(config.stateFile);
   const cleanups: (() => Promise<void> | void)[] = [() => state.close()];
+  let closed = false;
   const cleanUp = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    if (closed) return;
+    closed = true;
+    for (const cleanup of [...cleanups].reverse()) await cleanup();
   };
   try {
     const nodeInfo = await lightning.getInfo();
