@@ -10,7 +10,7 @@ describe('a rate read from a URL', () => {
   let server: Server;
   let base: string;
   /** What the endpoint answers next: a body, or `hang` (never answers). */
-  let answer: string | 'hang' = '';
+  let answer = '';
   let nowMs = 1_000_000_000_000;
 
   before(async () => {
