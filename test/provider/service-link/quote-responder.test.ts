@@ -67,7 +67,7 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
     }),
     now: () => Date.now(),
     ackTimeoutMs: 5_000,
-    onJudged: (orderId, judgement) => judged.push({ orderId, judgement }),
+    onJudged: (orderId, _market, judgement) => judged.push({ orderId, judgement }),
   });
 
   before(async () => {
