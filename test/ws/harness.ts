@@ -3,6 +3,7 @@ import { pino, type Logger } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
 import { isValidProviderName } from '../../src/domain/provider-names.js';
+import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
 import type { EthereumWatchOptions } from '../../src/engine/ethereum-watch.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { startService, type RunningService } from '../../src/service.js';
@@ -39,6 +40,7 @@ export interface ServiceOverrides {
   /** Silent unless given. */
   logger?: Logger;
   ethereum?: EthereumWatchOptions;
+  bitcoin?: BitcoinWatchOptions;
 }
 
 /** A debug-level logger that keeps every line it writes, parsed. */
@@ -66,6 +68,7 @@ export async function startOnStore(
     engine: testEngineOptions(overrides.engine),
     ...(overrides.sockets === undefined ? {} : { sockets: overrides.sockets }),
     ...(overrides.ethereum === undefined ? {} : { ethereum: overrides.ethereum }),
+    ...(overrides.bitcoin === undefined ? {} : { bitcoin: overrides.bitcoin }),
   });
 }
 

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3';
  * satoshis or wei on chain), never floating point. `user_version` numbers the schema so a later one
  * can migrate forward.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** Version 1: quotes, payments, claims. */
 const SCHEMA_1 = `
@@ -67,8 +67,37 @@ CREATE TABLE bitcoin_htlcs (
 ALTER TABLE claims ADD COLUMN fee_rate TEXT;
 `;
 
+/**
+ * Version 3: `quotes.closed`, set once the daemon has nothing left to do for the order (it lost the
+ * auction, or the order it won is over), so a long-running daemon follows only live orders; and a
+ * claim may be `lost` (the slot was refunded or the HTLC spent by the refund), so it stops counting
+ * as pending. SQLite cannot change a CHECK in place: the claims table is rebuilt.
+ */
+const SCHEMA_3 = `
+ALTER TABLE quotes ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX quotes_open ON quotes (order_id) WHERE closed = 0;
+CREATE TABLE claims_2 (
+  order_id TEXT PRIMARY KEY,
+  chain TEXT NOT NULL,
+  payment_hash TEXT NOT NULL REFERENCES payments (payment_hash),
+  refund_height INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'broadcast', 'confirmed', 'lost')),
+  tx_id TEXT,
+  nonce INTEGER,
+  fee TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  broadcast_height INTEGER,
+  confirmed_height INTEGER,
+  fee_rate TEXT
+);
+INSERT INTO claims_2 SELECT * FROM claims;
+DROP TABLE claims;
+ALTER TABLE claims_2 RENAME TO claims;
+CREATE INDEX claims_open ON claims (state) WHERE state IN ('pending', 'broadcast');
+`;
+
 /** Each migration takes the schema from its index to the next version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2];
+export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3];
 
 export function migrateProviderState(db: Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
