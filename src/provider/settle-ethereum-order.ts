@@ -1,6 +1,5 @@
 import type { Account, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
 import type { LightningBackend } from '../chains/lightning/lightning-backend.js';
-import { ZERO_ADDRESS } from '../domain/ethereum.js';
 import { decodeInvoice } from '../domain/invoice.js';
 import type { OrderState } from '../domain/states.js';
 import { readEthereumSlot, sendEthereumClaim } from './claims/ethereum-claim.js';
@@ -16,6 +15,8 @@ export interface EthereumOrder {
   serviceState: OrderState;
   /** The account whose slot funds the order (the sender of the funding transaction). */
   funder: Hex;
+  /** The market's ERC-20 contract, or the zero address for ether: a slot of another asset is no funding. */
+  token: string;
 }
 
 export interface EthereumSettlement {
@@ -77,7 +78,7 @@ export async function settleEthereumOrder(
   const problem = slotProblem(slot, {
     payoutAddress: settlement.wallet.account.address,
     paymentHash: decoded.paymentHash,
-    token: ZERO_ADDRESS,
+    token: order.token,
     currentHeight: Number(latest),
   });
   if (problem === 'not-funded') return { kind: 'waiting', reason: 'funding-not-seen' };
@@ -140,9 +141,10 @@ async function sendClaim(
     nonce,
   });
   const transaction = await settlement.publicClient.getTransaction({ hash: txHash });
+  // The rate a replacement raises: the priority fee per gas (the gas price of a legacy transaction).
   settlement.state.recordClaimBroadcast(order.orderId, {
     txId: txHash,
-    fee: transaction.maxFeePerGas ?? transaction.gasPrice,
+    fee: transaction.maxPriorityFeePerGas ?? transaction.gasPrice,
     height: Number(await settlement.publicClient.getBlockNumber({ cacheTime: 0 })),
     nonce,
   });

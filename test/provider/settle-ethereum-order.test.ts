@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
 import { LndRestBackend } from '../../src/chains/lightning/lnd-rest-backend.js';
-import { encodeFundCalldata } from '../../src/domain/ethereum.js';
+import { encodeFundCalldata, ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import {
   settleEthereumOrder,
   type EthereumOrder,
@@ -98,6 +98,7 @@ describe(
         invoice: invoice.invoice,
         serviceState: 'Funded',
         funder: user().address,
+        token: ZERO_ADDRESS,
         paymentHash: invoice.paymentHash,
       };
     }

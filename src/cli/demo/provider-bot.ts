@@ -12,7 +12,7 @@ import {
 import { decodeInvoice } from '../../domain/invoice.js';
 import { orderIdToBytes16 } from '../../domain/order-ids.js';
 import { call, connectBotSocket, type Ack } from './bot-socket.js';
-import { claimableFunders } from './claimable-slots.js';
+import { claimableFunders } from '../../domain/claimable-slots.js';
 import type { DemoLightning } from './demo-lightning.js';
 import type { DemoProviderAccounts } from './local-chain.js';
 import { serialQueue } from './serial.js';

@@ -1,8 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { formatFixedPoint } from '../../domain/amounts.js';
-import { encodeFundCalldata } from '../../domain/ethereum.js';
 import { decodeInvoice } from '../../domain/invoice.js';
-import { findMarket, type Market, type Network } from '../../domain/markets.js';
+import type { Market, Network } from '../../domain/markets.js';
 import type { PaymentResultMessage } from '../rules/payment-report.js';
 import { priceQuote, type MarketPricing } from '../rules/pricing.js';
 import type { ProviderState } from '../state/provider-state.js';
@@ -16,15 +15,32 @@ export interface LightningCapacity {
   inventoryLimitMillisatoshis: bigint;
 }
 
+/** What a chain needs to write a quote's funding details. */
+export interface QuoteDetailsRequest {
+  orderId: string;
+  paymentHash: string;
+  /** The quoted amount in the on-chain asset's base units. */
+  amount: bigint;
+  /** The user's refund address, when the request carries one (Bitcoin HTLCs refund to it). */
+  refundAddress?: string;
+}
+
+/** One market the provider serves. */
+export interface ServedMarket {
+  market: Market;
+  /** The bounds announced to the service as `payReq`, which hold whatever the rate. */
+  limits: Pick<MarketPricing, 'minimumMillisatoshis' | 'maximumMillisatoshis' | 'minimumInvoiceLifetimeMs'>;
+  /** The pricing now; undefined while the rate is unknown, and then nothing is quoted. */
+  pricing: () => MarketPricing | undefined;
+  /** The maker quote's `details`: the funding the user signs, paying the provider's claim. */
+  details: (order: QuoteDetailsRequest) => Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
 export interface QuoteResponderOptions {
   /** The service's base URL; `/provider/v1` is appended. */
   serviceUrl: string;
   credentials: ProviderCredentials;
-  /** Pricing per market name; Ethereum markets only for now. */
-  markets: Readonly<Record<string, MarketPricing>>;
-  swapContractAddress: string;
-  /** The address the contract pays claims to: the provider's payout account. */
-  payoutAddress: string;
+  markets: readonly ServedMarket[];
   /** How long after the quote request the user may fund. */
   fundWindowMs: number;
   state: ProviderState;
@@ -33,14 +49,16 @@ export interface QuoteResponderOptions {
   /** How long to wait for each acknowledgement from the service. */
   ackTimeoutMs: number;
   /** Told how the service judged each quote sent: 'accepted' or its refusal token. */
-  onJudged?: (orderId: string, judgement: string) => void;
-  /** Told of a quote request that could not be answered (the node or the service did not answer). */
-  onError?: (orderId: string, error: unknown) => void;
+  onJudged?: (orderId: string, market: string, judgement: string) => void;
+  /** Told of a quote request that could not be answered, or of a reconnection whose handshake failed. */
+  onError?: (orderId: string | undefined, error: unknown) => void;
 }
 
 export interface QuoteResponder {
   /** Sends a `paymentResult` on the authenticated connection and resolves with the service's ack. */
   readonly sendPaymentResult: (message: PaymentResultMessage) => Promise<{ success: boolean; message?: unknown }>;
+  /** Connected, authenticated and subscribed. */
+  ready(): boolean;
   close(): void;
 }
 
@@ -48,6 +66,7 @@ interface QuoteRequest {
   orderId: string;
   market: string;
   invoice: string;
+  refundAddress?: string;
   requestExpiryTimestampMs: number;
 }
 
@@ -55,18 +74,14 @@ const MILLISATOSHIS_PER_SATOSHI = 1_000n;
 
 /**
  * Connects to `/provider/v1`, authenticates, announces its markets and subscribes to their quote
- * requests; each request is priced, written down, and answered with a `makerQuote` whose funding
- * call names the provider's payout address as claimer. A request it will not serve gets no answer,
- * which the protocol allows.
+ * requests, again after every reconnection (the service forgets a connection's login with it); each
+ * request is priced, written down, and answered with a `makerQuote` whose funding names the
+ * provider's claim. A request it will not serve gets no answer, which the protocol allows.
  */
 export async function startQuoteResponder(options: QuoteResponderOptions): Promise<QuoteResponder> {
-  const markets = new Map<string, { market: Market; pricing: MarketPricing }>();
-  for (const [name, pricing] of Object.entries(options.markets)) {
-    const market = findMarket(name);
-    if (market?.onchain.chain !== 'ethereum') throw new Error(`${name}: the provider quotes Ethereum markets only`);
-    markets.set(market.name, { market, pricing });
-  }
+  const markets = new Map(options.markets.map((served) => [served.market.name, served]));
   const socket = io(`${options.serviceUrl}/provider/v1`, { transports: ['websocket'], forceNew: true });
+  let ready = false;
   const call = async (event: string, payload: unknown): Promise<void> => {
     const ack = (await socket.timeout(options.ackTimeoutMs).emitWithAck(event, payload)) as {
       success?: unknown;
@@ -74,53 +89,75 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
     };
     if (ack.success !== true) throw new Error(`${event} refused: ${String(ack.message)}`);
   };
+  const handshake = async (): Promise<void> => {
+    await call('authenticate', { apiKey: options.credentials.apiKey, secretKey: options.credentials.secretKey });
+    await call(
+      'activeConfiguration',
+      Object.fromEntries([...markets].map(([name, served]) => [name, { payReq: payReqOf(served.limits) }])),
+    );
+    // `{}` announces no market; the connection still reports payment outcomes.
+    if (markets.size > 0) await call('subscribeToQuotes', [...markets.keys()]);
+    ready = true;
+  };
 
   socket.on('requestQuote', (request: QuoteRequest) => {
     answerQuoteRequest(socket, options, markets, request).catch((error: unknown) =>
       options.onError?.(String(request.orderId), error),
     );
   });
+  socket.on('disconnect', () => {
+    ready = false;
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
     });
-    await call('authenticate', { apiKey: options.credentials.apiKey, secretKey: options.credentials.secretKey });
-    await call(
-      'activeConfiguration',
-      Object.fromEntries([...markets].map(([name, { pricing }]) => [name, { payReq: payReqOf(pricing) }])),
-    );
-    // `{}` announces no market; the connection still reports payment outcomes.
-    if (markets.size > 0) await call('subscribeToQuotes', [...markets.keys()]);
+    await handshake();
   } catch (error) {
     socket.close();
     throw error;
   }
+  socket.on('connect', () => {
+    handshake().catch((error: unknown) => options.onError?.(undefined, error));
+  });
   return {
     sendPaymentResult: async (message) => {
       // Not buffered while disconnected: the next round sends whatever is still owed.
-      if (!socket.connected) throw new Error('not connected to the service');
+      if (!ready) throw new Error('not connected to the service');
       return (await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message)) as {
         success: boolean;
         message?: unknown;
       };
     },
-    close: () => socket.close(),
+    ready: () => ready && socket.connected,
+    close: () => {
+      ready = false;
+      socket.close();
+    },
   };
 }
 
 async function answerQuoteRequest(
   socket: Socket,
   options: QuoteResponderOptions,
-  markets: Map<string, { market: Market; pricing: MarketPricing }>,
+  markets: Map<string, ServedMarket>,
   request: QuoteRequest,
 ): Promise<void> {
   const served = markets.get(String(request.market).toUpperCase());
   const invoice = typeof request.invoice === 'string' ? decodeInvoice(request.invoice) : undefined;
   if (served === undefined || invoice === undefined || typeof request.orderId !== 'string') return;
+  const pricing = served.pricing();
+  if (pricing === undefined) return;
   const capacity = await options.capacity();
-  const decision = priceQuote(served.pricing, { invoice, nowMs: options.now(), ...capacity });
+  const decision = priceQuote(pricing, { invoice, nowMs: options.now(), ...capacity });
   if (!decision.quote || invoice.amountMillisatoshis === undefined) return;
+  const details = await served.details({
+    orderId: request.orderId,
+    paymentHash: invoice.paymentHash,
+    amount: decision.onchainAmount,
+    ...(typeof request.refundAddress === 'string' ? { refundAddress: request.refundAddress } : {}),
+  });
   const quoteExpiryTimestampMs = request.requestExpiryTimestampMs + options.fundWindowMs;
   options.state.recordQuote({
     orderId: request.orderId,
@@ -135,29 +172,23 @@ async function answerQuoteRequest(
     orderId: request.orderId,
     quoteExpiryTimestampMs,
     amount: formatFixedPoint(decision.onchainAmount, served.market.onchain.decimals),
-    details: {
-      unsignedFundingTx: {
-        to: options.swapContractAddress,
-        data: encodeFundCalldata(request.orderId, invoice.paymentHash, options.payoutAddress),
-        value: decision.onchainAmount.toString(),
-      },
-    },
+    details,
   })) as { success?: unknown; message?: unknown };
-  options.onJudged?.(request.orderId, ack.success === true ? 'accepted' : String(ack.message));
+  options.onJudged?.(request.orderId, served.market.name, ack.success === true ? 'accepted' : String(ack.message));
 }
 
 /** What the service is told the provider accepts: the same bounds the pricing enforces, in satoshis. */
-function payReqOf(pricing: MarketPricing): {
+function payReqOf(limits: ServedMarket['limits']): {
   minExpirationSeconds: string;
   minBaseUnits: string;
   maxBaseUnits: string;
 } {
   return {
-    minExpirationSeconds: Math.ceil(pricing.minimumInvoiceLifetimeMs / 1000).toString(),
+    minExpirationSeconds: Math.ceil(limits.minimumInvoiceLifetimeMs / 1000).toString(),
     minBaseUnits: (
-      (pricing.minimumMillisatoshis + MILLISATOSHIS_PER_SATOSHI - 1n) /
+      (limits.minimumMillisatoshis + MILLISATOSHIS_PER_SATOSHI - 1n) /
       MILLISATOSHIS_PER_SATOSHI
     ).toString(),
-    maxBaseUnits: (pricing.maximumMillisatoshis / MILLISATOSHIS_PER_SATOSHI).toString(),
+    maxBaseUnits: (limits.maximumMillisatoshis / MILLISATOSHIS_PER_SATOSHI).toString(),
   };
 }

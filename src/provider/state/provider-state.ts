@@ -12,6 +12,8 @@ export interface QuoteRecord {
   expiresAtMs: number;
   quotedAtMs: number;
   won: boolean;
+  /** Nothing left to do for the order: the auction was lost, or the order won is over. */
+  closed: boolean;
 }
 
 export type PaymentState = 'paying' | 'succeeded' | 'failed';
@@ -32,7 +34,8 @@ export interface PaymentRecord {
   resolvedAtMs?: number;
 }
 
-export type ClaimState = 'pending' | 'broadcast' | 'confirmed';
+/** `lost`: the funds went back to the user (refunded) before any claim landed. */
+export type ClaimState = 'pending' | 'broadcast' | 'confirmed' | 'lost';
 
 export interface ClaimRecord {
   orderId: string;
@@ -97,6 +100,7 @@ interface QuoteRow {
   expires_at_ms: number;
   quoted_at_ms: number;
   won: number;
+  closed: number;
 }
 
 /**
@@ -131,7 +135,7 @@ export class ProviderState {
     this.db.close();
   }
 
-  recordQuote(quote: Omit<QuoteRecord, 'won'>): void {
+  recordQuote(quote: Omit<QuoteRecord, 'won' | 'closed'>): void {
     this.db
       .prepare(
         `INSERT INTO quotes (order_id, market, payment_hash, invoice_amount_msat, onchain_amount, expires_at_ms, quoted_at_ms)
@@ -152,6 +156,52 @@ export class ProviderState {
 
   markQuoteWon(orderId: string): boolean {
     return this.db.prepare('UPDATE quotes SET won = 1 WHERE order_id = ?').run(orderId).changes === 1;
+  }
+
+  /** Marks the order done with: a lost auction, or an order won that is over. */
+  closeQuote(orderId: string): boolean {
+    return this.db.prepare('UPDATE quotes SET closed = 1 WHERE order_id = ? AND closed = 0').run(orderId).changes === 1;
+  }
+
+  /** Quotes whose order the daemon still follows, oldest first. */
+  openQuotes(): QuoteRecord[] {
+    const rows = this.db.prepare('SELECT * FROM quotes WHERE closed = 0 ORDER BY quoted_at_ms').all() as QuoteRow[];
+    return rows.map(quoteFromRow);
+  }
+
+  /**
+   * Millisatoshis the provider may lose or has committed: invoices of orders still followed that were
+   * not refused by a failed payment, and paid invoices whose claim has not landed. What the inventory
+   * limit bounds.
+   */
+  atRiskMillisatoshis(): bigint {
+    const rows = this.db
+      .prepare(
+        `SELECT q.invoice_amount_msat AS amount FROM quotes q
+           LEFT JOIN payments p ON p.order_id = q.order_id
+           LEFT JOIN claims c ON c.order_id = q.order_id
+         WHERE (q.closed = 0 AND (p.state IS NULL OR p.state <> 'failed') AND (c.state IS NULL OR c.state IN ('pending', 'broadcast')))
+            OR (q.closed = 1 AND c.state IN ('pending', 'broadcast'))`,
+      )
+      .all() as { amount: string }[];
+    return rows.reduce((sum, row) => sum + BigInt(row.amount), 0n);
+  }
+
+  /** How many payments are in each state, for metrics. */
+  paymentCounts(): Record<PaymentState, number> {
+    const counts: Record<PaymentState, number> = { paying: 0, succeeded: 0, failed: 0 };
+    const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM payments GROUP BY state').all() as {
+      state: PaymentState;
+      n: number;
+    }[];
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  /** The payment begun for an order, if any (one per order: one invoice, one hash). */
+  paymentOfOrder(orderId: string): PaymentRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM payments WHERE order_id = ?').get(orderId) as PaymentRow | undefined;
+    return row === undefined ? undefined : paymentFromRow(row);
   }
 
   quote(orderId: string): QuoteRecord | undefined {
@@ -260,7 +310,7 @@ export class ProviderState {
         .prepare(
           `UPDATE claims SET state = 'broadcast', tx_id = ?, fee = ?, broadcast_height = ?, nonce = COALESCE(nonce, ?),
              attempts = attempts + 1
-           WHERE order_id = ? AND state <> 'confirmed'`,
+           WHERE order_id = ? AND state IN ('pending', 'broadcast')`,
         )
         .run(broadcast.txId, broadcast.fee.toString(), broadcast.height, broadcast.nonce ?? null, orderId).changes === 1
     );
@@ -276,15 +326,24 @@ export class ProviderState {
     );
   }
 
+  /** The funds went back to the user before any claim landed: the payment is lost, the claim no longer pending. */
+  recordClaimLost(orderId: string): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE claims SET state = 'lost' WHERE order_id = ? AND state IN ('pending', 'broadcast')`)
+        .run(orderId).changes === 1
+    );
+  }
+
   claim(orderId: string): ClaimRecord | undefined {
     const row = this.db.prepare('SELECT * FROM claims WHERE order_id = ?').get(orderId) as ClaimRow | undefined;
     return row === undefined ? undefined : claimFromRow(row);
   }
 
-  /** Claims not yet confirmed, the nearest refund height first: the ones at risk lead. */
+  /** Claims not yet confirmed nor lost, the nearest refund height first: the ones at risk lead. */
   openClaims(): ClaimRecord[] {
     const rows = this.db
-      .prepare(`SELECT * FROM claims WHERE state <> 'confirmed' ORDER BY refund_height, order_id`)
+      .prepare(`SELECT * FROM claims WHERE state IN ('pending', 'broadcast') ORDER BY refund_height, order_id`)
       .all() as ClaimRow[];
     return rows.map(claimFromRow);
   }
@@ -300,6 +359,7 @@ function quoteFromRow(row: QuoteRow): QuoteRecord {
     expiresAtMs: row.expires_at_ms,
     quotedAtMs: row.quoted_at_ms,
     won: row.won === 1,
+    closed: row.closed === 1,
   };
 }
 

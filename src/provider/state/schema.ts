@@ -5,9 +5,9 @@ import type { Database } from 'better-sqlite3';
  * satoshis or wei on chain), never floating point. `user_version` numbers the schema so a later one
  * can migrate forward.
  */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
-const SCHEMA = `
+const SCHEMA_1 = `
 CREATE TABLE quotes (
   order_id TEXT PRIMARY KEY,
   market TEXT NOT NULL,
@@ -50,13 +50,43 @@ CREATE INDEX payments_paying ON payments (state) WHERE state = 'paying';
 CREATE INDEX claims_open ON claims (state) WHERE state <> 'confirmed';
 `;
 
+/**
+ * Version 2: `quotes.closed`, set once the daemon has nothing left to do for the order (it lost the
+ * auction, or the order it won is over), so a long-running daemon follows only live orders; and a
+ * claim may be `lost` (the slot was refunded or the HTLC spent by the refund), so it stops counting
+ * as pending. SQLite cannot change a CHECK in place: the claims table is rebuilt.
+ */
+const SCHEMA_2 = `
+ALTER TABLE quotes ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX quotes_open ON quotes (order_id) WHERE closed = 0;
+CREATE TABLE claims_2 (
+  order_id TEXT PRIMARY KEY,
+  chain TEXT NOT NULL,
+  payment_hash TEXT NOT NULL REFERENCES payments (payment_hash),
+  refund_height INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'broadcast', 'confirmed', 'lost')),
+  tx_id TEXT,
+  nonce INTEGER,
+  fee TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  broadcast_height INTEGER,
+  confirmed_height INTEGER
+);
+INSERT INTO claims_2 SELECT * FROM claims;
+DROP TABLE claims;
+ALTER TABLE claims_2 RENAME TO claims;
+CREATE INDEX claims_open ON claims (state) WHERE state IN ('pending', 'broadcast');
+`;
+
+const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2];
+
 export function migrateProviderState(db: Database): void {
-  const version = db.pragma('user_version', { simple: true });
+  const version = Number(db.pragma('user_version', { simple: true }));
   if (version === SCHEMA_VERSION) return;
-  if (version !== 0)
+  if (version > SCHEMA_VERSION)
     throw new Error(`provider state: schema version ${String(version)} is newer than this lnswap knows`);
   db.transaction(() => {
-    db.exec(SCHEMA);
+    for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }

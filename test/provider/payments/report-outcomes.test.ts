@@ -10,7 +10,7 @@ import {
   type QuoteResponderOptions,
 } from '../../../src/provider/service-link/quote-responder.js';
 import { ProviderState } from '../../../src/provider/state/provider-state.js';
-import { buildOrder, configuration, SWAP_CONTRACT_ADDRESS, type BuiltOrder } from '../../support/fixtures.js';
+import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtures.js';
 import { addProvider, startTestService, type TestService } from '../../ws/harness.js';
 
 const MARKET = 'SETH_LSBTC';
@@ -44,9 +44,7 @@ describe('the provider reports payment outcomes with paymentResult until the ser
     options = {
       serviceUrl: harness.service.url,
       credentials: keys,
-      markets: {},
-      swapContractAddress: SWAP_CONTRACT_ADDRESS,
-      payoutAddress: PAYOUT,
+      markets: [],
       fundWindowMs: 600_000,
       state,
       capacity: () => Promise.reject(new Error('not quoting in this test')),

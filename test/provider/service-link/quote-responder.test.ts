@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { encodeFundCalldata } from '../../../src/domain/ethereum.js';
+import { findMarket } from '../../../src/domain/markets.js';
 import type { MarketPricing } from '../../../src/provider/rules/pricing.js';
+import { ethereumQuoteDetails } from '../../../src/provider/service-link/ethereum-quote-details.js';
 import { credentialsFromEnvironment } from '../../../src/provider/service-link/provider-credentials.js';
 import {
   startQuoteResponder,
@@ -46,9 +48,15 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
   const options = (): QuoteResponderOptions => ({
     serviceUrl: harness.service.url,
     credentials: keys,
-    markets: { [MARKET]: PRICING },
-    swapContractAddress: SWAP_CONTRACT_ADDRESS,
-    payoutAddress: PAYOUT,
+    markets: [
+      {
+        market: findMarket(MARKET)!,
+        limits: PRICING,
+        pricing: () => PRICING,
+        details: (order) =>
+          ethereumQuoteDetails({ swapContractAddress: SWAP_CONTRACT_ADDRESS, payoutAddress: PAYOUT }, order),
+      },
+    ],
     fundWindowMs: 10 * 60_000,
     state,
     capacity: async () => ({

@@ -1,5 +1,5 @@
 /**
- * The demo provider bot's choice of slots to claim, on real `OrderFunded` logs from Anvil: every slot of the
+ * A provider's choice of slots to claim (the demo bot's and the daemon's), on real `OrderFunded` logs from Anvil: every slot of the
  * order made out to it with its payment hash and the market's asset, the user's two accounts included, and
  * none of an attacker's slots under the same order id.
  */
@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Account, Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../src/chains/ethereum/swap-contract-artifact.js';
-import { claimableFunders } from '../../src/cli/demo/claimable-slots.js';
+import { claimableFunders } from '../../src/domain/claimable-slots.js';
 import {
   encodeClaimCalldata,
   encodeFundCalldata,

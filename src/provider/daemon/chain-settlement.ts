@@ -1,0 +1,44 @@
+import type { ChainKind } from '../../domain/markets.js';
+import type { OrderState } from '../../domain/states.js';
+import type { ClaimRecord, QuoteRecord } from '../state/provider-state.js';
+
+/** An order the provider won, as the daemon hands it to its chain's settlement. */
+export interface WonOrder {
+  orderId: string;
+  market: string;
+  invoice: string;
+  /** The order's state as the service reports it now. */
+  serviceState: OrderState;
+}
+
+/** Where one settlement step left an order: what `settleEthereumOrder` and its Bitcoin twin answer. */
+export interface SettleOutcome {
+  kind: 'waiting' | 'not-paying' | 'payment-pending' | 'payment-failed' | 'claim-sent' | 'claim-broadcast';
+  reason?: string;
+}
+
+/** What watching a claim found. `blocksLeft` counts blocks until the refund height. */
+export type ClaimProgress =
+  | { kind: 'confirmed'; txId: string }
+  | { kind: 'lost' }
+  | { kind: 'waiting'; blocksLeft: number; atRisk: boolean }
+  /** `sent`: the first claim transaction; `bumped`: a replacement at a higher fee. */
+  | { kind: 'sent' | 'bumped'; blocksLeft: number; atRisk: boolean; txId: string; rate: bigint }
+  /** The fee is at the policy's maximum and the claim is still not in, near the refund height. */
+  | { kind: 'capped'; blocksLeft: number; atRisk: true };
+
+/**
+ * What the daemon needs of a market's chain: one step per order it won, safe to repeat after any crash,
+ * and the watch of the claims it opened. Each chain the provider quotes on plugs one in; the loop
+ * around them is the same for all.
+ */
+export interface ChainSettlement {
+  readonly chain: ChainKind;
+  /** Whether the service's funding details of an order are this provider's quote: the auction was won. */
+  won(fundDetails: unknown, quote: QuoteRecord): boolean;
+  settle(order: WonOrder): Promise<SettleOutcome>;
+  /** Confirms a claim broadcast, or raises its fee as the refund height nears; sends a pending one. */
+  watchClaim(claim: ClaimRecord): Promise<ClaimProgress>;
+  /** The chain's tip as its node says: readiness. */
+  height(): Promise<number>;
+}

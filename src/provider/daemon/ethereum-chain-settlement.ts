@@ -1,0 +1,120 @@
+import type { Hex } from 'viem';
+import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../chains/ethereum/swap-contract-artifact.js';
+import { parseDecimalAmount } from '../../domain/amounts.js';
+import { claimableFunders } from '../../domain/claimable-slots.js';
+import { decodeFundingCalldata, ZERO_ADDRESS } from '../../domain/ethereum.js';
+import type { Market } from '../../domain/markets.js';
+import { orderIdToBytes16 } from '../../domain/order-ids.js';
+import { readEthereumSlot } from '../claims/ethereum-claim.js';
+import { watchEthereumClaim } from '../claims/watch-ethereum-claim.js';
+import type { ClaimFeePolicy } from '../rules/claim-fee-bump.js';
+import { settleEthereumOrder, type EthereumSettlement } from '../settle-ethereum-order.js';
+import type { QuoteRecord } from '../state/provider-state.js';
+import type { ChainSettlement } from './chain-settlement.js';
+
+export interface EthereumChainOptions {
+  /** Everything but the routing fee limit, which is per market. */
+  settlement: Omit<EthereumSettlement, 'feeLimitMillisatoshis'>;
+  /** The Ethereum markets served, by name, with their routing fee limit. */
+  markets: ReadonlyMap<string, { market: Market; feeLimitMillisatoshis: (amount: bigint) => bigint }>;
+  feePolicy: ClaimFeePolicy;
+  /**
+   * How far back the contract's `OrderFunded` logs are read for an order's funder. An order is
+   * funded within its fund window, and a slot older than the contract's refund delay can no longer
+   * be claimed, so the refund delay plus some slack is enough.
+   */
+  fundingLookbackBlocks: number;
+}
+
+/**
+ * The Ethereum side of the daemon: an order is won when the service's funding call names the
+ * provider's payout address, payment hash and quoted amount; its funder is learnt from the contract's
+ * `OrderFunded` logs (the slot made out to the provider with the order's payment hash and asset), and
+ * `settleEthereumOrder` then pays and claims; claims are watched to confirmation and fee-bumped.
+ */
+export function ethereumChainSettlement(options: EthereumChainOptions): ChainSettlement {
+  const { settlement } = options;
+  const payout = settlement.wallet.account.address.toLowerCase();
+  const funders = new Map<string, Hex>();
+  const tokenOf = (marketName: string) =>
+    (options.markets.get(marketName)?.market.onchain.tokenAddress ?? ZERO_ADDRESS).toLowerCase();
+
+  /** The funder whose slot of the order is the provider's; the largest when several are. */
+  const funderOf = async (orderId: string, paymentHash: string, marketName: string): Promise<Hex | undefined> => {
+    const known = funders.get(orderId);
+    if (known !== undefined) return known;
+    const latest = await settlement.publicClient.getBlockNumber({ cacheTime: 0 });
+    const from = latest - BigInt(options.fundingLookbackBlocks);
+    const logs = await settlement.publicClient.getContractEvents({
+      address: settlement.contract,
+      abi: SWAP_CONTRACT_ARTIFACT_ABI,
+      eventName: 'OrderFunded',
+      args: { orderUUID: orderIdToBytes16(orderId) },
+      fromBlock: from > 0n ? from : 0n,
+      toBlock: latest,
+    });
+    const candidates = claimableFunders(
+      logs.map((log) => log.args),
+      { paymentHash, claimer: payout, token: tokenOf(marketName) },
+    );
+    let best: { funder: Hex; amount: bigint } | undefined;
+    for (const funder of candidates) {
+      const slot = await readEthereumSlot(settlement.publicClient, settlement.contract, orderId, funder);
+      if (best === undefined || slot.amount > best.amount) best = { funder, amount: slot.amount };
+    }
+    if (best !== undefined) funders.set(orderId, best.funder);
+    return best?.funder;
+  };
+
+  return {
+    chain: 'ethereum',
+    won: (fundDetails, quote) => wonByProvider(fundDetails, quote, options, payout),
+    async settle(order) {
+      const served = options.markets.get(order.market);
+      const quote = settlement.state.quote(order.orderId);
+      if (served === undefined || quote === undefined) return { kind: 'not-paying', reason: 'not-quoted' };
+      const funder = await funderOf(order.orderId, quote.paymentHash, order.market);
+      if (funder === undefined) return { kind: 'waiting', reason: 'funding-not-seen' };
+      return settleEthereumOrder(
+        { ...settlement, feeLimitMillisatoshis: served.feeLimitMillisatoshis },
+        { ...order, funder, token: tokenOf(order.market) },
+      );
+    },
+    async watchClaim(claim) {
+      const market = settlement.state.quote(claim.orderId)?.market ?? '';
+      const funder = await funderOf(claim.orderId, claim.paymentHash, market);
+      if (funder === undefined) throw new Error(`no slot of order ${claim.orderId} names the payout address`);
+      return watchEthereumClaim(
+        {
+          state: settlement.state,
+          publicClient: settlement.publicClient,
+          wallet: settlement.wallet,
+          contract: settlement.contract,
+          confirmations: settlement.requiredConfirmations,
+          feePolicy: options.feePolicy,
+        },
+        claim,
+        funder,
+      );
+    },
+    height: async () => Number(await settlement.publicClient.getBlockNumber({ cacheTime: 0 })),
+  };
+}
+
+/** The service's funding details are exactly what this provider quoted: its payout address, hash, asset and amount. */
+function wonByProvider(fundDetails: unknown, quote: QuoteRecord, options: EthereumChainOptions, payout: string) {
+  const served = options.markets.get(quote.market);
+  const funding = fundDetails as { amount?: unknown; details?: { unsignedFundingTx?: { to?: unknown; data?: unknown } } };
+  const tx = funding.details?.unsignedFundingTx;
+  if (served === undefined || typeof tx?.data !== 'string' || typeof funding.amount !== 'string') return false;
+  const call = decodeFundingCalldata(tx.data);
+  const token = served.market.onchain.tokenAddress?.toLowerCase();
+  return (
+    call !== undefined &&
+    String(tx.to).toLowerCase() === options.settlement.contract.toLowerCase() &&
+    call.claimer === payout &&
+    call.paymentHash === quote.paymentHash.toLowerCase() &&
+    (call.functionName === 'fundToken' ? call.token === token : token === undefined) &&
+    parseDecimalAmount(funding.amount, served.market.onchain.decimals) === quote.onchainAmount
+  );
+}

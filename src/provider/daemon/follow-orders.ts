@@ -1,0 +1,124 @@
+import type { Logger } from 'pino';
+import type { ChainKind } from '../../domain/markets.js';
+import { isOrderState, LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
+import type { SendPaymentResult } from '../payments/report-outcomes.js';
+import { PAYMENT_FAILED } from '../rules/payment-report.js';
+import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
+import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
+import type { ProviderMetrics } from './provider-metrics.js';
+import { readServiceJson } from './service-reads.js';
+
+export interface OrderFollowing {
+  state: ProviderState;
+  serviceUrl: string;
+  /** The chain settlement of each market served, by market name. */
+  settlements: ReadonlyMap<string, ChainSettlement>;
+  send: SendPaymentResult;
+  metrics: ProviderMetrics;
+  logger: Logger;
+  now: () => number;
+  /** A quote whose order the service still does not know this long after it was given lost its auction. */
+  auctionGraceMs: number;
+  /** Bounds each read of the service's HTTP API. */
+  readTimeoutMs: number;
+  /** The last step logged per order, so a step repeated every round is logged once. */
+  loggedSteps: Map<string, string>;
+}
+
+const LIVE: ReadonlySet<OrderState> = new Set(LIVE_ORDER_STATES);
+
+/**
+ * One round over every order the provider quoted and still follows, through the service's HTTP read
+ * API: an undecided quote is won when the order's funding details are the provider's own (payout
+ * address, payment hash, amount), lost otherwise; an order won is handed to its chain's settlement
+ * once the service says `Funded` or a payment of it is under way; a decision never to pay is reported
+ * as a failure; an order that is over, with nothing in flight or owed, is closed.
+ */
+export async function followOrdersRound(following: OrderFollowing): Promise<void> {
+  for (const quote of following.state.openQuotes()) {
+    try {
+      await followOrder(following, quote);
+    } catch (error) {
+      following.logger.warn({ orderId: quote.orderId, error: messageOf(error) }, 'following the order failed; trying again');
+    }
+  }
+}
+
+async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promise<void> {
+  const { state, logger } = following;
+  const settlement = following.settlements.get(quote.market);
+  if (settlement === undefined) return;
+  if (!quote.won) {
+    const funding = await readServiceJson(following, `/api/orders/${quote.orderId}/fundDetails`);
+    if (funding === 'not-found') {
+      if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
+      return;
+    }
+    if (!settlement.won(funding, quote)) {
+      state.closeQuote(quote.orderId);
+      return;
+    }
+    state.markQuoteWon(quote.orderId);
+    following.metrics.quoteWon(quote.market);
+    logger.info({ orderId: quote.orderId, market: quote.market }, 'won the auction');
+  }
+  const order = await readServiceJson(following, `/api/orders/${quote.orderId}`);
+  if (order === 'not-found') return;
+  const { state: serviceState, invoice } = order as { state?: unknown; invoice?: unknown };
+  if (typeof serviceState !== 'string' || !isOrderState(serviceState) || typeof invoice !== 'string') {
+    throw new Error('the service answered an order this lnswap cannot read');
+  }
+  const payment = state.paymentOfOrder(quote.orderId);
+  const claim = state.claim(quote.orderId);
+  const underway = payment?.state === 'paying' || claim?.state === 'pending';
+  if (serviceState === 'Funded' || underway) {
+    const outcome = await settlement.settle({ orderId: quote.orderId, market: quote.market, invoice, serviceState });
+    logOnce(following, quote.orderId, outcome);
+    if (outcome.kind === 'not-paying' && (await refusalTaken(following, quote.orderId))) {
+      state.closeQuote(quote.orderId);
+      return;
+    }
+  }
+  const after = state.paymentOfOrder(quote.orderId);
+  const owed = after !== undefined && (after.state === 'paying' || !after.reported);
+  if (!LIVE.has(serviceState) && !owed && state.claim(quote.orderId)?.state !== 'pending') {
+    state.closeQuote(quote.orderId);
+    following.loggedSteps.delete(quote.orderId);
+  }
+}
+
+/**
+ * Tells the service the provider will not pay (the money rules refused for good): a failure, after
+ * which the user refunds at the timelock. True once the service took it or refused it for good.
+ */
+async function refusalTaken(following: OrderFollowing, orderId: string): Promise<boolean> {
+  try {
+    const ack = await following.send({ orderId, success: false, failedReason: PAYMENT_FAILED });
+    return ack.success || ['OrderNotFunded', 'OrderNotFound', 'OrderNotWonByProvider'].includes(String(ack.message));
+  } catch {
+    return false;
+  }
+}
+
+function logOnce(following: OrderFollowing, orderId: string, outcome: SettleOutcome): void {
+  const seen = following.loggedSteps;
+  const key = `${outcome.kind}:${outcome.reason ?? ''}`;
+  if (seen.get(orderId) === key) return;
+  seen.set(orderId, key);
+  const fields = { orderId, step: outcome.kind, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
+  if (outcome.kind === 'not-paying' || outcome.kind === 'payment-failed') {
+    following.logger.warn(fields, 'not paying this order: the user refunds after the timelock');
+  } else {
+    following.logger.info(fields, 'order settlement');
+  }
+}
+
+export function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
+/** Chains of the settlements, for the claim watch. */
+export function settlementsByChain(settlements: ReadonlyMap<string, ChainSettlement>): Map<ChainKind, ChainSettlement> {
+  return new Map([...settlements.values()].map((settlement) => [settlement.chain, settlement]));
+}

@@ -1,0 +1,282 @@
+import type { Logger } from 'pino';
+import { createPublicClient, createWalletClient, defineChain, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { boundedNodeTransport } from '../../chains/ethereum/node-transport.js';
+import type { LightningBackend } from '../../chains/lightning/lightning-backend.js';
+import { nodeUrlForLog } from '../../domain/node-url.js';
+import type { ProviderFileConfig } from '../config/provider-config.js';
+import { reportOutcomes } from '../payments/report-outcomes.js';
+import { fixedRate, urlRate, type RateSource } from '../pricing/rate-source.js';
+import type { MarketPricing } from '../rules/pricing.js';
+import { ethereumQuoteDetails } from '../service-link/ethereum-quote-details.js';
+import type { ProviderCredentials } from '../service-link/provider-credentials.js';
+import { startQuoteResponder, type QuoteResponder, type ServedMarket } from '../service-link/quote-responder.js';
+import { ProviderState } from '../state/provider-state.js';
+import type { ChainSettlement } from './chain-settlement.js';
+import { ethereumChainSettlement } from './ethereum-chain-settlement.js';
+import { followOrdersRound, messageOf, settlementsByChain, type OrderFollowing } from './follow-orders.js';
+import { startProbeServer, type ProbeServer, type Readiness } from './probe-server.js';
+import { ProviderMetrics } from './provider-metrics.js';
+import { watchClaimsRound } from './watch-claims.js';
+
+const BASIS_POINTS = 10_000n;
+const RATE_TIMEOUT_MS = 5_000;
+const RATE_MAX_BYTES = 64 * 1024;
+
+/** Everything `lnswap provider` reads from its flags, variables and configuration file. */
+export interface ProviderDaemonConfig {
+  /** The lnswap service's base URL (HTTP API and socket.io). */
+  serviceUrl: string;
+  credentials: ProviderCredentials;
+  /** The provider's SQLite state file. */
+  stateFile: string;
+  /** How often the loop goes round. */
+  pollIntervalMs: number;
+  /** Where `/metrics`, `/healthz` and `/readyz` listen; none when absent. */
+  probes?: { host: string; port: number };
+  file: ProviderFileConfig;
+  /** The Ethereum node and the payout account's key: needed when an Ethereum market is served. */
+  ethereum?: { rpcUrl: string; payoutKey: Hex };
+  /** Bounds each call to the service (acks, reads). Default 10 s. */
+  serviceTimeoutMs?: number;
+}
+
+export interface ProviderDaemonDeps {
+  logger: Logger;
+  /** The node that pays: LND or Core Lightning, or the demo's simulated payee. */
+  lightning: LightningBackend;
+  now?: () => number;
+}
+
+export interface ProviderDaemon {
+  /** The probe server's base URL, when it listens. */
+  readonly probesUrl: string | undefined;
+  readonly payoutAddress: string | undefined;
+  /** Stops the loop, waits for the round under way, closes the connection, the probes and the state file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the provider daemon in this process: opens its state file, connects to the service and
+ * quotes, then goes round every `pollIntervalMs`: rates refreshed when due, the orders it won
+ * followed and settled, outcomes reported, claims watched. The programmatic entry of `lnswap
+ * provider` (and of the demo): the command line only reads settings and calls this.
+ */
+export async function startProviderDaemon(
+  config: ProviderDaemonConfig,
+  deps: ProviderDaemonDeps,
+): Promise<ProviderDaemon> {
+  const { logger, lightning } = deps;
+  const now = deps.now ?? Date.now;
+  const serviceTimeoutMs = config.serviceTimeoutMs ?? 10_000;
+  const state = ProviderState.open(config.stateFile);
+  const cleanups: (() => Promise<void> | void)[] = [() => state.close()];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const nodeInfo = await lightning.getInfo();
+    logger.info({ lightning: lightning.kind, network: nodeInfo.network }, 'Lightning node answered');
+    const metrics = new ProviderMetrics(state);
+    const settlements = new Map<string, ChainSettlement>();
+    const rates = new Map<string, { source: RateSource; refreshMs: number; dueAtMs: number }>();
+    const served: ServedMarket[] = [];
+    const ethereum = config.file.ethereum;
+    const wallet = ethereum === undefined || config.ethereum === undefined ? undefined : await ethereumWallet(config.ethereum);
+    const ethereumMarkets = new Map<
+      string,
+      { market: ServedMarket['market']; feeLimitMillisatoshis: (amount: bigint) => bigint }
+    >();
+    for (const configured of config.file.markets) {
+      const { market } = configured;
+      if (ethereum === undefined || wallet === undefined) {
+        throw new Error(`${market.name} is an Ethereum market: give the Ethereum node and the payout key`);
+      }
+      const source =
+        configured.rate.kind === 'fixed'
+          ? fixedRate(configured.rate.rate)
+          : urlRate({
+              ...configured.rate,
+              decimals: market.onchain.decimals,
+              timeoutMs: RATE_TIMEOUT_MS,
+              maxBytes: RATE_MAX_BYTES,
+              now,
+            });
+      rates.set(market.name, {
+        source,
+        refreshMs: configured.rate.kind === 'url' ? configured.rate.refreshMs : Number.POSITIVE_INFINITY,
+        dueAtMs: 0,
+      });
+      const limit = configured.pricing.routingFeeLimitBasisPoints;
+      ethereumMarkets.set(market.name, {
+        market,
+        feeLimitMillisatoshis: (amount) => (amount * limit + BASIS_POINTS - 1n) / BASIS_POINTS,
+      });
+      served.push({
+        market,
+        limits: configured.pricing,
+        pricing: (): MarketPricing | undefined => {
+          const rate = source.current();
+          return rate === undefined ? undefined : { ...configured.pricing, onchainPerBitcoin: rate };
+        },
+        details: (order) =>
+          ethereumQuoteDetails(
+            {
+              swapContractAddress: ethereum.swapContract,
+              payoutAddress: wallet.wallet.account.address,
+              ...(market.onchain.tokenAddress === undefined ? {} : { tokenAddress: market.onchain.tokenAddress }),
+            },
+            order,
+          ),
+      });
+    }
+    if (ethereum !== undefined && wallet !== undefined) {
+      const chain = ethereumChainSettlement({
+        settlement: {
+          state,
+          lightning,
+          publicClient: wallet.publicClient,
+          wallet: wallet.wallet,
+          contract: ethereum.swapContract,
+          requiredConfirmations: ethereum.confirmations,
+          claimMarginBlocks: ethereum.claimMarginBlocks,
+          paymentTimeoutSeconds: config.file.paymentTimeoutSeconds,
+          now,
+        },
+        markets: ethereumMarkets,
+        feePolicy: ethereum.feePolicy,
+        fundingLookbackBlocks: ethereum.fundingLookbackBlocks,
+      });
+      for (const name of ethereumMarkets.keys()) settlements.set(name, chain);
+    }
+
+    const refreshRates = async () => {
+      for (const [market, rate] of rates) {
+        if (now() < rate.dueAtMs) continue;
+        rate.dueAtMs = now() + rate.refreshMs;
+        await rate.source.refresh();
+        if (rate.source.problem !== undefined) {
+          logger.warn({ market, problem: rate.source.problem }, 'rate not read; quoting stops once the last one is stale');
+        }
+      }
+    };
+    await refreshRates();
+
+    const responder: QuoteResponder = await startQuoteResponder({
+      serviceUrl: config.serviceUrl,
+      credentials: config.credentials,
+      markets: served,
+      fundWindowMs: config.file.fundWindowMs,
+      state,
+      capacity: async () => ({
+        nodeNetwork: nodeInfo.network,
+        spendableMillisatoshis: await lightning.spendableMillisatoshis(),
+        atRiskMillisatoshis: state.atRiskMillisatoshis(),
+        inventoryLimitMillisatoshis: config.file.inventoryLimitMillisatoshis,
+      }),
+      now,
+      ackTimeoutMs: serviceTimeoutMs,
+      onJudged: (orderId, market, judgement) => {
+        metrics.quoteJudged(market, judgement);
+        logger.info({ orderId, market, judgement }, 'quote sent');
+      },
+      onError: (orderId, error) => logger.warn({ orderId, error: messageOf(error) }, 'service link'),
+    });
+    cleanups.push(() => responder.close());
+    logger.info(
+      { service: nodeUrlForLog(config.serviceUrl), markets: served.map(({ market }) => market.name) },
+      'connected to the service and quoting',
+    );
+
+    const readiness: Readiness = { service: true, lightning: true, chains: {} };
+    const chains = settlementsByChain(settlements);
+    const following: OrderFollowing = {
+      state,
+      serviceUrl: config.serviceUrl,
+      settlements,
+      send: responder.sendPaymentResult,
+      metrics,
+      logger,
+      now,
+      auctionGraceMs: 60_000,
+      readTimeoutMs: serviceTimeoutMs,
+      loggedSteps: new Map(),
+    };
+    const blocksLogged = new Map<string, number>();
+    const checkReadiness = async () => {
+      readiness.service = responder.ready();
+      readiness.lightning = await lightning.getInfo().then(
+        (info) => info.synced,
+        () => false,
+      );
+      for (const [kind, chain] of chains) {
+        readiness.chains[kind] = await chain.height().then(
+          () => true,
+          () => false,
+        );
+      }
+    };
+    const round = async () => {
+      await refreshRates();
+      await followOrdersRound(following);
+      await reportOutcomes(state, responder.sendPaymentResult);
+      await watchClaimsRound(state, chains, metrics, logger, blocksLogged);
+      await checkReadiness();
+    };
+
+    let lastRoundAtMs = now();
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> = Promise.resolve();
+    const loop = () => {
+      running = round()
+        .catch((error: unknown) => logger.error({ error: messageOf(error) }, 'round failed'))
+        .then(() => {
+          lastRoundAtMs = now();
+          if (!stopped) timer = setTimeout(loop, config.pollIntervalMs);
+        });
+    };
+    loop();
+    cleanups.push(async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    });
+
+    let probes: ProbeServer | undefined;
+    if (config.probes !== undefined) {
+      const staleAfterMs = Math.max(60_000, 10 * config.pollIntervalMs);
+      probes = await startProbeServer(config.probes.host, config.probes.port, {
+        metrics,
+        readiness: () => readiness,
+        alive: () => now() - lastRoundAtMs < staleAfterMs,
+      });
+      cleanups.push(() => probes?.close());
+      logger.info({ url: probes.url }, 'metrics and probes listening');
+    }
+    return {
+      probesUrl: probes?.url,
+      payoutAddress: wallet?.wallet.account.address,
+      close: cleanUp,
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
+
+async function ethereumWallet(ethereum: { rpcUrl: string; payoutKey: Hex }) {
+  const transport = boundedNodeTransport(ethereum.rpcUrl);
+  const chainId = await createPublicClient({ transport }).getChainId();
+  const chain = defineChain({
+    id: chainId,
+    name: `chain ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [nodeUrlForLog(ethereum.rpcUrl)] } },
+  });
+  const account = privateKeyToAccount(ethereum.payoutKey);
+  return {
+    publicClient: createPublicClient({ chain, transport }),
+    wallet: createWalletClient({ chain, transport, account }),
+  };
+}

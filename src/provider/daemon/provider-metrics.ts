@@ -1,0 +1,105 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { ChainKind } from '../../domain/markets.js';
+import type { ProviderState } from '../state/provider-state.js';
+import type { ClaimProgress } from './chain-settlement.js';
+
+export const PROVIDER_METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/**
+ * What the daemon counts for Prometheus (docs/provider.md). Quotes and fee bumps are counted as they
+ * happen; payments, pending claims and the inventory at risk are read from the state file at scrape
+ * time, so they are right after a restart too; blocks to the deadline are the last watch round's.
+ */
+export class ProviderMetrics {
+  readonly registry = new Registry();
+  private readonly quotes: Counter<'market' | 'result'>;
+  private readonly won: Counter<'market'>;
+  private readonly bumps: Counter<'chain'>;
+  private readonly blocksToDeadline: Gauge<'chain' | 'order_id'>;
+  private readonly atRisk: Gauge<'chain'>;
+
+  constructor(state: ProviderState) {
+    const registers = [this.registry];
+    this.quotes = new Counter({
+      name: 'lnswap_provider_quotes_total',
+      help: "Quotes sent to the service, by market and the service's judgement (accepted, or its refusal token)",
+      labelNames: ['market', 'result'],
+      registers,
+    });
+    this.won = new Counter({
+      name: 'lnswap_provider_quotes_won_total',
+      help: 'Auctions won: orders whose funding pays this provider',
+      labelNames: ['market'],
+      registers,
+    });
+    this.bumps = new Counter({
+      name: 'lnswap_provider_claim_fee_bumps_total',
+      help: 'Claims sent again at a higher fee',
+      labelNames: ['chain'],
+      registers,
+    });
+    this.blocksToDeadline = new Gauge({
+      name: 'lnswap_provider_claim_blocks_to_deadline',
+      help: 'Blocks left before the refund height, per claim not yet confirmed (last watch round)',
+      labelNames: ['chain', 'order_id'],
+      registers,
+    });
+    this.atRisk = new Gauge({
+      name: 'lnswap_provider_claims_at_risk',
+      help: 'Claims not confirmed within the urgent window before their refund height (last watch round)',
+      labelNames: ['chain'],
+      registers,
+    });
+    new Gauge({
+      name: 'lnswap_provider_payments',
+      help: 'Lightning payments in the state file, by outcome (paying: in flight)',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        for (const [outcome, count] of Object.entries(state.paymentCounts())) this.set({ outcome }, count);
+      },
+    });
+    new Gauge({
+      name: 'lnswap_provider_claims_pending',
+      help: 'Claims opened by a payment and not yet confirmed, by chain',
+      labelNames: ['chain'],
+      registers,
+      collect() {
+        this.reset();
+        for (const claim of state.openClaims()) this.inc({ chain: claim.chain });
+      },
+    });
+    new Gauge({
+      name: 'lnswap_provider_inventory_at_risk_millisatoshis',
+      help: 'Invoice amounts quoted, paid or to pay and not yet claimed: what the inventory limit bounds',
+      registers,
+      collect() {
+        this.set(Number(state.atRiskMillisatoshis()));
+      },
+    });
+  }
+
+  quoteJudged(market: string, result: string): void {
+    this.quotes.inc({ market, result });
+  }
+
+  quoteWon(market: string): void {
+    this.won.inc({ market });
+  }
+
+  /** The claims one watch round looked at, replacing the previous round's readings. */
+  claimsWatched(readings: readonly { chain: ChainKind; orderId: string; progress: ClaimProgress }[]): void {
+    this.blocksToDeadline.reset();
+    this.atRisk.reset();
+    for (const { chain, orderId, progress } of readings) {
+      if (progress.kind === 'bumped') this.bumps.inc({ chain });
+      if (progress.kind === 'confirmed' || progress.kind === 'lost') continue;
+      this.blocksToDeadline.set({ chain, order_id: orderId }, progress.blocksLeft);
+      if (progress.atRisk) this.atRisk.inc({ chain });
+    }
+  }
+
+  exposition(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
