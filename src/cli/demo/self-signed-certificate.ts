@@ -6,7 +6,10 @@ import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
  * X.509 v3 a TLS client accepts as its own trust anchor: an ECDSA P-256 key, a common name, a validity period and
  * the subject alternative names.
  */
-export function makeSelfSignedCertificate(validForMs: number, now = Date.now()): { certificatePem: string; keyPem: string } {
+export function makeSelfSignedCertificate(
+  validForMs: number,
+  now = Date.now(),
+): { certificatePem: string; keyPem: string } {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const name = sequence(set(sequence(oid(COMMON_NAME), der(UTF8_STRING, Buffer.from('lnswap demo node')))));
   const tbs = sequence(

@@ -116,7 +116,8 @@ export async function startSimulatedLndNode(payee: SimulatedLightningPayee): Pro
       }
       const sent = typeof invoice === 'string' ? send(invoice) : 'unreadable';
       if (sent === 'unreadable') sendJson(response, 500, { error: grpcError(2, 'invalid payment request') });
-      else if (sent === 'no-route') sendJson(response, 200, { result: failed(invoice as string, 'FAILURE_REASON_NO_ROUTE') });
+      else if (sent === 'no-route')
+        sendJson(response, 200, { result: failed(invoice as string, 'FAILURE_REASON_NO_ROUTE') });
       else sendJson(response, 200, { result: lndPayment(sent) });
       return;
     }
@@ -136,7 +137,10 @@ export async function startSimulatedLndNode(payee: SimulatedLightningPayee): Pro
       return;
     }
     readJsonBody(request).then(
-      (body) => (body === undefined ? sendJson(response, 400, grpcError(3, 'invalid request body')) : route(request, body, response)),
+      (body) =>
+        body === undefined
+          ? sendJson(response, 400, grpcError(3, 'invalid request body'))
+          : route(request, body, response),
       () => response.destroy(),
     );
   });
@@ -156,7 +160,8 @@ export async function startSimulatedLndNode(payee: SimulatedLightningPayee): Pro
 
 /** A payment as LND's router reports it: settled with its preimage, or failed because the payee refused it. */
 function lndPayment(payment: Payment): Record<string, unknown> {
-  if (payment.preimage === undefined) return failed(payment.invoice, 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', payment);
+  if (payment.preimage === undefined)
+    return failed(payment.invoice, 'FAILURE_REASON_INCORRECT_PAYMENT_DETAILS', payment);
   return {
     payment_hash: payment.paymentHash,
     value_msat: payment.amountMillisatoshis.toString(),
@@ -200,7 +205,9 @@ async function readJsonBody(request: IncomingMessage): Promise<Record<string, un
   if (text === '') return {};
   try {
     const body = JSON.parse(text) as unknown;
-    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    return typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -75,13 +75,23 @@ describe('the demo simulated LND node', () => {
   });
 
   test('a wrong macaroon is refused as unauthorized, another certificate is not trusted', async () => {
-    const wrongMacaroon = new LndRestBackend({ url: node.url, certificatePem: node.certificatePem, macaroonHex: 'ab'.repeat(32) });
-    await assert.rejects(wrongMacaroon.getInfo(), (error: unknown) => error instanceof LightningNodeError && error.fault === 'unauthorized');
+    const wrongMacaroon = new LndRestBackend({
+      url: node.url,
+      certificatePem: node.certificatePem,
+      macaroonHex: 'ab'.repeat(32),
+    });
+    await assert.rejects(
+      wrongMacaroon.getInfo(),
+      (error: unknown) => error instanceof LightningNodeError && error.fault === 'unauthorized',
+    );
     const otherCertificate = new LndRestBackend({
       url: node.url,
       certificatePem: makeSelfSignedCertificate(60_000).certificatePem,
       macaroonHex: node.macaroon.toString('hex'),
     });
-    await assert.rejects(otherCertificate.getInfo(), (error: unknown) => error instanceof LightningNodeError && error.fault === 'unreachable');
+    await assert.rejects(
+      otherCertificate.getInfo(),
+      (error: unknown) => error instanceof LightningNodeError && error.fault === 'unreachable',
+    );
   });
 });
