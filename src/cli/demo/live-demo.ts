@@ -137,7 +137,7 @@ export async function prepareLiveDemo(
       token,
       service: {
         ethereum: { rpcUrl: chain.anvil.rpcUrl, confirmations: 1, pollIntervalMs: 250, startHeight: tip },
-        engine: { quoteDeadlineMs: 500, minFundWindowMs: 10_000 },
+        engine: { quoteDeadlineMs: 1_000, minFundWindowMs: 10_000 },
       },
       providers: [providers[0]!, providers[1]!],
     };
