@@ -5,6 +5,7 @@ import { demoCommand } from './commands/demo.js';
 import { exportCommand } from './commands/export.js';
 import { historyCommand } from './commands/history.js';
 import { importCommand } from './commands/import.js';
+import { providerCommand } from './commands/provider.js';
 import { serveCommand } from './commands/serve.js';
 import { providersCommand } from './providers.js';
 import { tokensCommand } from './tokens.js';
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   providersCommand,
   tokensCommand,
   contractCommand,
+  providerCommand,
 ];
 
 const USAGE = `Usage: lnswap <command> [options]

@@ -90,7 +90,11 @@ function tokenFromArgs(
  * unique keys still refuse a token someone added in between, and nothing else of the configuration is written, so
  * a running service's provider and chain-view updates are never overwritten with what was read here.
  */
-async function addToken(store: ConfigurationReadStore & TokenStore, token: TokenAsset, context: CliContext): Promise<void> {
+async function addToken(
+  store: ConfigurationReadStore & TokenStore,
+  token: TokenAsset,
+  context: CliContext,
+): Promise<void> {
   const configuration = await store.getConfiguration();
   const tokens = [...configuration.tokens, token];
   const problem = tokenListProblem(tokens);

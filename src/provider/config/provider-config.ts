@@ -91,8 +91,10 @@ export function parseProviderConfig(json: unknown): ProviderFileConfig {
 function parseLightning(json: Json): LightningConfig {
   const url = httpsUrl(json.url, 'lightning.url');
   const tlsCertFile = text(json.tlsCertFile, 'lightning.tlsCertFile');
-  if (json.kind === 'lnd') return { kind: 'lnd', url, tlsCertFile, macaroonFile: text(json.macaroonFile, 'lightning.macaroonFile') };
-  if (json.kind === 'cln') return { kind: 'cln', url, tlsCertFile, runeFile: text(json.runeFile, 'lightning.runeFile') };
+  if (json.kind === 'lnd')
+    return { kind: 'lnd', url, tlsCertFile, macaroonFile: text(json.macaroonFile, 'lightning.macaroonFile') };
+  if (json.kind === 'cln')
+    return { kind: 'cln', url, tlsCertFile, runeFile: text(json.runeFile, 'lightning.runeFile') };
   throw new ProviderConfigError('lightning.kind', 'must be "lnd" (LND REST) or "cln" (Core Lightning clnrest)');
 }
 
@@ -124,7 +126,8 @@ function parseEthereum(json: Json): EthereumConfig {
 function parseMarket(name: string, json: Json): MarketConfig {
   const field = `markets.${name}`;
   const market = json.token === undefined ? findMarket(name) : tokenMarket(name, object(json.token, `${field}.token`));
-  if (market === undefined) throw new ProviderConfigError(field, 'is not a known market (a token market needs "token")');
+  if (market === undefined)
+    throw new ProviderConfigError(field, 'is not a known market (a token market needs "token")');
   if (market.onchain.chain !== 'ethereum') {
     throw new ProviderConfigError(field, 'is a Bitcoin market: this lnswap quotes Ethereum markets only');
   }
@@ -188,7 +191,9 @@ function parseRate(json: Json, field: string, decimals: number): RateConfig {
     kind: 'url',
     url,
     field: text(json.field, `${field}.field`),
-    ...(json.timestampField === undefined ? {} : { timestampField: text(json.timestampField, `${field}.timestampField`) }),
+    ...(json.timestampField === undefined
+      ? {}
+      : { timestampField: text(json.timestampField, `${field}.timestampField`) }),
     minimum,
     maximum,
     maxAgeMs: whole(json.maxAgeSeconds ?? 300, `${field}.maxAgeSeconds`, 1, 86_400) * 1000,
@@ -204,7 +209,8 @@ function object(value: unknown, field: string): Json {
 }
 
 function text(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new ProviderConfigError(field, 'must be a non-empty string');
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ProviderConfigError(field, 'must be a non-empty string');
   return value;
 }
 

@@ -104,7 +104,10 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
 /** The service's funding details are exactly what this provider quoted: its payout address, hash, asset and amount. */
 function wonByProvider(fundDetails: unknown, quote: QuoteRecord, options: EthereumChainOptions, payout: string) {
   const served = options.markets.get(quote.market);
-  const funding = fundDetails as { amount?: unknown; details?: { unsignedFundingTx?: { to?: unknown; data?: unknown } } };
+  const funding = fundDetails as {
+    amount?: unknown;
+    details?: { unsignedFundingTx?: { to?: unknown; data?: unknown } };
+  };
   const tx = funding.details?.unsignedFundingTx;
   if (served === undefined || typeof tx?.data !== 'string' || typeof funding.amount !== 'string') return false;
   const call = decodeFundingCalldata(tx.data);

@@ -39,7 +39,10 @@ export async function followOrdersRound(following: OrderFollowing): Promise<void
     try {
       await followOrder(following, quote);
     } catch (error) {
-      following.logger.warn({ orderId: quote.orderId, error: messageOf(error) }, 'following the order failed; trying again');
+      following.logger.warn(
+        { orderId: quote.orderId, error: messageOf(error) },
+        'following the order failed; trying again',
+      );
     }
   }
 }

@@ -82,7 +82,8 @@ export async function startProviderDaemon(
     const rates = new Map<string, { source: RateSource; refreshMs: number; dueAtMs: number }>();
     const served: ServedMarket[] = [];
     const ethereum = config.file.ethereum;
-    const wallet = ethereum === undefined || config.ethereum === undefined ? undefined : await ethereumWallet(config.ethereum);
+    const wallet =
+      ethereum === undefined || config.ethereum === undefined ? undefined : await ethereumWallet(config.ethereum);
     const ethereumMarkets = new Map<
       string,
       { market: ServedMarket['market']; feeLimitMillisatoshis: (amount: bigint) => bigint }
@@ -156,7 +157,10 @@ export async function startProviderDaemon(
         rate.dueAtMs = now() + rate.refreshMs;
         await rate.source.refresh();
         if (rate.source.problem !== undefined) {
-          logger.warn({ market, problem: rate.source.problem }, 'rate not read; quoting stops once the last one is stale');
+          logger.warn(
+            { market, problem: rate.source.problem },
+            'rate not read; quoting stops once the last one is stale',
+          );
         }
       }
     };

@@ -57,7 +57,10 @@ export async function watchClaimsRound(
       case 'waiting':
         if (progress.atRisk && lastBlocksLogged.get(claim.orderId) !== progress.blocksLeft) {
           lastBlocksLogged.set(claim.orderId, progress.blocksLeft);
-          logger.warn({ ...fields, blocksLeft: progress.blocksLeft }, 'claim AT RISK: not confirmed near the refund height');
+          logger.warn(
+            { ...fields, blocksLeft: progress.blocksLeft },
+            'claim AT RISK: not confirmed near the refund height',
+          );
         }
         break;
     }

@@ -1,0 +1,220 @@
+/**
+ * The provider daemon end to end, in this process, on one Anvil and one lnswap service: a user's
+ * swap funded as quoted, the daemon pays through a stand-in LND or Core Lightning, claims with the
+ * preimage and the order completes, in ether and in a token; a failed payment opens no claim and the
+ * user refunds; an order funded too close to its refund height is not paid; a claim not confirmed as
+ * the refund height nears is sent again at a higher fee with the same nonce.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import type { Hex } from 'viem';
+import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
+import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
+import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
+import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
+import { ProviderState } from '../../src/provider/state/provider-state.js';
+import { anvilSkipReason } from '../support/anvil.js';
+import { eventually, recordingLogger } from '../ws/harness.js';
+import {
+  CONFIRMATIONS,
+  ETHER_MARKET,
+  REFUND_DELAY,
+  startProviderWorld,
+  TOKEN_MARKET,
+  untilState,
+  type ProviderWorld,
+  type TestProvider,
+} from './provider-world.js';
+
+describe('the provider daemon on Anvil with a real service', { skip: anvilSkipReason }, () => {
+  let world: ProviderWorld;
+  before(async () => {
+    world = await startProviderWorld();
+  });
+  after(async () => {
+    await world?.close();
+  });
+
+  async function startDaemon(
+    name: string,
+    lightning: 'lnd' | 'cln',
+    ethereum: Record<string, unknown> = {},
+  ): Promise<{ daemon: ProviderDaemon; provider: TestProvider; stateFile: string; lines: Record<string, unknown>[] }> {
+    const provider = await world.newProvider(name);
+    const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, lightning, ethereum), 'utf8')));
+    const { logger, lines } = recordingLogger();
+    const stateFile = join(world.dir, `${name}.sqlite`);
+    const daemon = await startProviderDaemon(
+      {
+        serviceUrl: world.harness.service.url,
+        credentials: provider.keys,
+        stateFile,
+        pollIntervalMs: 20,
+        probes: { host: '127.0.0.1', port: 0 },
+        file,
+        ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
+      },
+      { logger, lightning: openLightningBackend(file.lightning) },
+    );
+    return { daemon, provider, stateFile, lines };
+  }
+
+  async function metric(daemon: ProviderDaemon, name: string, labels: Record<string, string> = {}): Promise<number> {
+    const text = await (await fetch(`${daemon.probesUrl}/metrics`)).text();
+    const family = parsePrometheusTextFormat(text).find((candidate) => candidate.name === name);
+    const sample = family?.metrics.find((candidate) =>
+      Object.entries(labels).every(([key, value]) => candidate.labels?.[key] === value),
+    );
+    return Number(sample?.value ?? Number.NaN);
+  }
+
+  for (const [lightning, market] of [
+    ['lnd', ETHER_MARKET],
+    ['cln', ETHER_MARKET],
+    ['lnd', TOKEN_MARKET],
+  ] as const) {
+    test(`${market} through ${lightning}: funded -> paid once -> claimed -> Complete, the full amount at the payout address`, async () => {
+      const { daemon, provider, stateFile, lines } = await startDaemon(
+        `${lightning}-${market}`.toLowerCase().replace('_', '-'),
+        lightning,
+      );
+      try {
+        const balance = () =>
+          market === TOKEN_MARKET
+            ? world.anvil.tokenBalance(world.token, provider.payoutAddress)
+            : world.anvil.publicClient.getBalance({ address: provider.payoutAddress });
+        const before = await balance();
+        const swap = await world.swap(market, 'settle');
+        await untilState(world, swap.orderId, 'Complete');
+        assert.equal(world.payments.sendAttempts.get(swap.invoice.paymentHash), 1);
+        await world.anvil.mine(CONFIRMATIONS);
+        const state = ProviderState.open(stateFile);
+        try {
+          await eventually(() => state.claim(swap.orderId)?.state === 'confirmed', 'the claim to be confirmed');
+          assert.equal(state.payment(swap.invoice.paymentHash)?.reported, true);
+        } finally {
+          state.close();
+        }
+        const gained = (await balance()) - before;
+        if (market === TOKEN_MARKET) assert.equal(gained, swap.amount);
+        else assert.ok(gained > swap.amount - 10n ** 15n && gained < swap.amount, 'the amount less the claim gas');
+        assert.equal(await metric(daemon, 'lnswap_provider_quotes_won_total', { market }), 1);
+        assert.equal(await metric(daemon, 'lnswap_provider_payments', { outcome: 'succeeded' }), 1);
+        assert.equal(await metric(daemon, 'lnswap_provider_claims_pending'), Number.NaN, 'no claim pending');
+        const ready = await fetch(`${daemon.probesUrl}/readyz`);
+        assert.equal(ready.status, 200);
+        assert.deepEqual(await ready.json(), {
+          status: 'ready',
+          service: true,
+          lightning: true,
+          chains: { ethereum: true },
+        });
+        const logged = JSON.stringify(lines);
+        assert.ok(!logged.includes(provider.keys.secretKey) && !logged.includes(provider.payoutKey.slice(2)));
+      } finally {
+        await daemon.close();
+      }
+    });
+  }
+
+  test('a payment that fails: reported, no claim, and the user refunds after the timelock', async () => {
+    const { daemon, stateFile } = await startDaemon('no-route', 'lnd');
+    try {
+      const swap = await world.swap(ETHER_MARKET, 'no-route');
+      await untilState(world, swap.orderId, 'Funded');
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.payment(swap.invoice.paymentHash)?.reported === true, 'the failure reported');
+        assert.equal(state.payment(swap.invoice.paymentHash)?.state, 'failed');
+        assert.equal(state.claim(swap.orderId), undefined);
+      } finally {
+        state.close();
+      }
+      assert.equal(await world.orderState(swap.orderId), 'Funded', 'a failure changes nothing at the service');
+      await world.anvil.mine(REFUND_DELAY);
+      const user = world.anvil.wallet(world.anvil.accounts[1]);
+      await world.anvil.publicClient.waitForTransactionReceipt({
+        hash: await user.sendTransaction({ to: world.contract, data: encodeRefundCalldata(swap.orderId) }),
+      });
+      await world.anvil.mine(CONFIRMATIONS);
+      await untilState(world, swap.orderId, 'Refunded');
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  test('funded too close to its refund height: never paid, refused to the service', async () => {
+    const { daemon, stateFile, lines } = await startDaemon('too-close', 'lnd', { claimMarginBlocks: REFUND_DELAY });
+    try {
+      const swap = await world.swap(ETHER_MARKET, 'settle');
+      await untilState(world, swap.orderId, 'Funded');
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.quote(swap.orderId)?.closed === true, 'the order refused and closed');
+        assert.equal(state.payment(swap.invoice.paymentHash), undefined);
+      } finally {
+        state.close();
+      }
+      assert.equal(world.payments.payment(swap.invoice.paymentHash), undefined, 'nothing sent to the node');
+      assert.ok(lines.some((line) => line.orderId === swap.orderId && line.reason === 'refund-height-too-close'));
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  test('a claim not confirmed as the refund height nears is sent again at a higher fee, same nonce', async () => {
+    const { daemon, provider, stateFile } = await startDaemon('bumper', 'lnd', {
+      claimFees: { stuckAfterBlocks: 1_000, urgentBlocks: 25, bumpPercent: 150, maximumGwei: '1000' },
+    });
+    await world.anvil.setAutomine(false);
+    try {
+      const swap = await fundWithoutAutomine();
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.claim(swap.orderId)?.state === 'broadcast', 'the first claim sent');
+        const first = state.claim(swap.orderId)!;
+        // The first claim never makes it into a block: dropped from the pool as a node under load may.
+        await world.anvil.testClient.request({
+          method: 'anvil_dropTransaction' as never,
+          params: [first.txId as Hex] as never,
+        });
+        // Into the urgent window (25 blocks): every block without the claim now raises its fee.
+        await world.anvil.mine(first.refundHeight - 24 - Number(await world.anvil.blockNumber()));
+        await eventually(() => (state.claim(swap.orderId)?.attempts ?? 0) >= 2, 'the claim sent again');
+        const second = state.claim(swap.orderId)!;
+        assert.notEqual(second.txId, first.txId);
+        assert.equal(second.nonce, first.nonce);
+        assert.ok(second.fee! > first.fee!, 'a higher priority fee');
+        await world.anvil.mine(1);
+        const receipt = await world.anvil.publicClient.getTransactionReceipt({ hash: second.txId as Hex });
+        assert.equal(receipt.status, 'success');
+        assert.equal(receipt.from.toLowerCase(), provider.payoutAddress.toLowerCase());
+        await world.anvil.mine(CONFIRMATIONS);
+        await eventually(() => state.claim(swap.orderId)?.state === 'confirmed', 'the replacement confirmed');
+        assert.ok((await metric(daemon, 'lnswap_provider_claim_fee_bumps_total', { chain: 'ethereum' })) >= 1);
+      } finally {
+        state.close();
+      }
+    } finally {
+      await world.anvil.setAutomine(true);
+      await daemon.close();
+    }
+
+    /** With automine off, the user's funding is mined by hand and the daemon's claim waits in the pool. */
+    async function fundWithoutAutomine() {
+      const funding = world.swap(ETHER_MARKET, 'settle');
+      for (let mined = 0; mined < 200; mined += 1) {
+        const settled = await Promise.race([
+          funding.then(() => true),
+          new Promise((resolve) => setTimeout(resolve, 50, false)),
+        ]);
+        if (settled) break;
+        await world.anvil.mine(1);
+      }
+      return funding;
+    }
+  });
+});
