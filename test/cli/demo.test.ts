@@ -18,7 +18,7 @@ const QUOTED_LINE = /^live ([0-9a-f]{8}) \w+ +WaitingForFundingTx +quoted ([0-9.
 /** The provider daemon's own log line, printed under its order. */
 const WON_LINE = /^live ([0-9a-f]{8}) {3}provider ([\w-]+): won the auction market=(\w+)$/;
 const PROVIDER_LINE =
-  /^live provider ([\w-]+) runs the provider daemon \(lnswap provider\) on (\S+), paid at (0x[0-9a-fA-F]{40}); metrics (http:\/\/\S+\/metrics)$/;
+  /^live provider ([\w-]+), paid at (0x[0-9a-fA-F]{40}), runs the provider daemon as `lnswap provider --config (\S+) [^`]+` would, with LNSWAP_PROVIDER_API_KEY, LNSWAP_PROVIDER_SECRET_KEY and LNSWAP_PROVIDER_ETHEREUM_KEY set; metrics (http:\/\/\S+\/metrics)$/;
 const PAYEE_LINE =
   /^live ([0-9a-f]{8}) {3}simulated Lightning payee: received payment (\d+) to this invoice, (\d+) sat; (settled it with the preimage|refused it)$/;
 const CLAIM_LINE =
@@ -273,7 +273,7 @@ test(
         );
         const winners = new Map(matches(lines, WON_LINE).map(([, id, name]) => [id!, name!]));
         const providers = new Map(
-          matches(lines, PROVIDER_LINE).map(([, name, configFile, payout, metrics]) => [
+          matches(lines, PROVIDER_LINE).map(([, name, payout, configFile, metrics]) => [
             name!,
             { configFile: configFile!, payout: payout!, metrics: metrics! },
           ]),

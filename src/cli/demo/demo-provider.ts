@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
-import { LndRestBackend } from '../../chains/lightning/lnd-rest-backend.js';
+import { openLightningBackend } from '../../provider/config/open-lightning-backend.js';
 import { parseProviderConfig } from '../../provider/config/provider-config.js';
 import { startProviderDaemon, type ProviderDaemon } from '../../provider/daemon/provider-daemon.js';
 import { daemonLogLines } from './daemon-log-lines.js';
@@ -30,7 +30,8 @@ export interface DemoProviderSettings {
 
 export interface DemoProvider {
   readonly daemon: ProviderDaemon;
-  readonly configFile: string;
+  /** What `lnswap provider` would be given to run the same daemon. */
+  readonly command: string;
   close(): Promise<void>;
 }
 
@@ -60,7 +61,7 @@ export async function startDemoProvider(settings: DemoProviderSettings): Promise
     const daemon = await startConfiguredDaemon(settings, configFile);
     return {
       daemon,
-      configFile,
+      command: equivalentCommand(settings, configFile),
       async close() {
         await daemon.close();
         await node.close();
@@ -72,25 +73,37 @@ export async function startDemoProvider(settings: DemoProviderSettings): Promise
   }
 }
 
-/** As `lnswap provider --config FILE` starts: the file read and checked, its Lightning node's files read. */
+/** As `lnswap provider` starts on the same file: the configuration checked, its Lightning node's files read. */
 async function startConfiguredDaemon(settings: DemoProviderSettings, configFile: string): Promise<ProviderDaemon> {
   const file = parseProviderConfig(JSON.parse(await readFile(configFile, 'utf8')) as unknown);
-  if (file.lightning.kind !== 'lnd') throw new Error('the demo runs its providers on LND');
-  const lightning = new LndRestBackend({
-    url: file.lightning.url,
-    certificatePem: await readFile(file.lightning.tlsCertFile, 'utf8'),
-    macaroonHex: (await readFile(file.lightning.macaroonFile)).toString('hex'),
-  });
   return startProviderDaemon(
     {
       serviceUrl: settings.serviceUrl,
       credentials: { apiKey: settings.apiKey, secretKey: settings.secretKey },
-      stateFile: join(settings.directory, 'state.sqlite'),
+      stateFile: stateFileIn(settings.directory),
       pollIntervalMs: POLL_INTERVAL_MS,
       probes: { host: '127.0.0.1', port: 0 },
       file,
       ethereum: { rpcUrl: settings.rpcUrl, payoutKey: settings.account.payoutKey },
     },
-    { logger: pino({ level: 'info', base: undefined }, daemonLogLines(settings.name, settings.printer)), lightning },
+    {
+      logger: pino({ level: 'info', base: undefined }, daemonLogLines(settings.name, settings.printer)),
+      lightning: openLightningBackend(file.lightning),
+    },
   );
+}
+
+const stateFileIn = (directory: string) => join(directory, 'state.sqlite');
+
+/** The command an operator would type to run this provider, its secrets left in their variables. */
+export function equivalentCommand(settings: DemoProviderSettings, configFile: string): string {
+  return [
+    'lnswap provider',
+    `--config ${configFile}`,
+    `--service-url ${settings.serviceUrl}`,
+    `--ethereum-rpc ${settings.rpcUrl}`,
+    `--state ${stateFileIn(settings.directory)}`,
+    '--metrics-port 0',
+    `--poll-interval-ms ${POLL_INTERVAL_MS}`,
+  ].join(' ');
 }

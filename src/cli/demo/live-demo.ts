@@ -137,7 +137,7 @@ export async function prepareLiveDemo(
       token,
       service: {
         ethereum: { rpcUrl: chain.anvil.rpcUrl, confirmations: 1, pollIntervalMs: 250, startHeight: tip },
-        engine: { quoteDeadlineMs: 1_000, minFundWindowMs: 10_000 },
+        engine: { quoteDeadlineMs: 2_000, minFundWindowMs: 10_000 },
       },
       providers: [providers[0]!, providers[1]!],
     };
@@ -198,8 +198,9 @@ export async function startLiveSwaps(
       });
       providers.push(started);
       printer.note(
-        `provider ${provider.name} runs the provider daemon (lnswap provider) on ${started.configFile}, ` +
-          `paid at ${chain.providers[index]!.payoutAddress}; metrics ${started.daemon.probesUrl ?? 'off'}/metrics`,
+        `provider ${provider.name}, paid at ${chain.providers[index]!.payoutAddress}, runs the provider daemon as ` +
+          `\`${started.command}\` would, with LNSWAP_PROVIDER_API_KEY, LNSWAP_PROVIDER_SECRET_KEY and ` +
+          `LNSWAP_PROVIDER_ETHEREUM_KEY set; metrics ${started.daemon.probesUrl ?? 'off'}/metrics`,
       );
     }
   } catch (error) {
