@@ -5,6 +5,8 @@ declare module 'secp256k1' {
     ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
     publicKeyCreate(privateKey: Uint8Array, compressed?: boolean): Uint8Array;
     privateKeyVerify(privateKey: Uint8Array): boolean;
+    ecdsaVerify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
+    signatureNormalize(signature: Uint8Array): Uint8Array;
   };
   export default secp256k1;
 }

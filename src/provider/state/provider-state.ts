@@ -48,9 +48,21 @@ export interface ClaimRecord {
   nonce?: number;
   /** What the latest claim transaction pays in fees, in the chain's base unit. */
   fee?: bigint;
+  /** A Bitcoin claim's rate, satoshis per virtual byte: a replacement must pay more. */
+  feeRate?: bigint;
   attempts: number;
   broadcastHeight?: number;
   confirmedHeight?: number;
+}
+
+/** The HTLC a Bitcoin quote asked the user to fund. */
+export interface BitcoinHtlcRecord {
+  orderId: string;
+  redeemScript: string;
+  payToAddress: string;
+  refundHeight: number;
+  /** The provider's chain tip when it quoted: no funding of the HTLC can be in an earlier block. */
+  quotedHeight: number;
 }
 
 export interface PaymentStart {
@@ -86,9 +98,18 @@ interface ClaimRow {
   tx_id: string | null;
   nonce: number | null;
   fee: string | null;
+  fee_rate: string | null;
   attempts: number;
   broadcast_height: number | null;
   confirmed_height: number | null;
+}
+
+interface BitcoinHtlcRow {
+  order_id: string;
+  redeem_script: string;
+  pay_to_address: string;
+  refund_height: number;
+  quoted_height: number;
 }
 
 interface QuoteRow {
@@ -152,6 +173,33 @@ export class ProviderState {
         quote.expiresAtMs,
         quote.quotedAtMs,
       );
+  }
+
+  /** Written with the quote, before it is sent: a won order's HTLC is always known. */
+  recordBitcoinHtlc(htlc: BitcoinHtlcRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO bitcoin_htlcs (order_id, redeem_script, pay_to_address, refund_height, quoted_height)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (order_id) DO UPDATE SET redeem_script = excluded.redeem_script,
+           pay_to_address = excluded.pay_to_address, refund_height = excluded.refund_height,
+           quoted_height = excluded.quoted_height`,
+      )
+      .run(htlc.orderId, htlc.redeemScript, htlc.payToAddress, htlc.refundHeight, htlc.quotedHeight);
+  }
+
+  bitcoinHtlc(orderId: string): BitcoinHtlcRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM bitcoin_htlcs WHERE order_id = ?').get(orderId) as
+      BitcoinHtlcRow | undefined;
+    return row === undefined
+      ? undefined
+      : {
+          orderId: row.order_id,
+          redeemScript: row.redeem_script,
+          payToAddress: row.pay_to_address,
+          refundHeight: row.refund_height,
+          quotedHeight: row.quoted_height,
+        };
   }
 
   markQuoteWon(orderId: string): boolean {
@@ -303,16 +351,23 @@ export class ProviderState {
   /** A claim transaction went out (the first, or a fee-bumped replacement). */
   recordClaimBroadcast(
     orderId: string,
-    broadcast: { txId: string; fee: bigint; height: number; nonce?: number },
+    broadcast: { txId: string; fee: bigint; height: number; nonce?: number; feeRate?: bigint },
   ): boolean {
     return (
       this.db
         .prepare(
-          `UPDATE claims SET state = 'broadcast', tx_id = ?, fee = ?, broadcast_height = ?, nonce = COALESCE(nonce, ?),
-             attempts = attempts + 1
+          `UPDATE claims SET state = 'broadcast', tx_id = ?, fee = ?, fee_rate = ?, broadcast_height = ?,
+             nonce = COALESCE(nonce, ?), attempts = attempts + 1
            WHERE order_id = ? AND state IN ('pending', 'broadcast')`,
         )
-        .run(broadcast.txId, broadcast.fee.toString(), broadcast.height, broadcast.nonce ?? null, orderId).changes === 1
+        .run(
+          broadcast.txId,
+          broadcast.fee.toString(),
+          broadcast.feeRate?.toString() ?? null,
+          broadcast.height,
+          broadcast.nonce ?? null,
+          orderId,
+        ).changes === 1
     );
   }
 
@@ -390,6 +445,7 @@ function claimFromRow(row: ClaimRow): ClaimRecord {
     ...(row.tx_id === null ? {} : { txId: row.tx_id }),
     ...(row.nonce === null ? {} : { nonce: row.nonce }),
     ...(row.fee === null ? {} : { fee: BigInt(row.fee) }),
+    ...(row.fee_rate === null ? {} : { feeRate: BigInt(row.fee_rate) }),
     attempts: row.attempts,
     ...(row.broadcast_height === null ? {} : { broadcastHeight: row.broadcast_height }),
     ...(row.confirmed_height === null ? {} : { confirmedHeight: row.confirmed_height }),

@@ -5,8 +5,9 @@ import type { Database } from 'better-sqlite3';
  * satoshis or wei on chain), never floating point. `user_version` numbers the schema so a later one
  * can migrate forward.
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
+/** Version 1: quotes, payments, claims. */
 const SCHEMA_1 = `
 CREATE TABLE quotes (
   order_id TEXT PRIMARY KEY,
@@ -51,12 +52,28 @@ CREATE INDEX claims_open ON claims (state) WHERE state <> 'confirmed';
 `;
 
 /**
- * Version 2: `quotes.closed`, set once the daemon has nothing left to do for the order (it lost the
+ * Version 2: the HTLC of each Bitcoin quote (its redeem script names the order's claim key, derived
+ * from the order id, so no key index is kept), the height to read the chain from, and a claim's fee rate,
+ * which a Bitcoin replacement must raise.
+ */
+const SCHEMA_2 = `
+CREATE TABLE bitcoin_htlcs (
+  order_id TEXT PRIMARY KEY,
+  redeem_script TEXT NOT NULL,
+  pay_to_address TEXT NOT NULL,
+  refund_height INTEGER NOT NULL,
+  quoted_height INTEGER NOT NULL
+);
+ALTER TABLE claims ADD COLUMN fee_rate TEXT;
+`;
+
+/**
+ * Version 3: `quotes.closed`, set once the daemon has nothing left to do for the order (it lost the
  * auction, or the order it won is over), so a long-running daemon follows only live orders; and a
  * claim may be `lost` (the slot was refunded or the HTLC spent by the refund), so it stops counting
  * as pending. SQLite cannot change a CHECK in place: the claims table is rebuilt.
  */
-const SCHEMA_2 = `
+const SCHEMA_3 = `
 ALTER TABLE quotes ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX quotes_open ON quotes (order_id) WHERE closed = 0;
 CREATE TABLE claims_2 (
@@ -70,7 +87,8 @@ CREATE TABLE claims_2 (
   fee TEXT,
   attempts INTEGER NOT NULL DEFAULT 0,
   broadcast_height INTEGER,
-  confirmed_height INTEGER
+  confirmed_height INTEGER,
+  fee_rate TEXT
 );
 INSERT INTO claims_2 SELECT * FROM claims;
 DROP TABLE claims;
@@ -78,7 +96,8 @@ ALTER TABLE claims_2 RENAME TO claims;
 CREATE INDEX claims_open ON claims (state) WHERE state IN ('pending', 'broadcast');
 `;
 
-const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2];
+/** Each migration takes the schema from its index to the next version. */
+export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3];
 
 export function migrateProviderState(db: Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));

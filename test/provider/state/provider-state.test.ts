@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { ProviderState, type PaymentStart } from '../../../src/provider/state/provider-state.js';
+import { MIGRATIONS } from '../../../src/provider/state/schema.js';
 
 describe('the provider state file', () => {
   let dir: string;
@@ -176,5 +178,49 @@ describe('the provider state file', () => {
     ]);
     assert.equal(raw.status, 0);
     assert.throws(() => ProviderState.open(path), /schema version 99/);
+  });
+
+  test('a file of the first schema is migrated in place: its payments and claims kept, Bitcoin HTLCs and fee rates added', () => {
+    const path = join(dir, 'first-schema.sqlite');
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0]!);
+    raw.pragma('user_version = 1');
+    raw
+      .prepare(
+        `INSERT INTO payments (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, preimage, started_at_ms)
+         VALUES (?, 'kept', 'lnbcrt1', '1000', '10', 'succeeded', ?, 1)`,
+      )
+      .run('aa'.repeat(32), 'bb'.repeat(32));
+    raw
+      .prepare(
+        `INSERT INTO claims (order_id, chain, payment_hash, refund_height, state) VALUES ('kept', 'bitcoin', ?, 900, 'pending')`,
+      )
+      .run('aa'.repeat(32));
+    raw.close();
+
+    const migrated = ProviderState.open(path);
+    try {
+      assert.equal(migrated.payment('aa'.repeat(32))?.preimage, 'bb'.repeat(32));
+      assert.ok(migrated.recordClaimBroadcast('kept', { txId: 'cc'.repeat(32), fee: 700n, feeRate: 5n, height: 880 }));
+      assert.deepEqual(
+        {
+          state: migrated.claim('kept')?.state,
+          fee: migrated.claim('kept')?.fee,
+          feeRate: migrated.claim('kept')?.feeRate,
+        },
+        { state: 'broadcast', fee: 700n, feeRate: 5n },
+      );
+      const htlc = {
+        orderId: 'kept',
+        redeemScript: 'a8',
+        payToAddress: 'bcrt1q',
+        refundHeight: 900,
+        quotedHeight: 850,
+      };
+      migrated.recordBitcoinHtlc(htlc);
+      assert.deepEqual(migrated.bitcoinHtlc('kept'), htlc);
+    } finally {
+      migrated.close();
+    }
   });
 });

@@ -86,16 +86,55 @@ export class BitcoinTestChain {
     return this.blocks.find((block) => block.hash === hash);
   }
 
-  /** Takes a transaction into the mempool; refuses one that is not a transaction or conflicts with a spend. */
+  /**
+   * Takes a transaction into the mempool; refuses one that is not a transaction or conflicts with a spend,
+   * unless it replaces mempool transactions as Bitcoin Core does under BIP 125: every one replaced signals
+   * replaceability, and the replacement pays a higher rate and more in fees than all of them together,
+   * by at least the incremental relay fee (1 sat/vB) on its own size. The replaced ones leave the mempool.
+   */
   submit(hex: string): Transaction {
     const tx = Transaction.fromHex(hex);
+    const conflicts = new Map<string, Transaction>();
     for (const input of tx.ins) {
       const prevTxId = txIdOfInput(input);
       const spent = this.outspend(prevTxId, input.index);
-      if (spent !== undefined && spent.spender.tx.getId() !== tx.getId()) throw new Error('txn-mempool-conflict');
+      if (spent === undefined || spent.spender.tx.getId() === tx.getId()) continue;
+      if (spent.spender.block !== undefined) throw new Error('txn-mempool-conflict');
+      conflicts.set(spent.spender.tx.getId(), spent.spender.tx);
     }
+    if (conflicts.size > 0) this.checkReplacement(tx, [...conflicts.values()]);
+    this.mempool = this.mempool.filter((pending) => !conflicts.has(pending.getId()));
     if (this.find(tx.getId()) === undefined) this.mempool.push(tx);
     return tx;
+  }
+
+  /** What `tx` pays in fees; undefined when an output it spends is not on this chain. */
+  fee(tx: Transaction): bigint | undefined {
+    let spent = 0n;
+    for (const input of tx.ins) {
+      const prevout = this.prevout(input);
+      if (prevout === undefined) return undefined;
+      spent += prevout.value;
+    }
+    return spent - tx.outs.reduce((sum, output) => sum + output.value, 0n);
+  }
+
+  private checkReplacement(tx: Transaction, replaced: readonly Transaction[]): void {
+    const signals = (original: Transaction): boolean => original.ins.some((input) => input.sequence < 0xfffffffe);
+    if (!replaced.every(signals)) throw new Error('txn-mempool-conflict');
+    const fee = this.fee(tx);
+    const replacedFees = replaced.map((original) => this.fee(original));
+    if (fee === undefined || replacedFees.some((replacedFee) => replacedFee === undefined)) {
+      throw new Error('txn-mempool-conflict');
+    }
+    const replacedFee = replacedFees.reduce<bigint>((sum, each) => sum + (each ?? 0n), 0n);
+    const higherRate = replaced.every(
+      (original, index) =>
+        fee * BigInt(original.virtualSize()) > (replacedFees[index] ?? 0n) * BigInt(tx.virtualSize()),
+    );
+    if (!higherRate || fee - replacedFee < BigInt(tx.virtualSize())) {
+      throw new Error(`insufficient fee, rejecting replacement ${tx.getId()}`);
+    }
   }
 
   /** Mines a block of the mempool (or of `txs`), its coinbase paying `coinbaseTo` when given. */
@@ -191,7 +230,10 @@ export class BitcoinTestChain {
     const witnessReserved = Buffer.alloc(32);
     coinbase.setWitness(0, [witnessReserved]);
     // BIP-141: the coinbase commits to the witness merkle root (its own wtxid counted as zero) and the reserved value.
-    const commitment = Buffer.concat([Buffer.from('aa21a9ed', 'hex'), Block.calculateMerkleRoot([coinbase, ...txs], true)]);
+    const commitment = Buffer.concat([
+      Buffer.from('aa21a9ed', 'hex'),
+      Block.calculateMerkleRoot([coinbase, ...txs], true),
+    ]);
     coinbase.addOutput(script.compile([opcodes.OP_RETURN, commitment]), 0n);
     return coinbase;
   }
