@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { parseDecimalAmount } from '../../src/domain/amounts.js';
+import { createPublicClient, http, type Address, type Hex } from 'viem';
+import { formatFixedPoint, parseDecimalAmount } from '../../src/domain/amounts.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { startCli } from './cli-process.js';
 
@@ -14,9 +15,14 @@ const CURL_LINE = /^ {2}curl -s '?(http:\/\/[^' ]+)'?$/;
 /** A live order's state change: `live <8 hex> <market> <state> <cause>`. */
 const LIVE_STATE_LINE = /^live ([0-9a-f]{8}) (SETH_LSBTC|SUSDC_LSBTC) (\w+)\b/;
 const QUOTED_LINE = /^live ([0-9a-f]{8}) \w+ +WaitingForFundingTx +quoted ([0-9.]+) (SETH|SUSDC)$/;
-const WON_LINE = /^live ([0-9a-f]{8}) {3}provider ([\w-]+): won the auction, claims pay (0x[0-9a-fA-F]{40})$/;
-const PAID_LINE =
-  /^live ([0-9a-f]{8}) {3}provider ([\w-]+): paid the invoice, claimed with its preimage, tx 0x[0-9a-f]{64}; payout (0x[0-9a-fA-F]{40}) holds ([0-9.]+) (SETH|SUSDC)$/;
+/** The provider daemon's own log line, printed under its order. */
+const WON_LINE = /^live ([0-9a-f]{8}) {3}provider ([\w-]+): won the auction market=(\w+)$/;
+const PROVIDER_LINE =
+  /^live provider ([\w-]+), paid at (0x[0-9a-fA-F]{40}), runs the provider daemon as `lnswap provider --config (\S+) [^`]+` would, with LNSWAP_PROVIDER_API_KEY, LNSWAP_PROVIDER_SECRET_KEY and LNSWAP_PROVIDER_ETHEREUM_KEY set; metrics (http:\/\/\S+\/metrics)$/;
+const PAYEE_LINE =
+  /^live ([0-9a-f]{8}) {3}simulated Lightning payee: received payment (\d+) to this invoice, (\d+) sat; (settled it with the preimage|refused it)$/;
+const CLAIM_LINE =
+  /^live ([0-9a-f]{8}) {3}provider ([\w-]+)'s claim paid ([0-9.]+) (SETH|SUSDC) to its payout (0x[0-9a-fA-F]{40}), tx (0x[0-9a-f]{64}); it holds ([0-9.]+) (?:SETH|SUSDC)$/;
 const DECIMALS: Record<string, number> = { SETH: 18, SUSDC: 6 };
 const LIVE_SWAPS_DEADLINE_MS = 40_000;
 
@@ -168,7 +174,7 @@ for (const { why, anvilBinary, loudLine } of [
 }
 
 test(
-  'lnswap demo runs live swaps on Anvil: two providers each win and are paid, a token swap completes, one is refunded; the curl lines still work; SIGTERM stops Anvil too',
+  'lnswap demo runs the provider daemon on Anvil: each provider wins, pays the simulated payee once per invoice and claims what the user funded; a token swap completes, one is refunded; the curl lines still work; SIGTERM stops Anvil too',
   { skip: anvilSkipReason, timeout: 90_000 },
   async () => {
     await withDemoDirectory(async (directory) => {
@@ -186,15 +192,24 @@ test(
             history.states.push(state);
             histories.set(id, history);
           }
-          return [...histories.values()].map(({ market, states }) => ({ market, states: states.join(' ') }));
+          return [...histories.entries()].map(([id, { market, states }]) => ({ id, market, states: states.join(' ') }));
         };
         const matches = (seen: readonly string[], pattern: RegExp) =>
           seen.map((line) => pattern.exec(line)).filter((match): match is RegExpExecArray => match !== null);
         const isHeader = (line: string) => line.startsWith('live swaps on SETH_LSBTC and SUSDC_LSBTC against Anvil');
-        await waitFor((seen) => curlUrls(seen).length === 3 && seen.some(isHeader), 30_000);
+        await waitFor(
+          (seen) => curlUrls(seen).length === 3 && seen.some(isHeader) && matches(seen, PROVIDER_LINE).length === 2,
+          30_000,
+        );
         const header = lines.find(isHeader);
         anvilPid = Number(/\(pid (\d+)\)/.exec(header ?? '')?.[1]);
         assert.ok(isRunning(anvilPid), `Anvil runs while the demo does: ${header}`);
+        const rpcUrl = / at (http:\/\/127\.0\.0\.1:\d+),/.exec(header ?? '')?.[1];
+        assert.ok(rpcUrl, header);
+        assert.ok(
+          lines.some((line) => line.startsWith('live SIMULATED Lightning: ')),
+          'the simulated part is named as such',
+        );
         await assertCurlLinesWork(curlUrls(lines));
         const markets = await offeredMarkets(curlUrls(lines)[0]!);
         assert.deepEqual(
@@ -208,25 +223,27 @@ test(
           'WaitingForFundingTx WaitingForFundingTxConfirmation Funded WaitingForRefundTx WaitingForRefundTxConfirmation Refunded';
         await waitFor((seen) => {
           const histories = historiesOf(seen);
-          const paidProviders = new Set(matches(seen, PAID_LINE).map((match) => match[2]));
+          const complete = histories.filter((history) => history.states === COMPLETE);
+          const claimed = new Set(matches(seen, CLAIM_LINE).map((match) => match[1]));
           return (
-            histories.filter((history) => history.states === COMPLETE).length >= 3 &&
+            complete.length >= 3 &&
+            complete.every((history) => claimed.has(history.id)) &&
             histories.some((history) => history.states === REFUNDED) &&
-            histories.some((history) => history.market === 'SUSDC_LSBTC' && history.states === COMPLETE) &&
-            paidProviders.size === 2
+            complete.some((history) => history.market === 'SUSDC_LSBTC') &&
+            new Set(matches(seen, CLAIM_LINE).map((match) => match[2])).size === 2
           );
         }, LIVE_SWAPS_DEADLINE_MS);
         const histories = historiesOf(lines);
+        const completed = histories.filter((history) => history.states === COMPLETE);
+        const refunded = histories.filter((history) => history.states === REFUNDED);
         assert.ok(
-          histories.some((history) => history.market === 'SETH_LSBTC' && history.states === REFUNDED),
+          refunded.some((history) => history.market === 'SETH_LSBTC'),
           'a swap went quoted → funded → refund height → Refunded',
         );
         assert.ok(
-          histories.some((history) => history.market === 'SUSDC_LSBTC' && history.states === COMPLETE),
-          'a token swap went quoted → funded → Complete',
+          lines.some((line) => / Complete +preimage [0-9a-f]{64}$/.test(line)),
+          'the Complete line shows the preimage the claim revealed',
         );
-        const completeLine = lines.find((line) => / Complete +preimage [0-9a-f]{64}$/.test(line));
-        assert.ok(completeLine, 'the Complete line shows the preimage the claim revealed');
         assert.ok(
           lines.some((line) =>
             /^live [0-9a-f]{8} {3}user: lets the swap contract take [0-9.]+ SUSDC, tx 0x/.test(line),
@@ -234,35 +251,94 @@ test(
           'the token user approves before funding',
         );
 
-        // Who won each order, and what it was quoted at.
+        // The payee saw exactly one payment per invoice: settled for each completed order, refused for the refunded.
+        const payments = matches(lines, PAYEE_LINE);
+        assert.deepEqual(
+          payments.filter((match) => match[2] !== '1').map((match) => match[0]),
+          [],
+          'no invoice is paid twice',
+        );
+        const paymentsOf = (id: string) => payments.filter((match) => match[1] === id).map((match) => match[4]);
+        for (const { id } of completed) {
+          assert.deepEqual(paymentsOf(id), ['settled it with the preimage'], `order ${id} paid once`);
+        }
+        for (const { id } of refunded) assert.deepEqual(paymentsOf(id), ['refused it'], `order ${id} tried once`);
+
+        // Who won each order (the daemons' own log lines), at what price, and where each provider is paid.
         const quotes = new Map(
           matches(lines, QUOTED_LINE).map(([, id, amount, ticker]) => [
             id!,
             parseDecimalAmount(amount!, DECIMALS[ticker!]!)!,
           ]),
         );
-        const winners = new Map(matches(lines, WON_LINE).map(([, id, name, payout]) => [id!, { name, payout }]));
-        const payouts = new Map(matches(lines, WON_LINE).map(([, , name, payout]) => [name!, payout!]));
-        assert.deepEqual([...payouts.keys()].sort(), ['maker-ada', 'maker-bo'], 'both providers won auctions');
-        assert.notEqual(payouts.get('maker-ada'), payouts.get('maker-bo'), 'each provider is paid at its own address');
-        // Each payout address starts empty; after every claim it holds exactly what it held plus the order's
-        // quoted amount: the rise is the claim, paid to the winner.
-        const balances = new Map<string, bigint>();
-        const paidOrders = new Map<string, string[]>();
-        for (const [, id, name, payout, holds, ticker] of matches(lines, PAID_LINE)) {
-          assert.deepEqual(winners.get(id!), { name, payout }, `order ${id} is paid to its winner`);
-          const key = `${payout} ${ticker}`;
-          const expected = (balances.get(key) ?? 0n) + quotes.get(id!)!;
-          assert.equal(parseDecimalAmount(holds!, DECIMALS[ticker!]!), expected, `the payout balance after ${id}`);
-          balances.set(key, expected);
-          paidOrders.set(name!, [...(paidOrders.get(name!) ?? []), `${ticker}`]);
-        }
-        assert.ok(paidOrders.get('maker-ada')?.includes('SETH'), 'maker-ada was paid in SETH');
-        assert.ok(paidOrders.get('maker-bo')?.includes('SETH'), 'maker-bo was paid in SETH');
-        assert.ok(
-          [...paidOrders.values()].some((tickers) => tickers.includes('SUSDC')),
-          'a provider was paid in the token',
+        const winners = new Map(matches(lines, WON_LINE).map(([, id, name]) => [id!, name!]));
+        const providers = new Map(
+          matches(lines, PROVIDER_LINE).map(([, name, payout, configFile, metrics]) => [
+            name!,
+            { configFile: configFile!, payout: payout!, metrics: metrics! },
+          ]),
         );
+        assert.deepEqual([...providers.keys()].sort(), ['maker-ada', 'maker-bo']);
+        assert.deepEqual(
+          [
+            ...new Set(
+              completed.filter((order) => order.market === 'SETH_LSBTC').map((order) => winners.get(order.id)),
+            ),
+          ].sort(),
+          ['maker-ada', 'maker-bo'],
+          'each provider won and completed an SETH_LSBTC order',
+        );
+        for (const { configFile } of providers.values()) {
+          const config = JSON.parse(await readFile(join(directory, configFile), 'utf8')) as {
+            lightning: { kind: string; url: string };
+          };
+          assert.equal(config.lightning.kind, 'lnd');
+          assert.match(config.lightning.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+        }
+
+        // Each claim pays the winner's payout exactly the quoted amount. The payout account also pays its claims'
+        // gas, so in ether its balance at a claim's block is the one before plus the block's claims minus its gas;
+        // in the token, which it starts without, the sum of its claims.
+        const client = createPublicClient({ transport: http(rpcUrl) });
+        const claimsByBlock = new Map<string, { payout: Address; amounts: bigint[]; holds: Set<string> }>();
+        const tokenClaims = new Map<string, bigint>();
+        for (const [, id, name, amount, ticker, payout, hash, holds] of matches(lines, CLAIM_LINE)) {
+          assert.equal(winners.get(id!), name, `order ${id} is claimed for its winner`);
+          assert.equal(payout, providers.get(name!)?.payout, `order ${id} pays ${name}'s payout address`);
+          const claimed = parseDecimalAmount(amount!, DECIMALS[ticker!]!)!;
+          assert.equal(claimed, quotes.get(id!), `order ${id}'s claim pays what the user was quoted`);
+          if (ticker === 'SUSDC') {
+            const total = (tokenClaims.get(payout!) ?? 0n) + claimed;
+            tokenClaims.set(payout!, total);
+            assert.equal(parseDecimalAmount(holds!, 6), total, `the payout's token balance after ${id}`);
+            continue;
+          }
+          const { blockNumber } = await client.getTransactionReceipt({ hash: hash as Hex });
+          const key = `${payout} ${blockNumber}`;
+          const group = claimsByBlock.get(key) ?? { payout: payout as Address, amounts: [], holds: new Set() };
+          group.amounts.push(claimed);
+          group.holds.add(holds!);
+          claimsByBlock.set(key, group);
+        }
+        for (const [key, { payout, amounts, holds }] of claimsByBlock) {
+          const blockNumber = BigInt(key.split(' ')[1]!);
+          const before = await client.getBalance({ address: payout, blockNumber: blockNumber - 1n });
+          const block = await client.getBlock({ blockNumber, includeTransactions: true });
+          let gas = 0n;
+          for (const transaction of block.transactions) {
+            if (transaction.from.toLowerCase() !== payout.toLowerCase()) continue;
+            const receipt = await client.getTransactionReceipt({ hash: transaction.hash });
+            gas += receipt.gasUsed * receipt.effectiveGasPrice;
+          }
+          const expected = before + amounts.reduce((sum, amount) => sum + amount, 0n) - gas;
+          assert.deepEqual([...holds], [formatFixedPoint(expected, 18)], `the payout's ether balance at block ${key}`);
+        }
+
+        // The daemon's own metrics: the payments it made, by outcome.
+        for (const [name, { metrics }] of providers) {
+          const text = await (await fetch(metrics)).text();
+          assert.match(text, /^lnswap_provider_payments\{outcome="succeeded"\} [1-9]/m, `${name} counts its payments`);
+        }
 
         child.kill('SIGTERM');
         const [code] = await once(child, 'close');

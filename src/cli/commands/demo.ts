@@ -12,6 +12,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, hostFrom, portFrom } from '../settings.js';
 import { shutdownRequested } from '../shutdown.js';
 
 const DEMO_DATABASE_PATH = './data/demo.sqlite';
+/** Each demo provider's configuration file, node credentials and state file, under its name. */
+const DEMO_PROVIDERS_DIRECTORY = './data/demo-providers';
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -22,10 +24,12 @@ Recreates ${DEMO_DATABASE_PATH} (relative to the current directory), imports the
 shipped with lnswap, serves the API and prints curl lines to try. Then, on a local Anvil (the
 optional npm dependency ${ANVIL_PACKAGE}, or the executable named by env ANVIL_BINARY) with the
 swap contract and a demo ERC-20 token (SUSDC) deployed, it runs real swaps in the background: two
-provider bots paid at their own addresses take turns winning SETH_LSBTC, one swap pays in
-SUSDC_LSBTC, one is refunded. It prints each order's steps as they happen, who won it and the
-winner's payout balance after each claim. Without Anvil it serves the snapshot alone and says why.
-Stops on Ctrl+C.
+providers, maker-ada and maker-bo, each the real provider daemon (as \`lnswap provider\` runs it)
+with its files in ${DEMO_PROVIDERS_DIRECTORY}/NAME/, pay the invoices through SIMULATED Lightning
+nodes that settle them at a simulated payee, and claim; one swap pays in SUSDC_LSBTC, one is
+refunded. It prints each order's steps as they happen, the daemons' own log lines, each payment
+the payee receives and each claim with the payout's balance. Without Anvil it serves the snapshot
+alone and says why. Stops on Ctrl+C.
 
 Options:
   --port N     TCP port, 0 for any free one (env PORT, default ${DEFAULT_PORT})
@@ -59,6 +63,8 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
 
     // WAL mode keeps two companion files; a fresh database means none of them survive.
     await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${DEMO_DATABASE_PATH}${suffix}`, { force: true })));
+    // The providers' state belongs to the orders of the database just deleted.
+    await rm(DEMO_PROVIDERS_DIRECTORY, { recursive: true, force: true });
     const store = await openStore(`sqlite:${DEMO_DATABASE_PATH}`);
     let orders: OrderRecord[];
     try {
@@ -91,10 +97,12 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
     const swaps =
       live === undefined
         ? undefined
-        : await startLiveSwaps(service.url, live, (text) => context.stdout.write(text)).catch((error: unknown) => {
-            context.stdout.write(liveSwapsOff(`the demo bots could not start: ${String(error)}`));
-            return undefined;
-          });
+        : await startLiveSwaps(service.url, live, DEMO_PROVIDERS_DIRECTORY, (text) => context.stdout.write(text)).catch(
+            (error: unknown) => {
+              context.stdout.write(liveSwapsOff(`the demo providers could not start: ${String(error)}`));
+              return undefined;
+            },
+          );
     await shutdown;
     await swaps?.stop();
     await service.close();

@@ -1,42 +1,76 @@
+import { join } from 'node:path';
 import type { ServiceOptions } from '../../service.js';
 import { ethereumChainFitsMarket } from '../../domain/chain-networks.js';
 import { tokenMarketName, type TokenAsset } from '../../domain/market-catalog.js';
 import { findMarket } from '../../domain/markets.js';
 import { issueProviderCredential } from '../../engine/credentials.js';
 import type { Store } from '../../store/store.js';
-import { DemoLightning } from './demo-lightning.js';
+import { startClaimReporter } from './claim-reporter.js';
+import { startDemoProvider, type DemoProvider } from './demo-provider.js';
 import { DEMO_CHAIN_ID, DEMO_TOKEN, startLocalChain, type DemoWallet, type LocalChain } from './local-chain.js';
-import { messageOf, startDemoProviderBot, type BotMarket, type DemoProviderBot } from './provider-bot.js';
 import { serialQueue } from './serial.js';
+import { SimulatedLightningPayee, type PaymentReceived } from './simulated-lightning-payee.js';
 import { StepPrinter } from './step-printer.js';
 import { runUserSwap } from './user-bot.js';
 
 const ETHER_MARKET = 'SETH_LSBTC';
 const ETHER_TICKER = 'SETH';
-/** Short, so the demo moves quickly; the engine's bounds are lowered to allow it. */
-const FUND_WINDOW_MS = 60_000;
 /** A new swap this often, once the first round has started. */
 const SWAP_INTERVAL_MS = 15_000;
-/** Invoice amounts cycle through this many steps of 1,000 satoshis, inside the bots' payment requirements. */
-const AMOUNT_STEPS = 50;
-/** 30 ETH per BTC: one satoshi is worth 3e11 wei. */
-const WEI_PER_SATOSHI = 300_000_000_000n;
-/** 30,000 SUSDC per BTC: one satoshi is worth 0.0003 SUSDC, 300 base units. */
-const TOKEN_UNITS_PER_SATOSHI = 300n;
-/**
- * The two providers' premiums over the invoice on SETH_LSBTC, in satoshis, taken in turn per quote request: the
- * first undercuts the second on the 1st, 3rd, 5th... request and the second the first on the others, so each
- * wins every other auction. The first provider alone quotes the token market.
- */
-const CHEAP_PREMIUM_SATOSHIS = 100n;
-const DEAR_PREMIUM_SATOSHIS = 200n;
+/** Invoices of 20,000 to 29,000 satoshis: any one fits in maker-bo's inventory limit, no two do. */
+const INVOICE_BASE_SATOSHIS = 20_000;
+const AMOUNT_STEPS = 10;
+/** 30 ETH or 30,000 SUSDC per BTC, as the providers' configuration files say it: whole units per bitcoin. */
+const ETHER_PER_BITCOIN = '30';
+const TOKEN_PER_BITCOIN = '30000';
 const PROVIDER_NAMES = ['maker-ada', 'maker-bo'] as const;
+/**
+ * Each provider's configuration file (docs/provider.md) without its Lightning node, which the demo adds. maker-bo
+ * asks the lower fee on SETH_LSBTC, so it wins every auction it quotes, but it holds at most 30,000 satoshis at
+ * risk at once: while one of its orders is open it declines, and maker-ada, dearer, wins. maker-ada alone serves
+ * the token's market. The refund delay is 8 blocks: a claim needs 3 left, and is at risk within 2.
+ */
+function providerConfigs(
+  contract: string,
+  token: TokenAsset,
+): readonly [Record<string, unknown>, Record<string, unknown>] {
+  const ethereum = {
+    swapContract: contract,
+    confirmations: 1,
+    claimMarginBlocks: 3,
+    fundingLookbackBlocks: 1_000,
+    claimFees: { stuckAfterBlocks: 2, urgentBlocks: 2, bumpPercent: 125, maximumGwei: '100' },
+  };
+  const bounds = { minimumSatoshis: '1000', maximumSatoshis: '1000000', minimumInvoiceLifetimeSeconds: 900 };
+  const common = { fundWindowSeconds: 300, paymentTimeoutSeconds: 30, ethereum };
+  return [
+    {
+      ...common,
+      inventoryLimitSatoshis: '1000000',
+      markets: {
+        [ETHER_MARKET]: { rate: { fixed: ETHER_PER_BITCOIN }, feeBasisPoints: 100, ...bounds },
+        [tokenMarketName(token)]: {
+          token: { address: token.address, decimals: token.decimals },
+          rate: { fixed: TOKEN_PER_BITCOIN },
+          feeBasisPoints: 100,
+          ...bounds,
+        },
+      },
+    },
+    {
+      ...common,
+      inventoryLimitSatoshis: '30000',
+      markets: { [ETHER_MARKET]: { rate: { fixed: ETHER_PER_BITCOIN }, feeBasisPoints: 50, ...bounds } },
+    },
+  ];
+}
 
 type SwapKind = 'ether' | 'refunded' | 'token';
 /**
  * The swaps of one round, started one after another as soon as the previous one is quoted, then one every
- * SWAP_INTERVAL_MS in the same order: the first two ether swaps go one to each provider, the third's payee never
- * answers so it is refunded, and the token swap completes.
+ * SWAP_INTERVAL_MS in the same order: the first ether swap goes to maker-bo, the second to maker-ada while
+ * maker-bo's inventory is full, the third's payee refuses the payment so it is refunded, and the token swap
+ * completes.
  */
 const ROUND: readonly SwapKind[] = ['ether', 'ether', 'refunded', 'token'];
 
@@ -103,7 +137,7 @@ export async function prepareLiveDemo(
       token,
       service: {
         ethereum: { rpcUrl: chain.anvil.rpcUrl, confirmations: 1, pollIntervalMs: 250, startHeight: tip },
-        engine: { quoteDeadlineMs: 500, minFundWindowMs: 10_000 },
+        engine: { quoteDeadlineMs: 2_000, minFundWindowMs: 10_000 },
       },
       providers: [providers[0]!, providers[1]!],
     };
@@ -114,55 +148,79 @@ export async function prepareLiveDemo(
 }
 
 export interface LiveSwaps {
-  /** Stops the bots and waits for nothing more to be sent; the chain stays up for the caller to stop. */
+  /** Stops the users and the providers and waits for nothing more to be sent; the chain stays up for the caller. */
   stop(): Promise<void>;
 }
 
-/** Runs swaps against the service in the background, printing each order's steps. */
-export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, write: (text: string) => void): Promise<LiveSwaps> {
+/**
+ * Runs swaps against the service in the background, printing each order's steps: users on /user/v1, and two
+ * providers, each the real provider daemon on its own simulated LND node, with its files in `directory`.
+ */
+export async function startLiveSwaps(
+  url: string,
+  prepared: PreparedLiveDemo,
+  directory: string,
+  write: (text: string) => void,
+): Promise<LiveSwaps> {
   const { chain, token } = prepared;
   const printer = new StepPrinter(write);
-  const lightning = new DemoLightning();
+  const orderOfHash = new Map<string, string>();
+  const payee = new SimulatedLightningPayee((payment) =>
+    printer.step(orderOfHash.get(payment.paymentHash) ?? payment.paymentHash, payeeLine(payment)),
+  );
   const report = (orderId: string, step: string) => printer.step(orderId, step);
-  const etherMarket = (premiumsSatoshis: readonly bigint[]): BotMarket => ({
-    name: ETHER_MARKET,
-    ticker: ETHER_TICKER,
-    decimals: 18,
-    unitsPerSatoshi: WEI_PER_SATOSHI,
-    premiumsSatoshis,
-  });
-  const tokenMarket: BotMarket = {
-    name: tokenMarketName(token),
-    ticker: token.ticker,
-    decimals: token.decimals,
-    tokenAddress: chain.tokenAddress,
-    unitsPerSatoshi: TOKEN_UNITS_PER_SATOSHI,
-    premiumsSatoshis: [CHEAP_PREMIUM_SATOSHIS],
-  };
-  const marketsOf = [
-    [etherMarket([CHEAP_PREMIUM_SATOSHIS, DEAR_PREMIUM_SATOSHIS]), tokenMarket],
-    [etherMarket([DEAR_PREMIUM_SATOSHIS, CHEAP_PREMIUM_SATOSHIS])],
-  ] as const;
-  const bots: DemoProviderBot[] = [];
+  const tokenMarket = { name: tokenMarketName(token), ticker: token.ticker };
+  const configs = providerConfigs(chain.contractAddress, token);
+  printer.note(
+    `swaps on ${ETHER_MARKET} and ${tokenMarket.name} against Anvil (pid ${chain.anvil.pid}) at ${chain.anvil.rpcUrl}, ` +
+      `swap contract ${chain.contractAddress}, token ${token.ticker} ${chain.tokenAddress}`,
+  );
+  printer.note(
+    "SIMULATED Lightning: each provider's LND node is a stand-in speaking LND's REST API, and every payment goes " +
+      "straight to the demo's simulated payee, which settles it with the preimage; no Lightning network is involved",
+  );
+  printer.note(
+    `an ${ETHER_MARKET} swap for each provider, one refunded (its payee refuses the payment), one paid in ` +
+      `${token.ticker}; then one every ${SWAP_INTERVAL_MS / 1000} s`,
+  );
+  const providers: DemoProvider[] = [];
   try {
     for (const [index, provider] of prepared.providers.entries()) {
-      bots.push(
-        await startDemoProviderBot({
-          url,
-          ...provider,
-          contractAddress: chain.contractAddress,
-          markets: marketsOf[index]!,
-          fundWindowMs: FUND_WINDOW_MS,
-          accounts: chain.providers[index]!,
-          lightning,
-          report,
-        }),
+      const started = await startDemoProvider({
+        ...provider,
+        serviceUrl: url,
+        rpcUrl: chain.anvil.rpcUrl,
+        account: chain.providers[index]!,
+        config: configs[index]!,
+        directory: join(directory, provider.name),
+        payee,
+        printer,
+      });
+      providers.push(started);
+      printer.note(
+        `provider ${provider.name}, paid at ${chain.providers[index]!.payoutAddress}, runs the provider daemon as ` +
+          `\`${started.command}\` would, with LNSWAP_PROVIDER_API_KEY, LNSWAP_PROVIDER_SECRET_KEY and ` +
+          `LNSWAP_PROVIDER_ETHEREUM_KEY set; metrics ${started.daemon.probesUrl ?? 'off'}/metrics`,
       );
     }
   } catch (error) {
-    for (const bot of bots) bot.close();
+    for (const provider of providers) await provider.close();
     throw error;
   }
+  const claims = startClaimReporter({
+    publicClient: chain.publicClient,
+    contract: chain.contractAddress,
+    assets: [
+      { ticker: ETHER_TICKER, decimals: 18 },
+      { ticker: token.ticker, decimals: token.decimals, tokenAddress: chain.tokenAddress },
+    ],
+    providers: prepared.providers.map((provider, index) => ({
+      name: provider.name,
+      payoutAddress: chain.providers[index]!.payoutAddress,
+    })),
+    pollingIntervalMs: 250,
+    report,
+  });
   const stopping = new AbortController();
   const users: Record<SwapKind, { wallet: DemoWallet; transact: ReturnType<typeof serialQueue> }> = {
     ether: { wallet: chain.users.ether, transact: serialQueue() },
@@ -178,7 +236,8 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
       const kind = ROUND[count % ROUND.length]!;
       count += 1;
       const market = kind === 'token' ? tokenMarket : { name: ETHER_MARKET, ticker: ETHER_TICKER };
-      const { invoice } = lightning.createInvoice(20_000 + 1_000 * (count % AMOUNT_STEPS), kind !== 'refunded');
+      const satoshis = INVOICE_BASE_SATOSHIS + 1_000 * (count % AMOUNT_STEPS);
+      const { invoice, paymentHash } = payee.createInvoice(satoshis, kind !== 'refunded');
       const swap = runUserSwap(
         {
           url,
@@ -187,6 +246,7 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
           invoice,
           ...users[kind],
           onQuote: (orderId, amount) => {
+            orderOfHash.set(paymentHash, orderId);
             printer.quoted(orderId, market.name, amount, market.ticker);
             quotedOrFailed();
           },
@@ -205,17 +265,6 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
       void swap.finally(() => running.delete(swap));
     });
 
-  printer.note(
-    `swaps on ${ETHER_MARKET} and ${tokenMarket.name} against Anvil (pid ${chain.anvil.pid}) at ${chain.anvil.rpcUrl}, ` +
-      `swap contract ${chain.contractAddress}, token ${token.ticker} ${chain.tokenAddress}`,
-  );
-  for (const [index, provider] of prepared.providers.entries()) {
-    printer.note(`provider ${provider.name} is paid at ${chain.providers[index]!.payoutAddress}, which holds nothing yet`);
-  }
-  printer.note(
-    `two ${ETHER_MARKET} swaps complete, one for each provider, one is refunded, one pays in ${token.ticker}; ` +
-      `then one every ${SWAP_INTERVAL_MS / 1000} s`,
-  );
   let timer: NodeJS.Timeout | undefined;
   const firstRound = (async () => {
     for (let index = 0; index < ROUND.length && !stopping.signal.aborted; index += 1) await launch();
@@ -226,8 +275,20 @@ export async function startLiveSwaps(url: string, prepared: PreparedLiveDemo, wr
       stopping.abort();
       await firstRound;
       clearInterval(timer);
-      for (const bot of bots) bot.close();
       await Promise.all(running);
+      claims.stop();
+      for (const provider of providers) await provider.close();
     },
   };
+}
+
+function payeeLine(payment: PaymentReceived): string {
+  const amount = `${payment.amountMillisatoshis / 1000n} sat`;
+  const outcome = payment.settled ? 'settled it with the preimage' : 'refused it';
+  return `simulated Lightning payee: received payment ${payment.count} to this invoice, ${amount}; ${outcome}`;
+}
+
+function messageOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }

@@ -3,9 +3,11 @@ import {
   createWalletClient,
   defineChain,
   http,
+  toHex,
   type Account,
   type Address,
   type Chain,
+  type Hex,
   type PublicClient,
   type Transport,
   type WalletClient,
@@ -26,22 +28,19 @@ const BLOCK_TIME_SECONDS = 1;
 /** Blocks after funding before the user may take the coins back: an expired order refunds within ~15 s. */
 export const DEMO_REFUND_DELAY_BLOCKS = 8;
 const POLLING_INTERVAL_MS = 250;
-/** Accounts Anvil funds with ether: the owner, two providers' claim senders and three users. */
+/** Accounts Anvil funds with ether: the owner, two providers' payout accounts and three users. */
 const FUNDED_ACCOUNTS = 6;
-/**
- * The providers' payout addresses: accounts of the mnemonic past the funded ones, so they start with nothing and
- * every wei or token unit they hold is a claim (the claims' gas is paid by the providers' other accounts).
- */
-const PAYOUT_ADDRESS_INDEXES = [10, 11] as const;
+/** The providers' payout accounts: each receives its provider's claims and pays their gas. */
+const PROVIDER_ACCOUNT_INDEXES = [1, 2] as const;
 /** A USDC-like token, minted to the token user: far more than the demo's swaps ever take. */
 export const DEMO_TOKEN = { name: 'Demo USD', ticker: 'SUSDC', decimals: 6 } as const;
 const DEMO_TOKEN_MINTED = 1_000_000n * 10n ** BigInt(DEMO_TOKEN.decimals);
 
 export type DemoWallet = WalletClient<Transport, Chain, Account>;
 
-/** A liquidity provider's accounts: one sends its claims and pays their gas, the other receives what they pay. */
-export interface DemoProviderAccounts {
-  readonly wallet: DemoWallet;
+/** A liquidity provider's payout account: the key its daemon claims with, and the address the claims pay. */
+export interface DemoProviderAccount {
+  readonly payoutKey: Hex;
   readonly payoutAddress: Address;
 }
 
@@ -51,7 +50,7 @@ export interface LocalChain {
   readonly contractAddress: Address;
   readonly tokenAddress: Address;
   readonly publicClient: PublicClient<Transport, Chain>;
-  readonly providers: readonly [DemoProviderAccounts, DemoProviderAccounts];
+  readonly providers: readonly [DemoProviderAccount, DemoProviderAccount];
   /**
    * Funded wallets for the demo's users, one per kind of swap so their transactions never race for a nonce:
    * ether swaps that complete, ether swaps that are refunded, token swaps (this one holds the demo token).
@@ -112,7 +111,10 @@ async function deployOn(anvil: AnvilProcess): Promise<LocalChain> {
       account: mnemonicToAccount(DEMO_MNEMONIC, { addressIndex }),
       pollingInterval: POLLING_INTERVAL_MS,
     });
-  const payoutAddress = (addressIndex: number) => mnemonicToAccount(DEMO_MNEMONIC, { addressIndex }).address;
+  const provider = (addressIndex: number): DemoProviderAccount => {
+    const account = mnemonicToAccount(DEMO_MNEMONIC, { addressIndex });
+    return { payoutKey: toHex(account.getHdKey().privateKey!), payoutAddress: account.address };
+  };
   const owner = wallet(0);
   const contractAddress = await deploySwapContract({
     publicClient,
@@ -141,10 +143,7 @@ async function deployOn(anvil: AnvilProcess): Promise<LocalChain> {
     contractAddress,
     tokenAddress,
     publicClient,
-    providers: [
-      { wallet: wallet(1), payoutAddress: payoutAddress(PAYOUT_ADDRESS_INDEXES[0]) },
-      { wallet: wallet(2), payoutAddress: payoutAddress(PAYOUT_ADDRESS_INDEXES[1]) },
-    ],
+    providers: [provider(PROVIDER_ACCOUNT_INDEXES[0]), provider(PROVIDER_ACCOUNT_INDEXES[1])],
     users,
     tip: async () => Number(await publicClient.getBlockNumber({ cacheTime: 0 })),
     stop: () => anvil.stop(),
