@@ -65,7 +65,7 @@ Options:
     const payout = action === 'set-payout' ? address : payoutOption;
     const payoutAddress = payout === undefined ? undefined : payoutAddressOf(payout);
 
-    const store = await openStore(databaseUrlFrom(values.db, context.env));
+    const store = await openStore(databaseUrlFrom(values.db, context));
     try {
       if (action === 'list') await listProviders(store, context);
       else if (action === 'add') await addProvider(store, name as string, payoutAddress, context);
@@ -127,14 +127,23 @@ function statusOf(credential: ProviderCredential): string {
   return credential.revokedAt === undefined ? 'valid' : `revoked ${new Date(credential.revokedAt).toISOString()}`;
 }
 
-async function setPayout(store: ConfigurationReadStore & ProviderStore, name: string, address: string, context: CliContext): Promise<void> {
+async function setPayout(
+  store: ConfigurationReadStore & ProviderStore,
+  name: string,
+  address: string,
+  context: CliContext,
+): Promise<void> {
   if (!(await store.setProviderPayoutAddress(name, address))) {
     throw new Error(`no provider named ${name} with valid credentials`);
   }
   context.stdout.write(`provider ${name} is paid at ${address} on Ethereum\n`);
 }
 
-async function revokeProvider(store: ConfigurationReadStore & ProviderStore, name: string, context: CliContext): Promise<void> {
+async function revokeProvider(
+  store: ConfigurationReadStore & ProviderStore,
+  name: string,
+  context: CliContext,
+): Promise<void> {
   if (!(await store.revokeProviderCredential(name, Date.now()))) {
     throw new Error(`no provider named ${name} with valid credentials`);
   }

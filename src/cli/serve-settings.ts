@@ -204,7 +204,9 @@ export const HEAP_GROWTH_SETTING: Setting<number> = {
   defaultText: String(HEAP_GROWING_PERCENT),
   // V8 reads the flag as an int; past 300 % the bound is V8's own maximum anyway.
   parse: (text) =>
-    /^\d{1,3}$/.test(text) && Number(text) <= 1000 ? Number(text) : { invalid: 'must be a whole number from 0 to 1000' },
+    /^\d{1,3}$/.test(text) && Number(text) <= 1000
+      ? Number(text)
+      : { invalid: 'must be a whole number from 0 to 1000' },
 };
 
 /** Every setting above, for parseArgs, help and the documentation test. */
@@ -225,7 +227,7 @@ export function readSetting<T>(
 ): T | undefined {
   const flag = flags[setting.flag];
   const fromFlag = typeof flag === 'string';
-  if (fromFlag && setting.secret === true) warnIfCredentialInFlag(setting.flag, flag, setting.env);
+  if (fromFlag && setting.secret === true) warnIfCredentialInFlag(setting.flag, flag, setting.env, process.stderr);
   const text = fromFlag ? flag : setting.secret === true ? secretFromEnv(setting.env, env) : env[setting.env];
   if (text === undefined) return undefined;
   const value = setting.parse(text);

@@ -51,7 +51,7 @@ Options:
       throw new UsageError(action === undefined ? 'missing add or list' : `unknown action "${action}"`);
     }
 
-    const store = await openStore(databaseUrlFrom(values.db, context.env));
+    const store = await openStore(databaseUrlFrom(values.db, context));
     try {
       if (token === undefined) await listTokens(store, context);
       else await addToken(store, token, context);
@@ -90,7 +90,11 @@ function tokenFromArgs(
  * unique keys still refuse a token someone added in between, and nothing else of the configuration is written, so
  * a running service's provider and chain-view updates are never overwritten with what was read here.
  */
-async function addToken(store: ConfigurationReadStore & TokenStore, token: TokenAsset, context: CliContext): Promise<void> {
+async function addToken(
+  store: ConfigurationReadStore & TokenStore,
+  token: TokenAsset,
+  context: CliContext,
+): Promise<void> {
   const configuration = await store.getConfiguration();
   const tokens = [...configuration.tokens, token];
   const problem = tokenListProblem(tokens);
