@@ -29,7 +29,11 @@ Run 'lnswap <command> --help' for a command's options.
 Database URLs: sqlite:PATH, sqlite::memory:, postgres://USER@HOST:PORT/DB
 `;
 
-/** Exit codes: 0 done, 1 the work failed (nothing half-done), 2 the command line was wrong. */
+/**
+ * Everything `lnswap` does but own a process: src/cli/main.ts passes the process's streams and exits with the code,
+ * and a test may pass its own streams to run a command without starting one.
+ * Exit codes: 0 done, 1 the work failed (nothing half-done), 2 the command line was wrong.
+ */
 export async function runCommandLine(argv: readonly string[], context: CliContext): Promise<number> {
   const [name, ...args] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
