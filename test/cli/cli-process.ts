@@ -2,7 +2,6 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { runCommandLine } from '../../src/cli/command-line.js';
 
 /**
  * The real command line: the built `dist/src/cli/main.js` when `scripts/run-tests.mjs` has just made sure it is no
@@ -84,6 +83,8 @@ export async function runInProcess(
   args: readonly string[],
   options: Omit<CliOptions, 'cwd'> & { input?: string } = {},
 ): Promise<CliResult> {
+  // Loaded here, so a file that only spawns the command never loads its module graph.
+  const { runCommandLine } = await import('../../src/cli/command-line.js');
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
   const stdout = new PassThrough();
