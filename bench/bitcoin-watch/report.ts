@@ -1,4 +1,7 @@
-import { DEFAULT_BITCOIN_POLL_INTERVAL_MS } from '../../src/engine/bitcoin-watch.js';
+import {
+  DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS,
+  DEFAULT_BITCOIN_POLL_INTERVAL_MS,
+} from '../../src/engine/bitcoin-watch.js';
 import type { GeneratedSection } from '../report/benchmarks-file.js';
 import type { MachineDescription } from '../report/machine.js';
 import { percentile } from '../socket-load/statistics.js';
@@ -50,7 +53,8 @@ export function formatBitcoinWatchRun(run: BitcoinWatchRun): string {
   return [
     `${smoke}Run of ${run.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average ` +
       `${machine.loadAverage} at the start, ${run.loadAverageAtEnd} at the end (1 / 5 / 15 min). \`lnswap serve\` on ` +
-      `SQLite, default poll (${DEFAULT_BITCOIN_POLL_INTERVAL_MS / 1000} s) and confirmations, following ` +
+      `SQLite, default poll (${DEFAULT_BITCOIN_POLL_INTERVAL_MS / 1000} s), mempool passes ` +
+      `(${DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS / 1000} s) and confirmations, following ` +
       `${settings.backend === 'esplora' ? 'Esplora' : 'Bitcoin Core RPC'}; ${settings.trafficSeconds} s of traffic at ` +
       `${TRANSACTIONS_PER_SECOND} tx/s, one in ${FUNDING_EVERY} funding an order whose wallet listens on ` +
       `\`/user/v1\` (${measurement.fundings} fundings); then a block of ten minutes of such traffic ` +

@@ -3,6 +3,7 @@ import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../engine/ethereum-watch.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/options.js';
 import {
   DEFAULT_BITCOIN_CONFIRMATIONS,
+  DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS,
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
   type BitcoinWatchOptions,
 } from '../engine/bitcoin-watch.js';
@@ -120,6 +121,7 @@ export const BITCOIN_SETTINGS: {
   readonly rpcUrl: Setting<string>;
   readonly confirmations: Setting<number>;
   readonly pollIntervalMs: Setting<number>;
+  readonly mempoolIntervalMs: Setting<number>;
 } = {
   esploraUrl: {
     flag: 'bitcoin-esplora',
@@ -152,6 +154,17 @@ export const BITCOIN_SETTINGS: {
     valueName: 'N',
     help: 'how often the Bitcoin node is asked for new blocks and the fee rate, in ms',
     defaultText: String(DEFAULT_BITCOIN_POLL_INTERVAL_MS),
+    parse: (text: string) =>
+      /^\d{1,9}$/.test(text) && Number(text) >= 1
+        ? Number(text)
+        : { invalid: 'must be a whole number of ms, 1 or more' },
+  },
+  mempoolIntervalMs: {
+    flag: 'bitcoin-mempool-interval-ms',
+    env: 'BITCOIN_MEMPOOL_INTERVAL_MS',
+    valueName: 'N',
+    help: "how often the Bitcoin node's mempool is read between polls for new payments, in ms (at most the poll interval)",
+    defaultText: String(DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS),
     parse: (text: string) =>
       /^\d{1,9}$/.test(text) && Number(text) >= 1
         ? Number(text)
@@ -269,7 +282,9 @@ function readBitcoinSettings(
   }
   const confirmations = readSetting(BITCOIN_SETTINGS.confirmations, flags, env) ?? DEFAULT_BITCOIN_CONFIRMATIONS;
   const pollIntervalMs = readSetting(BITCOIN_SETTINGS.pollIntervalMs, flags, env) ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS;
-  if (esploraUrl !== undefined) return { esploraUrl, confirmations, pollIntervalMs };
+  const mempoolIntervalMs =
+    readSetting(BITCOIN_SETTINGS.mempoolIntervalMs, flags, env) ?? DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS;
+  if (esploraUrl !== undefined) return { esploraUrl, confirmations, pollIntervalMs, mempoolIntervalMs };
   if (rpcUrl === undefined) return undefined;
   const rpcUser = secretFromEnv('BITCOIN_RPC_USER', env);
   const rpcPassword = secretFromEnv('BITCOIN_RPC_PASSWORD', env);
@@ -277,6 +292,7 @@ function readBitcoinSettings(
     rpcUrl,
     confirmations,
     pollIntervalMs,
+    mempoolIntervalMs,
     ...(rpcUser === undefined ? {} : { rpcUser }),
     ...(rpcPassword === undefined ? {} : { rpcPassword }),
   };

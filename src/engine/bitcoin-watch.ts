@@ -21,14 +21,18 @@ export interface BitcoinWatchOptions {
   readonly timeoutMs?: number;
   /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 2. */
   readonly confirmations?: number;
-  /** Milliseconds between polls of the node. Default 10,000. */
+  /** Milliseconds between polls of the node (blocks, the orders listed, the fee rate). Default 10,000. */
   readonly pollIntervalMs?: number;
+  /** Milliseconds between mempool passes, which read the mempool alone between polls. Default 2,000. */
+  readonly mempoolIntervalMs?: number;
   /** First block to read when the store has no cursor yet; the node's tip at first start by default. */
   readonly startHeight?: number;
 }
 
 export const DEFAULT_BITCOIN_CONFIRMATIONS = 2;
 export const DEFAULT_BITCOIN_POLL_INTERVAL_MS = 10_000;
+/** A funding broadcast is seen within this, at one listing request per pass (target: under 5 s, issue 34). */
+export const DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS = 2_000;
 
 export interface BitcoinConnection {
   readonly backend: BitcoinChainBackend;
@@ -78,7 +82,9 @@ export async function connectBitcoin(
 
 /**
  * Polls the node: moves orders (the chain watcher), then brings the chain view's fee rate up to date. One task
- * does both in turn, so the fee write never races the watcher's height write.
+ * does both in turn, so the fee write never races the watcher's height write. Between polls the same task runs
+ * mempool passes, each one listing request plus the transactions new since the last: only when what the
+ * mempool holds for the watched orders changed does one run a poll at once (docs/chain-watcher.md).
  */
 export function startBitcoinWatch(
   connection: BitcoinConnection,
@@ -103,9 +109,20 @@ export function startBitcoinWatch(
     logger,
     onTip: (tip) => health.tipSeen(tip),
   });
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS;
+  const mempoolIntervalMs = Math.min(options.mempoolIntervalMs ?? DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS, pollIntervalMs);
+  let lastPollAt: number | undefined;
+  // Monotonic, unlike `now` (which tests may stop): a poll is due on the pass nearest the poll interval.
+  const pollDue = () =>
+    lastPollAt === undefined || performance.now() - lastPollAt >= pollIntervalMs - mempoolIntervalMs / 2;
   return startPeriodicTask(
     async (signal) => {
       health.pollStarted();
+      if (!pollDue()) {
+        if (await watcher.mempoolChanged()) await watcher.catchUp(signal);
+        return;
+      }
+      lastPollAt = performance.now();
       await watcher.catchUp(signal);
       const feeRate = await connection.backend.feeRate();
       const view = (await store.getConfiguration()).chains.bitcoin;
@@ -114,9 +131,6 @@ export function startBitcoinWatch(
       }
       health.pollSucceeded();
     },
-    {
-      intervalMs: options.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS,
-      onError: (error) => health.pollFailed(error),
-    },
+    { intervalMs: mempoolIntervalMs, onError: (error) => health.pollFailed(error) },
   );
 }

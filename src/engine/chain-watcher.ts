@@ -65,6 +65,9 @@ export const UNSTABLE_STEPS = 3;
 export class ChainWatcher {
   private headMovedSteps = 0;
   private readonly sightings: SightingMemory;
+  /** The watch set the last pass listed, and what the mempool held for it then (`mempoolChanged`). */
+  private lastWatch: WatchSet | undefined;
+  private lastMempool = mempoolKey([]);
 
   constructor(private readonly options: ChainWatcherOptions) {
     this.sightings = new SightingMemory(options.store);
@@ -137,6 +140,8 @@ export class ChainWatcher {
 
     // Behind the tip, the mempool says nothing of transactions mined in the blocks not read yet.
     const mempool = head.height === tip.height ? await this.mempoolAt(tip, watch) : undefined;
+    this.lastWatch = watch;
+    if (mempool !== undefined) this.lastMempool = mempoolKey(mempool);
     const sighted = await this.sightings.ordersSighted(orders, mempool ?? []);
     const derived = noNewBlocks ? ordersTheMempoolConcerns(orders, mempool ?? [], sighted) : orders;
     if (noNewBlocks && derived.length === 0) return 'caught up';
@@ -175,6 +180,25 @@ export class ChainWatcher {
       );
     }
     return head.height < tip.height ? 'behind' : 'caught up';
+  }
+
+  /**
+   * A mempool pass between polls, cheap whatever the number of orders: reads the mempool against the watch set
+   * the last poll listed (no store read, only the transactions new since) and says whether what it holds for
+   * the watched orders differs from what that poll saw: a funding, claim or refund arrived, or one left. Then a
+   * poll (`catchUp`) moves the orders, with every guarantee of a poll. An order created since the last poll is
+   * not in that watch set: a payment to it is kept unjudged by the backend and seen by the next poll. A mempool
+   * the node cannot list is logged and changes nothing: blocks come with the polls, never held up by it.
+   */
+  async mempoolChanged(): Promise<boolean> {
+    const { backend, logger } = this.options;
+    if (backend.mempool === undefined || this.lastWatch === undefined) return false;
+    try {
+      return mempoolKey(await backend.mempool(this.lastWatch)) !== this.lastMempool;
+    } catch (error) {
+      logger.warn({ chain: backend.chain, err: error }, 'mempool not read: next poll reads it again');
+      return false;
+    }
   }
 
   /**
@@ -362,6 +386,14 @@ function watchSetOf(orders: readonly OrderRecord[]): WatchSet {
       ),
     ),
   };
+}
+
+/** What mempool observations say, in a form two passes compare: their place among the others left out. */
+function mempoolKey(observations: readonly ChainObservation[]): string {
+  return observations
+    .map((observation) => `${observation.kind}:${observation.orderId}:${observation.txId}:${observation.amount ?? ''}`)
+    .sort()
+    .join(',');
 }
 
 function unchanged(order: OrderRecord, target: ChainTarget): boolean {

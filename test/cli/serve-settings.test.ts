@@ -115,6 +115,7 @@ test('Bitcoin: one backend or none, credentials from the environment, both at on
     esploraUrl: 'https://mempool.space/api',
     confirmations: 2,
     pollIntervalMs: 10_000,
+    mempoolIntervalMs: 2_000,
   });
   assert.deepEqual(
     settings(['--bitcoin-confirmations', '3'], {
@@ -122,11 +123,13 @@ test('Bitcoin: one backend or none, credentials from the environment, both at on
       BITCOIN_RPC_USER: 'lnswap',
       BITCOIN_RPC_PASSWORD: 'secret',
       BITCOIN_POLL_INTERVAL_MS: '500',
+      BITCOIN_MEMPOOL_INTERVAL_MS: '100',
     }).bitcoin,
     {
       rpcUrl: 'http://127.0.0.1:8332',
       confirmations: 3,
       pollIntervalMs: 500,
+      mempoolIntervalMs: 100,
       rpcUser: 'lnswap',
       rpcPassword: 'secret',
     },
@@ -137,6 +140,10 @@ test('Bitcoin: one backend or none, credentials from the environment, both at on
   );
   assert.throws(() => settings(['--bitcoin-rpc', 'ftp://node']), /--bitcoin-rpc must be an http or https URL/);
   assert.throws(() => settings([], { BITCOIN_CONFIRMATIONS: '0' }), /BITCOIN_CONFIRMATIONS must be a whole number/);
+  assert.throws(
+    () => settings(['--bitcoin-mempool-interval-ms', '0']),
+    /--bitcoin-mempool-interval-ms must be a whole number of ms/,
+  );
 });
 
 test('the heap growth bound is a whole percentage, from the flag or HEAP_GROWTH_PERCENT', async () => {

@@ -1,7 +1,13 @@
 import type { Transaction } from 'bitcoinjs-lib';
 import { MEMPOOL_BLOCK, type ChainObservation } from '../../domain/chain-observations.js';
 import type { WatchSet } from '../chain-backend.js';
-import { indexWatchSet, observeBlock, type OutputScripts, type PlacedTransaction } from './htlc-observations.js';
+import {
+  indexWatchSet,
+  observeBlock,
+  type OutputScripts,
+  type PlacedTransaction,
+  type WatchIndex,
+} from './htlc-observations.js';
 
 /** What a node's API offers to follow its mempool. */
 export interface MempoolSource {
@@ -19,16 +25,28 @@ export interface MempoolLimits {
 }
 
 /**
- * 100 reads a pass follow 10 new transactions a second at the default 10 s poll (mainnet averages a few),
- * at 10 requests a second; a backlog (a cold start on a full mempool) drains at that pace, newest first.
+ * 20 reads a pass follow 10 new transactions a second at the default 2 s mempool interval (mainnet averages a
+ * few), at 10 requests a second; a backlog (a cold start on a full mempool) drains at that pace, newest first.
  * 100,000 remembered ids take about 15 MB.
  */
-export const DEFAULT_MEMPOOL_LIMITS: MempoolLimits = { readsPerPass: 100, rememberedTxIds: 100_000 };
+export const DEFAULT_MEMPOOL_LIMITS: MempoolLimits = { readsPerPass: 20, rememberedTxIds: 100_000 };
 
 const TX_ID = /^[0-9a-f]{64}$/;
 
-/** A mempool transaction not yet read, one read that touches no watched order, or one that does (kept). */
-type Entry = 'unread' | 'unrelated' | Transaction;
+/**
+ * A transaction read, with the watch set it was read under: until a newer watch set has been matched against it,
+ * it may still pay an order created since that set was listed, so it is kept whole.
+ */
+interface Read {
+  readonly tx: Transaction;
+  readonly readUnder: WatchSet;
+}
+
+/**
+ * A mempool transaction not yet read, one read that touches no watched order (matched against a watch set listed
+ * after the read), or one read and kept: it touches an order, or has not met a newer watch set yet.
+ */
+type Entry = 'unread' | 'unrelated' | Read;
 
 /**
  * The node's mempool as far as the watched orders go, kept up to date by differences: each pass lists the ids
@@ -36,10 +54,15 @@ type Entry = 'unread' | 'unrelated' | Transaction;
  * the mempool's traffic, never the number of orders. Only transactions that touch an order are kept whole;
  * of the rest only the id is remembered, up to `rememberedTxIds`: past that, new ids wait until others leave
  * (their fundings are then seen when mined). Transactions the orders already name (a funding seen before a
- * restart) are read first and whatever the limits, so a restart never loses a sighting it had made.
+ * restart) are read first and whatever the limits, so a restart never loses a sighting it had made. A caller
+ * may pass the same watch set again on passes that do not list the orders (the watcher's mempool passes): a
+ * transaction is judged unrelated only against a watch set newer than its read, so a payment to an order
+ * created since the set was listed is kept and matched when a newer set comes.
  */
 export class MempoolView {
   private readonly entries = new Map<string, Entry>();
+  /** The last watch set indexed: a mempool pass passes the same one again, and indexing 10,000 orders costs. */
+  private indexed: { readonly watch: WatchSet; readonly index: WatchIndex } | undefined;
 
   constructor(
     private readonly source: MempoolSource,
@@ -70,7 +93,10 @@ export class MempoolView {
       (id) => !(this.entries.get(id) instanceof Object),
     );
 
-    for (const id of toRead) this.entries.set(id, (await this.source.transaction(id)) ?? 'unrelated');
+    for (const id of toRead) {
+      const tx = await this.source.transaction(id);
+      this.entries.set(id, tx === undefined ? 'unrelated' : { tx, readUnder: watch });
+    }
     return this.classify(watch);
   }
 
@@ -80,15 +106,24 @@ export class MempoolView {
    */
   private classify(watch: WatchSet): ChainObservation[] {
     const placed: PlacedTransaction[] = [];
-    let index = 0;
+    const reads: Read[] = [];
     for (const entry of this.entries.values()) {
-      if (typeof entry !== 'string') placed.push({ tx: entry, index: index++ });
+      if (typeof entry === 'string') continue;
+      placed.push({ tx: entry.tx, index: reads.length });
+      reads.push(entry);
     }
-    const watchIndex = indexWatchSet(watch, this.outputScripts);
+    const watchIndex = this.indexOf(watch);
     observeBlock(MEMPOOL_BLOCK, placed, watchIndex);
     const observations = observeBlock(MEMPOOL_BLOCK, placed, watchIndex);
     const touching = new Set(observations.map((observation) => observation.txId));
-    for (const { tx } of placed) if (!touching.has(tx.getId())) this.entries.set(tx.getId(), 'unrelated');
+    for (const { tx, readUnder } of reads) {
+      if (readUnder !== watch && !touching.has(tx.getId())) this.entries.set(tx.getId(), 'unrelated');
+    }
     return observations;
+  }
+
+  private indexOf(watch: WatchSet): WatchIndex {
+    if (this.indexed?.watch !== watch) this.indexed = { watch, index: indexWatchSet(watch, this.outputScripts) };
+    return this.indexed.index;
   }
 }

@@ -2,7 +2,7 @@
  * Both backends' mempool reading against the test node: only what is new is read, newest first and at most
  * so many a pass; the transactions the orders already name first and whatever the limits; ids a node lists but
  * does not have, or that are not ids at all, cost one read or none and never stop the pass; what is remembered
- * stays under its bound.
+ * stays under its bound; a payment to an order the watch set does not list yet is matched by a newer set.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -104,6 +104,31 @@ for (const [kind, { make, reads }] of Object.entries(backends)) {
       assert.deepEqual(
         first.observations.map((observation) => observation.txId),
         [paying],
+      );
+    });
+
+    test('a payment to an order created since the watch set was listed waits, read once, for a newer set', async () => {
+      node.chain.mempool = [];
+      const backend = make();
+      const listed = watch();
+      await pass(backend, listed);
+      const late = buildOrder({ label: 'mempool view late order' }).record;
+      const paying = pay(late.payToAddress, late.amount);
+      const unlisted = await pass(backend, listed);
+      assert.deepEqual([unlisted.reads, unlisted.observations], [1, []], 'read, but the order is not watched yet');
+      assert.equal((await pass(backend, listed)).reads, 0, 'the same watch set again reads nothing again');
+      const newer: WatchSet = {
+        ...listed,
+        orders: [
+          ...listed.orders,
+          { orderId: late.id, payToAddress: late.payToAddress, paymentHash: late.paymentHash },
+        ],
+      };
+      const matched = await pass(backend, newer);
+      assert.equal(matched.reads, 0);
+      assert.deepEqual(
+        matched.observations.map(({ orderId, txId }) => ({ orderId, txId })),
+        [{ orderId: late.id, txId: paying }],
       );
     });
 
