@@ -6,7 +6,9 @@ import { runCli } from '../cli/cli-process.js';
 import { connectClient, eventually, refusalOf, startOnStore, succeed, type Client } from '../ws/harness.js';
 import type { RunningService } from '../../src/service.js';
 
-const CONFIGURATION = { BTC_LBTC: { payReq: { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnits: '100000' } } };
+const CONFIGURATION = {
+  BTC_LBTC: { payReq: { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnits: '100000' } },
+};
 
 describe('lnswap providers', () => {
   let fresh: FreshStore;
@@ -27,8 +29,8 @@ describe('lnswap providers', () => {
   test('add prints the keys once, list shows the provider serving, revoke cuts it off', async () => {
     const added = await runCli(['providers', 'add', 'maker-1', '--db', fresh.url]);
     assert.equal(added.code, 0, added.stderr);
-    const apiKey = /^LNSWAP_API_KEY=([0-9a-f]{32})$/m.exec(added.stdout)?.[1];
-    const secretKey = /^LNSWAP_SECRET_KEY=([\w-]{43})$/m.exec(added.stdout)?.[1];
+    const apiKey = /^LNSWAP_PROVIDER_API_KEY=([0-9a-f]{32})$/m.exec(added.stdout)?.[1];
+    const secretKey = /^LNSWAP_PROVIDER_SECRET_KEY=([\w-]{43})$/m.exec(added.stdout)?.[1];
     assert.ok(apiKey && secretKey, added.stdout);
     const [stored] = await fresh.store.listProviderCredentials();
     assert.equal(stored?.name, 'maker-1');
@@ -49,7 +51,10 @@ describe('lnswap providers', () => {
     assert.equal(listed.code, 0, listed.stderr);
     const [header, row, ...rest] = listed.stdout.trimEnd().split('\n');
     assert.match(header ?? '', /^NAME\s+API KEY\s+CREATED\s+STATUS\s+SERVING\s+ETHEREUM PAYOUT$/);
-    assert.match(row ?? '', new RegExp(`^maker-1\\s+${apiKey}\\s+\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\s+valid\\s+yes\\s+-$`));
+    assert.match(
+      row ?? '',
+      new RegExp(`^maker-1\\s+${apiKey}\\s+\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\s+valid\\s+yes\\s+-$`),
+    );
     assert.deepEqual(rest, []);
 
     const revoked = await runCli(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
@@ -69,7 +74,10 @@ describe('lnswap providers', () => {
   });
 
   test('usage errors exit 2 without touching the database', async () => {
-    for (const args of [['providers', 'rename', 'x'], ['providers', 'add', 'bad name']]) {
+    for (const args of [
+      ['providers', 'rename', 'x'],
+      ['providers', 'add', 'bad name'],
+    ]) {
       const result = await runCli([...args, '--db', 'sqlite:/nonexistent/dir/db.sqlite']);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     }
