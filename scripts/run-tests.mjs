@@ -1,15 +1,27 @@
-// Runs every test file under test/ with Node's own test runner; TypeScript is loaded through tsx.
-// Files named *.exclusive.test.ts disrupt what other tests rely on (they restart PostgreSQL): they run in a
-// second pass, one at a time, once the others are done. When both passes run, the closing lines add up both
-// runners' summaries, and the run fails when either pass does.
+// Runs every test file under test/, each in its own Node process with TypeScript loaded through tsx, as
+// `node --test` would, and prints each file's output whole once it ends. Files named *.exclusive.test.ts disrupt
+// what other tests rely on (they restart PostgreSQL): they run in a second pass, one at a time, once the others are
+// done. The closing lines add up every file's counts; the run fails when any file or check does.
+//
+// `--checks` also runs the type check, the lint and the dependency rules, side by side with the tests at a lower
+// CPU priority: the tests spend much of their time waiting (quote deadlines, chain polls, child processes
+// starting), and the checks take that idle CPU instead of running first, one after another.
+// `--record-durations` writes each file's wall time to scripts/test-durations.json, which orders the next runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 const EXCLUSIVE = '.exclusive.test.ts';
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
-const SUMMARY_LINE = new RegExp(`^(?:# |ℹ )(${COUNTS.join('|')}) (\\d+)$`);
+const SUMMARY_LINE = new RegExp(`^# (${COUNTS.join('|')}) (\\d+)$`);
+const CHECKS = ['typecheck', 'lint', 'depcheck'];
+const DURATIONS_FILE = join('scripts', 'test-durations.json');
+
+// Three files at a time on two cores: most files spend their time waiting; measured, ten of the slowest used 0.63
+// of a core each on average.
+const SHARED_CONCURRENCY = 3;
 
 function findTests(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -19,56 +31,113 @@ function findTests(dir) {
   });
 }
 
-/** Runs one pass, passing its output through; resolves with its exit status and the counts it closed with. */
-async function runPass(files, concurrency) {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const counts = {};
-  let partial = '';
-  child.stdout.on('data', (chunk) => {
-    process.stdout.write(chunk);
-    const lines = (partial + chunk.toString('utf8')).split('\n');
-    partial = lines.pop();
-    for (const line of lines) {
-      const match = SUMMARY_LINE.exec(line.trim());
-      if (match !== null) counts[match[1]] = Number(match[2]);
-    }
-  });
-  const [code] = await once(child, 'close');
-  return { status: code ?? 1, counts };
+function readDurations() {
+  return existsSync(DURATIONS_FILE) ? JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')) : {};
 }
 
-// Three files at a time on two cores: most files spend their time waiting (quote deadlines, fund windows, chain
-// polls, child processes starting); measured, ten of the slowest used 0.63 of a core each on average.
-const SHARED_CONCURRENCY = 3;
+/**
+ * Longest first, from the recorded wall times, so the last files to start are short ones and the pass does not end
+ * with one long file running alone. A file with no recorded time (a new one) goes first: it may be long.
+ */
+function longestFirst(files, durations) {
+  const duration = (file) => durations[file] ?? Number.POSITIVE_INFINITY;
+  return [...files].sort((a, b) => duration(b) - duration(a) || a.localeCompare(b));
+}
+
+/** Runs a child to its end, keeping its stdout and stderr together in the order they came. */
+async function runBuffered(command, args) {
+  const started = performance.now();
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks = [];
+  child.stdout.on('data', (chunk) => chunks.push(chunk));
+  child.stderr.on('data', (chunk) => chunks.push(chunk));
+  const [code] = await once(child, 'close');
+  return {
+    status: code ?? 1,
+    output: Buffer.concat(chunks).toString('utf8'),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** A test file run directly prints TAP and its own summary counts, and exits 1 when a test failed. */
+async function runTestFile(file) {
+  const result = await runBuffered(process.execPath, ['--import', 'tsx', file]);
+  const counts = {};
+  for (const line of result.output.split('\n')) {
+    const match = SUMMARY_LINE.exec(line.trim());
+    if (match !== null) counts[match[1]] = Number(match[2]);
+  }
+  if (result.status === 0) return { ...result, counts };
+  // A file that failed before reporting (a syntax error, a crash) still counts as a failure.
+  return { ...result, counts: { ...counts, fail: Math.max(counts.fail ?? 0, 1) } };
+}
+
+/** Runs the files `concurrency` at a time in the given order; prints each file's output when it ends. */
+async function runPass(files, concurrency) {
+  const queue = [...files];
+  const results = [];
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const result = { file, ...(await runTestFile(file)) };
+      const verdict = result.status === 0 ? 'passed' : `FAILED (exit ${result.status})`;
+      process.stdout.write(
+        `# file ${file}\n${result.output}# file ${file} ${verdict} in ${result.seconds.toFixed(1)} s\n`,
+      );
+      results.push(result);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}
+
+/** `npm run NAME` at a lower priority, so a test never waits for it. */
+function startCheck(name) {
+  return runBuffered('nice', ['-n', '10', 'npm', 'run', '-s', name]).then((result) => {
+    const verdict = result.status === 0 ? 'passed' : `FAILED (exit ${result.status})`;
+    process.stdout.write(
+      `# check ${name}\n${result.output}# check ${name} ${verdict} in ${result.seconds.toFixed(1)} s\n`,
+    );
+    return { name, ...result };
+  });
+}
+
+const args = process.argv.slice(2);
+const withChecks = args.includes('--checks');
+const recordDurations = args.includes('--record-durations');
+const named = args.filter((arg) => !arg.startsWith('--'));
 
 // Command-line tests run the command as the package installs it (test/cli/cli-process.ts), from a dist/ no older
-// than src/: starting from JavaScript takes about half the time and CPU of compiling through tsx, and the suite
-// starts the command a few hundred times.
+// than src/: starting from JavaScript takes about half the time and CPU of compiling through tsx.
 const built = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ensure-built.ts'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 process.env.LNSWAP_TEST_CLI_ENTRY = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : findTests('test').sort();
-const passes = [
-  { name: 'shared', files: files.filter((file) => !file.endsWith(EXCLUSIVE)), concurrency: SHARED_CONCURRENCY },
-  { name: 'exclusive (one file at a time)', files: files.filter((file) => file.endsWith(EXCLUSIVE)), concurrency: 1 },
-].filter((pass) => pass.files.length > 0);
+const checks = withChecks ? Promise.all(CHECKS.map(startCheck)) : Promise.resolve([]);
+const durations = readDurations();
+const files = longestFirst(named.length > 0 ? named : findTests('test'), durations);
+const results = [
+  ...(await runPass(
+    files.filter((file) => !file.endsWith(EXCLUSIVE)),
+    SHARED_CONCURRENCY,
+  )),
+  ...(await runPass(
+    files.filter((file) => file.endsWith(EXCLUSIVE)),
+    1,
+  )),
+];
+const checkResults = await checks;
 
-const results = [];
-for (const pass of passes) results.push({ ...pass, ...(await runPass(pass.files, pass.concurrency)) });
-
-if (results.length > 1) {
-  process.stdout.write('# both passes together\n');
-  for (const { name, files: passFiles, status } of results) {
-    process.stdout.write(
-      `# ${name}: ${passFiles.length} files, ${status === 0 ? 'passed' : `FAILED (exit ${status})`}\n`,
-    );
-  }
-  for (const count of COUNTS) {
-    const total = results.reduce((sum, { counts }) => sum + (counts[count] ?? 0), 0);
-    process.stdout.write(`# ${count} ${total}\n`);
-  }
+if (recordDurations) {
+  for (const { file, seconds } of results) durations[file] = Math.round(seconds * 10) / 10;
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
 }
-process.exit(results.find(({ status }) => status !== 0)?.status ?? 0);
+
+const failed = [...checkResults, ...results].filter(({ status }) => status !== 0);
+process.stdout.write(`# ${results.length} files, ${checkResults.length} checks\n`);
+for (const { file, name } of failed) process.stdout.write(`# FAILED: ${file ?? name}\n`);
+for (const count of COUNTS) {
+  const total = results.reduce((sum, { counts }) => sum + (counts[count] ?? 0), 0);
+  process.stdout.write(`# ${count} ${total}\n`);
+}
+process.exit(failed.length > 0 ? 1 : 0);

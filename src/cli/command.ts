@@ -6,6 +6,8 @@ export interface CliContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdin: Readable;
   readonly stdout: Writable;
+  /** Where errors and warnings go. */
+  readonly stderr: Writable;
 }
 
 export interface Command {

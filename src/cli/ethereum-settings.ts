@@ -1,4 +1,5 @@
 import { DEFAULT_ENGINE_OPTIONS } from '../engine/options.js';
+import type { CliContext } from './command.js';
 import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 
@@ -11,8 +12,11 @@ export const DEFAULT_REFUND_DELAY_BLOCKS = DEFAULT_ENGINE_OPTIONS.ethereumRefund
  * A JSON-RPC endpoint over HTTP(S); undefined when neither the flag nor ETHEREUM_RPC_URL (or ETHEREUM_RPC_URL_FILE)
  * names one. Errors never repeat the URL: a provider's URL carries its API key.
  */
-export function ethereumRpcUrlFrom(flag: string | undefined, env: Environment): string | undefined {
-  if (flag !== undefined) warnIfCredentialInFlag('ethereum-rpc', flag, 'ETHEREUM_RPC_URL');
+export function ethereumRpcUrlFrom(
+  flag: string | undefined,
+  { env, stderr }: Pick<CliContext, 'env' | 'stderr'>,
+): string | undefined {
+  if (flag !== undefined) warnIfCredentialInFlag('ethereum-rpc', flag, 'ETHEREUM_RPC_URL', stderr);
   const text = flag ?? secretFromEnv('ETHEREUM_RPC_URL', env);
   if (text === undefined) return undefined;
   const source = flag === undefined ? 'ETHEREUM_RPC_URL' : '--ethereum-rpc';

@@ -1,74 +1,15 @@
 #!/usr/bin/env -S node --v8-pool-size=0
-import type { Command, CliContext } from './command.js';
-import { contractCommand } from './commands/contract.js';
-import { demoCommand } from './commands/demo.js';
-import { exportCommand } from './commands/export.js';
-import { historyCommand } from './commands/history.js';
-import { importCommand } from './commands/import.js';
-import { providerCommand } from './commands/provider.js';
-import { serveCommand } from './commands/serve.js';
-import { providersCommand } from './providers.js';
-import { tokensCommand } from './tokens.js';
-import { UsageError } from './usage-error.js';
-
-const COMMANDS: readonly Command[] = [
-  serveCommand,
-  importCommand,
-  exportCommand,
-  historyCommand,
-  demoCommand,
-  providersCommand,
-  tokensCommand,
-  contractCommand,
-  providerCommand,
-];
-
-const USAGE = `Usage: lnswap <command> [options]
-
-Commands:
-${COMMANDS.map((command) => `  ${command.name.padEnd(8)} ${command.summary}`).join('\n')}
-
-Run 'lnswap <command> --help' for a command's options.
-Database URLs: sqlite:PATH, sqlite::memory:, postgres://USER@HOST:PORT/DB
-`;
-
-/** Exit codes: 0 done, 1 the work failed (nothing half-done), 2 the command line was wrong. */
-async function main(argv: readonly string[], context: CliContext): Promise<number> {
-  const [name, ...args] = argv;
-  if (name === '--help' || name === '-h' || name === 'help') {
-    context.stdout.write(USAGE);
-    return 0;
-  }
-  if (name === undefined) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (command === undefined) {
-    process.stderr.write(`lnswap: unknown command "${name}" (run lnswap --help for usage)\n`);
-    return 2;
-  }
-  try {
-    return await command.run(args, context);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`lnswap ${name}: ${error.message} (run lnswap ${name} --help for usage)\n`);
-      return 2;
-    }
-    process.stderr.write(`lnswap ${name}: ${oneLine(error)}\n`);
-    return 1;
-  }
-}
-
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0] ?? message;
-}
+import { runCommandLine } from './command-line.js';
 
 /** Exits once stdout has taken everything written to it; a pipe may still be draining. */
 function exitWhenFlushed(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }
 
-const code = await main(process.argv.slice(2), { env: process.env, stdin: process.stdin, stdout: process.stdout });
+const code = await runCommandLine(process.argv.slice(2), {
+  env: process.env,
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+});
 exitWhenFlushed(code);

@@ -65,7 +65,7 @@ Options:
     const payout = action === 'set-payout' ? address : payoutOption;
     const payoutAddress = payout === undefined ? undefined : payoutAddressOf(payout);
 
-    const store = await openStore(databaseUrlFrom(values.db, context.env));
+    const store = await openStore(databaseUrlFrom(values.db, context));
     try {
       if (action === 'list') await listProviders(store, context);
       else if (action === 'add') await addProvider(store, name as string, payoutAddress, context);

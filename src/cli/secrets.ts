@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { UsageError } from './usage-error.js';
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -45,9 +46,9 @@ export function urlCarriesCredential(text: string): boolean {
  * Says on stderr, where usage errors go, that a flag exposed a credential to every local user; the value is not
  * repeated. The command still runs: refusing would break a deployment that works.
  */
-export function warnIfCredentialInFlag(flag: string, text: string, variable: string): void {
+export function warnIfCredentialInFlag(flag: string, text: string, variable: string, stderr: Writable): void {
   if (!urlCarriesCredential(text)) return;
-  process.stderr.write(
+  stderr.write(
     `lnswap: warning: --${flag} carries a credential, which any local user can read in the process list; ` +
       `pass it in ${variable} or ${variable}_FILE instead\n`,
   );

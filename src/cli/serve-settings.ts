@@ -227,7 +227,7 @@ export function readSetting<T>(
 ): T | undefined {
   const flag = flags[setting.flag];
   const fromFlag = typeof flag === 'string';
-  if (fromFlag && setting.secret === true) warnIfCredentialInFlag(setting.flag, flag, setting.env);
+  if (fromFlag && setting.secret === true) warnIfCredentialInFlag(setting.flag, flag, setting.env, process.stderr);
   const text = fromFlag ? flag : setting.secret === true ? secretFromEnv(setting.env, env) : env[setting.env];
   if (text === undefined) return undefined;
   const value = setting.parse(text);

@@ -1,4 +1,5 @@
 import { DEFAULT_RESPONSE_CACHE_BYTES } from '../api/response-cache-size.js';
+import type { CliContext } from './command.js';
 import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';
 
@@ -10,8 +11,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The database URL may carry its password: DATABASE_URL or DATABASE_URL_FILE keep it out of the process list. */
-export function databaseUrlFrom(flag: string | undefined, env: Environment): string {
-  if (flag !== undefined) warnIfCredentialInFlag('db', flag, 'DATABASE_URL');
+export function databaseUrlFrom(flag: string | undefined, { env, stderr }: Pick<CliContext, 'env' | 'stderr'>): string {
+  if (flag !== undefined) warnIfCredentialInFlag('db', flag, 'DATABASE_URL', stderr);
   const url = flag ?? secretFromEnv('DATABASE_URL', env) ?? DEFAULT_DATABASE_URL;
   if (url.trim() === '') throw new UsageError(`${flag === undefined ? 'DATABASE_URL' : '--db'} is empty`);
   return url;

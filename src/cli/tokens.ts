@@ -51,7 +51,7 @@ Options:
       throw new UsageError(action === undefined ? 'missing add or list' : `unknown action "${action}"`);
     }
 
-    const store = await openStore(databaseUrlFrom(values.db, context.env));
+    const store = await openStore(databaseUrlFrom(values.db, context));
     try {
       if (token === undefined) await listTokens(store, context);
       else await addToken(store, token, context);

@@ -11,7 +11,7 @@ import { CREATION_CAUSE } from '../support/causes.js';
 import { buildOrder, configuration, hex32, type BuiltOrder } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { eventually, startOnStore } from '../ws/harness.js';
-import { runCli, type CliResult } from './cli-process.js';
+import { runCli, runInProcess, type CliResult } from './cli-process.js';
 
 const REFUND_DELAY = 50;
 const CONFIRMATIONS = 2;
@@ -48,7 +48,7 @@ describe('lnswap contract admin-refund', () => {
         /--db and --force are for admin-refund/,
       ],
     ];
-    const results = await Promise.all(cases.map(([args, env]) => runCli(args, { env })));
+    const results = await Promise.all(cases.map(([args, env]) => runInProcess(args, { env })));
     for (const [index, result] of results.entries()) {
       const [args, , pattern] = cases[index]!;
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -125,10 +125,18 @@ describe('lnswap contract admin-refund', () => {
       return slot[5];
     }
 
+    const adminRefundArgs = (orderId: string, ...flags: string[]) => [
+      'contract',
+      'admin-refund',
+      orderId,
+      '--ethereum-rpc',
+      chain.rpcUrl,
+      '--db',
+      fresh.url,
+      ...flags,
+    ];
     const adminRefund = (orderId: string, key: string, ...flags: string[]) =>
-      runCli(['contract', 'admin-refund', orderId, '--ethereum-rpc', chain.rpcUrl, '--db', fresh.url, ...flags], {
-        env: { OWNER_PRIVATE_KEY: key },
-      });
+      runInProcess(adminRefundArgs(orderId, ...flags), { env: { OWNER_PRIVATE_KEY: key } });
 
     test("refunds each of a blacklisted order's slots to its funder; the watcher moves the order to Refunded with its cause", async () => {
       const { record } = await fundedOrder('blacklisted', [
@@ -148,7 +156,8 @@ describe('lnswap contract admin-refund', () => {
       );
       const before = { user: await chain.balance('user'), wallet2: await chain.balance('wallet2') };
 
-      const result = await adminRefund(record.id, ownerKey);
+      // The refund an operator runs, in its own process.
+      const result = await runCli(adminRefundArgs(record.id), { env: { OWNER_PRIVATE_KEY: ownerKey } });
       assert.equal(result.code, 0, result.stderr);
       assertKeyNotPrinted(result, ownerKey);
       const hashes = result.stdout.match(HASH) ?? [];
@@ -198,7 +207,7 @@ describe('lnswap contract admin-refund', () => {
       const [notOwner, wrongChain, unreachable] = await Promise.all([
         adminRefund(record.id, attackerKey, '--force'),
         adminRefund(mainnet.id, ownerKey, '--force'),
-        runCli(
+        runInProcess(
           ['contract', 'admin-refund', record.id, '--ethereum-rpc', 'http://127.0.0.1:1', '--db', fresh.url, '--force'],
           { env: { OWNER_PRIVATE_KEY: ownerKey } },
         ),

@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { bytesToHex, isAddress, type Address } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI as ABI } from '../../src/chains/ethereum/swap-contract-artifact.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
-import { runCli, type CliResult } from './cli-process.js';
-
+import { runCli, runInProcess, type CliResult } from './cli-process.js';
 
 function lastLine(result: CliResult): string {
   return result.stdout.trimEnd().split('\n').at(-1) ?? '';
@@ -21,10 +20,14 @@ describe('lnswap contract deploy', () => {
       [[...deploy, '--private-key', malformed], {}, /Unknown option '--private-key'/],
       [[...deploy, '--refund-delay', '0'], {}, /--refund-delay must be a whole number of blocks/],
       [['contract', 'deploy'], {}, /missing --ethereum-rpc URL/],
-      [['contract', 'deploy', '--ethereum-rpc', 'ftp://node'], {}, /--ethereum-rpc must be an http:\/\/ or https:\/\/ URL/],
+      [
+        ['contract', 'deploy', '--ethereum-rpc', 'ftp://node'],
+        {},
+        /--ethereum-rpc must be an http:\/\/ or https:\/\/ URL/,
+      ],
       [['contract', 'launch'], {}, /unknown action "launch"/],
     ];
-    const results = await Promise.all(cases.map(([args, env]) => runCli(args, { env: env })));
+    const results = await Promise.all(cases.map(([args, env]) => runInProcess(args, { env: env })));
     for (const [index, result] of results.entries()) {
       const [args, , pattern] = cases[index]!;
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -36,7 +39,7 @@ describe('lnswap contract deploy', () => {
   });
 
   test('is listed in lnswap --help', async () => {
-    const help = await runCli(['--help']);
+    const help = await runInProcess(['--help']);
     assert.match(help.stdout, /^ {2}contract +deploy the Ethereum swap contract, or refund an order as its owner$/m);
   });
 
@@ -64,16 +67,22 @@ describe('lnswap contract deploy', () => {
     test('deploys from the key in DEPLOYER_PRIVATE_KEY and prints the address alone on the last line', async () => {
       // Two deployers, so the two deployments running at once never compete for one nonce.
       const [first, second] = [node.accounts[1]!, node.accounts[3]!];
-      const [firstKey, secondKey] = [first, second].map((account) => bytesToHex(account.getHdKey().privateKey!).slice(2));
+      const [firstKey, secondKey] = [first, second].map((account) =>
+        bytesToHex(account.getHdKey().privateKey!).slice(2),
+      );
+      // The first as an operator runs it, in its own process.
       const [withoutPrefix, withPrefix] = await Promise.all([
         runCli(['contract', 'deploy', '--ethereum-rpc', node.rpcUrl, '--refund-delay', '77'], {
           env: { DEPLOYER_PRIVATE_KEY: firstKey! },
         }),
-        runCli(['contract', 'deploy'], {
+        runInProcess(['contract', 'deploy'], {
           env: { ETHEREUM_RPC_URL: node.rpcUrl, DEPLOYER_PRIVATE_KEY: `0x${secondKey!.toUpperCase()}` },
         }),
       ]);
-      for (const [result, key] of [[withoutPrefix, firstKey!], [withPrefix, secondKey!]] as const) {
+      for (const [result, key] of [
+        [withoutPrefix, firstKey!],
+        [withPrefix, secondKey!],
+      ] as const) {
         assert.equal(result.code, 0, result.stderr);
         assert.ok(isAddress(lastLine(result)), `last line: ${lastLine(result)}`);
         const output = (result.stdout + result.stderr).toLowerCase();
@@ -85,7 +94,7 @@ describe('lnswap contract deploy', () => {
 
     test('a node that cannot be reached fails with exit code 1 and one line', async () => {
       const key = bytesToHex(node.accounts[2]!.getHdKey().privateKey!).slice(2);
-      const result = await runCli(['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1'], {
+      const result = await runInProcess(['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1'], {
         env: { DEPLOYER_PRIVATE_KEY: key },
       });
       assert.equal(result.code, 1);

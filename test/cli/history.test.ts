@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { TransitionCause } from '../../src/domain/transition-cause.js';
 import { makeOrder } from '../store/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
-import { runCli } from './cli-process.js';
+import { runCli, runInProcess } from './cli-process.js';
 
 const order = makeOrder(1, { market: 'ETH_LBTC' });
 const txId = `0x${'ab'.repeat(32)}`;
@@ -49,9 +49,9 @@ for (const kind of STORE_KINDS) {
 test('lnswap history refuses an unknown order (exit 1) and a malformed id (exit 2)', async () => {
   const fresh = await openFreshStore('sqlite');
   try {
-    const unknown = await runCli(['history', order.id, '--db', fresh.url]);
+    const unknown = await runInProcess(['history', order.id, '--db', fresh.url]);
     assert.deepEqual(unknown, { code: 1, stdout: '', stderr: `lnswap history: no order ${order.id}\n` });
-    const malformed = await runCli(['history', 'not-an-id', '--db', fresh.url]);
+    const malformed = await runInProcess(['history', 'not-an-id', '--db', fresh.url]);
     assert.equal(malformed.code, 2);
     assert.match(malformed.stderr, /^lnswap history: "not-an-id" is not an order id/);
   } finally {

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { finished, runCli, startCli } from './cli-process.js';
+import { finished, runCli, runInProcess, startCli } from './cli-process.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
 import { render, validDocument } from '../snapshot/snapshot-fixtures.js';
 
@@ -31,7 +31,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test('lnswap export | lnswap import - round-trips byte for byte', async () => {
-      const imported = await runCli(['import', snapshotFile, '--db', source.url]);
+      const imported = await runInProcess(['import', snapshotFile, '--db', source.url]);
       assert.equal(imported.code, 0, imported.stderr);
       assert.equal(imported.stdout, `imported 3 orders, 2 providers and 2 markets from ${snapshotFile}\n`);
 
@@ -43,10 +43,8 @@ for (const kind of STORE_KINDS) {
       assert.equal(piped.code, 0, piped.stderr);
       assert.equal(piped.stdout, 'imported 3 orders, 2 providers and 2 markets from stdin\n');
 
-      const [first, second] = await Promise.all([
-        runCli(['export', '--db', source.url]),
-        runCli(['export'], { env: { DATABASE_URL: target.url } }),
-      ]);
+      const first = await runInProcess(['export', '--db', source.url]);
+      const second = await runInProcess(['export'], { env: { DATABASE_URL: target.url } });
       assert.equal(first.code, 0, first.stderr);
       assert.equal(second.code, 0, second.stderr);
       assert.ok(first.stdout.length > 1000);
@@ -54,13 +52,13 @@ for (const kind of STORE_KINDS) {
     });
 
     test('a bad snapshot exits 1 with a one-line error and changes nothing', async () => {
-      const before_ = await runCli(['export', '--db', target.url]);
+      const before_ = await runInProcess(['export', '--db', target.url]);
       const document = validDocument();
       document.orders[2]!.payToAddress = 'nowhere';
       const bad = join(directory, `bad-${kind}.json`);
       await writeFile(bad, render(document));
 
-      const result = await runCli(['import', bad, '--db', target.url]);
+      const result = await runInProcess(['import', bad, '--db', target.url]);
       assert.equal(result.code, 1);
       assert.equal(result.stdout, '');
       assert.match(
@@ -69,21 +67,21 @@ for (const kind of STORE_KINDS) {
           `^lnswap import: orders\\[2\\] \\(id ${document.orders[2]!.id as string}\\): payToAddress: not an Ethereum address\\n$`,
         ),
       );
-      assert.equal((await runCli(['export', '--db', target.url])).stdout, before_.stdout);
+      assert.equal((await runInProcess(['export', '--db', target.url])).stdout, before_.stdout);
     });
 
     test('a snapshot that cannot be read exits 1 and changes nothing', async () => {
-      const before_ = await runCli(['export', '--db', target.url]);
-      const [result, truncated] = await Promise.all([
-        runCli(['import', join(directory, 'missing.json'), '--db', target.url]),
-        runCli(['import', '-', '--db', target.url], { input: render(validDocument()).slice(0, 500) }),
-      ]);
+      const before_ = await runInProcess(['export', '--db', target.url]);
+      const result = await runInProcess(['import', join(directory, 'missing.json'), '--db', target.url]);
+      const truncated = await runInProcess(['import', '-', '--db', target.url], {
+        input: render(validDocument()).slice(0, 500),
+      });
       assert.equal(result.code, 1);
       assert.match(result.stderr, /^lnswap import: cannot read .*missing\.json: ENOENT\n$/);
 
       assert.equal(truncated.code, 1);
       assert.match(truncated.stderr, /^lnswap import: .*not valid JSON.*\n$/);
-      assert.equal((await runCli(['export', '--db', target.url])).stdout, before_.stdout);
+      assert.equal((await runInProcess(['export', '--db', target.url])).stdout, before_.stdout);
     });
   });
 }
@@ -119,13 +117,15 @@ describe('lnswap command line', () => {
         /^lnswap demo: Unknown option '--db' \(run lnswap demo --help for usage\)\n$/,
       ],
     ];
-    // Each command is its own process; run side by side, they take the time of one.
-    const results = await Promise.all(cases.map(([args]) => runCli(args)));
-    for (const [index, result] of results.entries()) {
-      const [args, message] = cases[index]!;
+    for (const [args, message] of cases) {
+      const result = await runInProcess(args);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, message);
     }
+    // The process exits with the code the command line returned.
+    const spawned = await runCli(cases[0]![0]);
+    assert.equal(spawned.code, 2);
+    assert.match(spawned.stderr, cases[0]![1]);
   });
 
   test('an unusable database URL exits 1 naming the problem', async () => {

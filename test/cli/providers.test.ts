@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { runCli } from './cli-process.js';
+import { runCli, runInProcess } from './cli-process.js';
 
 const PAYOUT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const NEW_PAYOUT = '0x00000000000000000000000000000000000000b2';
@@ -27,28 +27,28 @@ describe('lnswap providers: Ethereum payout addresses', () => {
     assert.match(added.stdout, /^LNSWAP_PROVIDER_API_KEY=[0-9a-f]{32}\nLNSWAP_PROVIDER_SECRET_KEY=[\w-]{43}$/m);
     assert.match(added.stdout, new RegExp(`^LNSWAP_ETHEREUM_PAYOUT=${PAYOUT.toLowerCase()}$`, 'm'));
     assert.equal(await payoutOf('maker-1'), PAYOUT.toLowerCase());
-    const listed = await runCli(['providers', 'list', '--db', fresh.url]);
+    const listed = await runInProcess(['providers', 'list', '--db', fresh.url]);
     assert.match(listed.stdout, /ETHEREUM PAYOUT\n/);
     assert.match(listed.stdout, new RegExp(`^maker-1 .*valid\\s+no\\s+${PAYOUT.toLowerCase()}$`, 'm'));
   });
 
   test('set-payout changes the address of a valid credential, and of no other', async () => {
-    const withoutPayout = await runCli(['providers', 'add', 'maker-2', '--db', fresh.url]);
+    const withoutPayout = await runInProcess(['providers', 'add', 'maker-2', '--db', fresh.url]);
     assert.equal(withoutPayout.code, 0, withoutPayout.stderr);
     assert.doesNotMatch(withoutPayout.stdout, /LNSWAP_ETHEREUM_PAYOUT/);
     assert.equal(await payoutOf('maker-2'), undefined);
 
-    const set = await runCli(['providers', 'set-payout', 'maker-2', NEW_PAYOUT, '--db', fresh.url]);
+    const set = await runInProcess(['providers', 'set-payout', 'maker-2', NEW_PAYOUT, '--db', fresh.url]);
     assert.equal(set.code, 0, set.stderr);
     assert.equal(await payoutOf('maker-2'), NEW_PAYOUT);
     assert.equal(await payoutOf('maker-1'), PAYOUT.toLowerCase());
 
-    const unknown = await runCli(['providers', 'set-payout', 'nobody', NEW_PAYOUT, '--db', fresh.url]);
+    const unknown = await runInProcess(['providers', 'set-payout', 'nobody', NEW_PAYOUT, '--db', fresh.url]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no provider named nobody/);
 
-    assert.equal((await runCli(['providers', 'revoke', 'maker-2', '--db', fresh.url])).code, 0);
-    const revoked = await runCli(['providers', 'set-payout', 'maker-2', PAYOUT, '--db', fresh.url]);
+    assert.equal((await runInProcess(['providers', 'revoke', 'maker-2', '--db', fresh.url])).code, 0);
+    const revoked = await runInProcess(['providers', 'set-payout', 'maker-2', PAYOUT, '--db', fresh.url]);
     assert.equal(revoked.code, 1);
     assert.equal(await payoutOf('maker-2'), NEW_PAYOUT);
   });
@@ -62,10 +62,9 @@ describe('lnswap providers: Ethereum payout addresses', () => {
       ['providers', 'set-payout', 'maker-1'],
       ['providers', 'revoke', 'maker-1', '--ethereum-payout', NEW_PAYOUT],
     ];
-    // Each command is its own process; run side by side, they take the time of one.
-    const results = await Promise.all(bad.map((args) => runCli([...args, '--db', fresh.url])));
-    for (const [index, result] of results.entries()) {
-      assert.equal(result.code, 2, `${bad[index]!.join(' ')}: ${result.stderr}`);
+    for (const args of bad) {
+      const result = await runInProcess([...args, '--db', fresh.url]);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     }
     assert.equal(await payoutOf('maker-3'), undefined);
     assert.equal(await payoutOf('maker-1'), PAYOUT.toLowerCase());

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { render, validDocument } from '../snapshot/snapshot-fixtures.js';
-import { runCli } from './cli-process.js';
+import { runCli, runInProcess } from './cli-process.js';
 
 const USDC_CHECKSUMMED = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 
@@ -17,7 +17,7 @@ describe('lnswap tokens', () => {
     db = `sqlite:${join(directory, 'store.sqlite')}`;
     const snapshot = join(directory, 'snapshot.json');
     await writeFile(snapshot, render(validDocument()));
-    const imported = await runCli(['import', snapshot], { env: { DATABASE_URL: db } });
+    const imported = await runInProcess(['import', snapshot], { env: { DATABASE_URL: db } });
     assert.equal(imported.code, 0, imported.stderr);
   });
   after(() => rm(directory, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ describe('lnswap tokens', () => {
       `token USDC added (mainnet, 6 decimals, contract ${USDC_CHECKSUMMED.toLowerCase()}); market USDC_LBTC offered\n`,
     );
 
-    const listed = await runCli(['tokens', 'list'], { env: { DATABASE_URL: db } });
+    const listed = await runInProcess(['tokens', 'list'], { env: { DATABASE_URL: db } });
     assert.equal(listed.code, 0, listed.stderr);
     assert.deepEqual(
       listed.stdout
@@ -46,7 +46,7 @@ describe('lnswap tokens', () => {
       ],
     );
 
-    const exported = await runCli(['export'], { env: { DATABASE_URL: db } });
+    const exported = await runInProcess(['export'], { env: { DATABASE_URL: db } });
     assert.equal(exported.code, 0, exported.stderr);
     const snapshot = JSON.parse(exported.stdout) as { tokens: unknown; markets: string[] };
     assert.deepEqual(snapshot.tokens, [
@@ -58,16 +58,19 @@ describe('lnswap tokens', () => {
   test('refuses a ticker or contract already configured, leaving the store as it was', async () => {
     const again = ['--network', 'mainnet', '--decimals', '6'];
     const env = { env: { DATABASE_URL: db } };
-    const sameTicker = await runCli(['tokens', 'add', 'USDC', '--address', `0x${'11'.repeat(20)}`, ...again], env);
+    const sameTicker = await runInProcess(
+      ['tokens', 'add', 'USDC', '--address', `0x${'11'.repeat(20)}`, ...again],
+      env,
+    );
     assert.equal(sameTicker.code, 1);
     assert.equal(sameTicker.stderr, 'lnswap tokens: cannot add USDC: ticker repeats USDC\n');
-    const sameContract = await runCli(['tokens', 'add', 'USDX', '--address', USDC_CHECKSUMMED, ...again], env);
+    const sameContract = await runInProcess(['tokens', 'add', 'USDX', '--address', USDC_CHECKSUMMED, ...again], env);
     assert.equal(sameContract.code, 1);
     assert.equal(
       sameContract.stderr,
       'lnswap tokens: cannot add USDX: address is already the contract of USDC on mainnet\n',
     );
-    const listed = await runCli(['tokens', 'list'], { env: { DATABASE_URL: db } });
+    const listed = await runInProcess(['tokens', 'list'], { env: { DATABASE_URL: db } });
     assert.equal(listed.stdout.trimEnd().split('\n').length, 2);
   });
 
@@ -84,7 +87,7 @@ describe('lnswap tokens', () => {
       [['tokens', 'remove', 'USDC'], /unknown action "remove"/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(args, { env: { DATABASE_URL: db } });
+      const result = await runInProcess(args, { env: { DATABASE_URL: db } });
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message);
     }

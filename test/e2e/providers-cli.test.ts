@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { configuration } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { runCli } from '../cli/cli-process.js';
+import { runCli, runInProcess } from '../cli/cli-process.js';
 import { connectClient, eventually, refusalOf, startOnStore, succeed, type Client } from '../ws/harness.js';
 import type { RunningService } from '../../src/service.js';
 
@@ -38,7 +38,7 @@ describe('lnswap providers', () => {
     assert.match(stored?.secretHash ?? '', /^scrypt\$/);
     assert.equal(stored?.secretHash.includes(secretKey), false);
 
-    const duplicate = await runCli(['providers', 'add', 'maker-1', '--db', fresh.url]);
+    const duplicate = await runInProcess(['providers', 'add', 'maker-1', '--db', fresh.url]);
     assert.equal(duplicate.code, 1);
     assert.match(duplicate.stderr, /already exists/);
 
@@ -47,7 +47,7 @@ describe('lnswap providers', () => {
     await succeed(provider, 'authenticate', { apiKey, secretKey });
     await succeed(provider, 'activeConfiguration', CONFIGURATION);
 
-    const listed = await runCli(['providers', 'list', '--db', fresh.url]);
+    const listed = await runInProcess(['providers', 'list', '--db', fresh.url]);
     assert.equal(listed.code, 0, listed.stderr);
     const [header, row, ...rest] = listed.stdout.trimEnd().split('\n');
     assert.match(header ?? '', /^NAME\s+API KEY\s+CREATED\s+STATUS\s+SERVING\s+ETHEREUM PAYOUT$/);
@@ -57,7 +57,7 @@ describe('lnswap providers', () => {
     );
     assert.deepEqual(rest, []);
 
-    const revoked = await runCli(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
+    const revoked = await runInProcess(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
     assert.equal(revoked.code, 0, revoked.stderr);
     await eventually(() => !provider.connected, 'the revoked provider to be disconnected');
     const { providers } = await fresh.store.getConfiguration();
@@ -66,10 +66,10 @@ describe('lnswap providers', () => {
     const again = await connectClient(service.url, '/provider/v1');
     clients.push(again);
     assert.equal(await refusalOf(again, 'authenticate', { apiKey, secretKey }), 'InvalidOrMissingCredentials');
-    const listedAfter = await runCli(['providers', 'list', '--db', fresh.url]);
+    const listedAfter = await runInProcess(['providers', 'list', '--db', fresh.url]);
     assert.match(listedAfter.stdout, /maker-1\s+\S+\s+\S+\s+revoked \S+Z\s+no\s+-\n/);
 
-    const revokedTwice = await runCli(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
+    const revokedTwice = await runInProcess(['providers', 'revoke', 'maker-1', '--db', fresh.url]);
     assert.equal(revokedTwice.code, 1);
   });
 
@@ -78,7 +78,7 @@ describe('lnswap providers', () => {
       ['providers', 'rename', 'x'],
       ['providers', 'add', 'bad name'],
     ]) {
-      const result = await runCli([...args, '--db', 'sqlite:/nonexistent/dir/db.sqlite']);
+      const result = await runInProcess([...args, '--db', 'sqlite:/nonexistent/dir/db.sqlite']);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     }
   });

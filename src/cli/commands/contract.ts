@@ -64,7 +64,7 @@ Environment (there is no flag for a key, so it never shows in a process list; it
         action === undefined ? 'missing the action: deploy or admin-refund' : `unknown action "${action}"`,
       );
     }
-    const rpcUrl = ethereumRpcUrlFrom(values['ethereum-rpc'], context.env);
+    const rpcUrl = ethereumRpcUrlFrom(values['ethereum-rpc'], context);
     if (action === 'deploy') {
       if (rest[0] !== undefined) throw new UsageError(`unexpected argument "${rest[0]}"`);
       if (values.db !== undefined || values.force !== undefined)
@@ -82,7 +82,7 @@ Environment (there is no flag for a key, so it never shows in a process list; it
     if (values['refund-delay'] !== undefined) throw new UsageError('--refund-delay is for deploy');
     if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
     const privateKey = ownerPrivateKeyFrom(context.env);
-    const databaseUrl = databaseUrlFrom(values.db, context.env);
+    const databaseUrl = databaseUrlFrom(values.db, context);
     const [{ normalizeOrderId }, { openStore }, { adminRefundFromCli }] = await Promise.all([
       import('../../domain/order-ids.js'),
       import('../../store/open.js'),

@@ -16,7 +16,7 @@ Options:
   async run(args, context) {
     const { values } = parseCommandArgs({ args: [...args], options: { db: { type: 'string' }, ...HELP_OPTION } });
     if (values.help) return printHelp(exportCommand, context);
-    const databaseUrl = databaseUrlFrom(values.db, context.env);
+    const databaseUrl = databaseUrlFrom(values.db, context);
     const [{ openStore }, { exportSnapshot }] = await Promise.all([
       import('../../store/open.js'),
       import('../../snapshot/export-snapshot.js'),

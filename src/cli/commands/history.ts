@@ -27,7 +27,7 @@ Options:
     ]);
     const orderId = normalizeOrderId(rawId);
     if (orderId === undefined) throw new UsageError(`"${rawId}" is not an order id (a UUID)`);
-    const databaseUrl = databaseUrlFrom(parsed.db, context.env);
+    const databaseUrl = databaseUrlFrom(parsed.db, context);
 
     const store = await openStore(databaseUrl);
     try {

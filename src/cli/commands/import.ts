@@ -21,7 +21,7 @@ Options:
     const parsed = parseArgumentAndDatabase(importCommand, args, context, 'snapshot FILE (or - for stdin)');
     if (parsed === undefined) return 0;
     const source = parsed.argument;
-    const databaseUrl = databaseUrlFrom(parsed.db, context.env);
+    const databaseUrl = databaseUrlFrom(parsed.db, context);
 
     const input = source === '-' ? context.stdin : await openFile(source);
     const [{ openStore }, { importSnapshot }] = await Promise.all([

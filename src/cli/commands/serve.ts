@@ -60,7 +60,7 @@ per HTTP request).
     if (values.help) return printHelp(serveCommand, context);
     const port = portFrom(values.port, env);
     const host = hostFrom(values.host, env);
-    const databaseUrl = databaseUrlFrom(values.db, env);
+    const databaseUrl = databaseUrlFrom(values.db, context);
     const responseCacheBytes = responseCacheBytesFrom(values['response-cache-mb'], env);
     const settings = readServeSettings(values, env);
     const [{ openStore }, { serveUntilShutdown }] = await Promise.all([
