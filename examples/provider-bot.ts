@@ -93,8 +93,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       url: { type: 'string', default: 'http://127.0.0.1:8080' },
-      'api-key': { type: 'string', default: process.env.LNSWAP_API_KEY },
-      'secret-key': { type: 'string', default: process.env.LNSWAP_SECRET_KEY },
+      'api-key': { type: 'string', default: process.env.LNSWAP_PROVIDER_API_KEY },
+      'secret-key': { type: 'string', default: process.env.LNSWAP_PROVIDER_SECRET_KEY },
       'bitcoin-height': { type: 'string', default: '612100' },
       'swap-contract': { type: 'string', default: '0xf0398fad8c2aa38c476b010c269158d442730e98' },
       // The address the operator registered for this provider (lnswap providers add NAME --ethereum-payout ...).
@@ -105,10 +105,12 @@ async function main(): Promise<void> {
   const secretKey = values['secret-key'];
   const ethereumPayoutAddress = values['ethereum-payout'];
   if (apiKey === undefined || secretKey === undefined) {
-    throw new Error('give --api-key and --secret-key (or LNSWAP_API_KEY and LNSWAP_SECRET_KEY)');
+    throw new Error('give --api-key and --secret-key (or LNSWAP_PROVIDER_API_KEY and LNSWAP_PROVIDER_SECRET_KEY)');
   }
   if (ethereumPayoutAddress === undefined) {
-    throw new Error('give --ethereum-payout (or LNSWAP_ETHEREUM_PAYOUT): the payout address registered for this provider');
+    throw new Error(
+      'give --ethereum-payout (or LNSWAP_ETHEREUM_PAYOUT): the payout address registered for this provider',
+    );
   }
   const socket = io(`${values.url}/provider/v1`, { transports: ['websocket'] });
   socket.on('connect_error', (error) => console.error('cannot connect:', error.message));

@@ -17,8 +17,8 @@ export const providersCommand: Command = {
        lnswap providers list [--db URL]
        lnswap providers revoke NAME [--db URL]
 
-add         issues NAME's credentials and prints them once, as LNSWAP_API_KEY and
-            LNSWAP_SECRET_KEY lines (and LNSWAP_ETHEREUM_PAYOUT, when given); only a slow hash
+add         issues NAME's credentials and prints them once, as LNSWAP_PROVIDER_API_KEY and
+            LNSWAP_PROVIDER_SECRET_KEY lines (and LNSWAP_ETHEREUM_PAYOUT, when given); only a slow hash
             of the secret is stored, so it cannot be shown again. The provider authenticates
             on /provider/v1 with them.
 set-payout  binds NAME's Ethereum payout address: the swap contract pays it when an order
@@ -104,7 +104,7 @@ async function addProvider(
   );
   context.stdout.write(
     `# Provider ${name} added. Keep the secret now: it is not stored and cannot be shown again.\n` +
-      `LNSWAP_API_KEY=${credential.apiKey}\nLNSWAP_SECRET_KEY=${secretKey}\n` +
+      `LNSWAP_PROVIDER_API_KEY=${credential.apiKey}\nLNSWAP_PROVIDER_SECRET_KEY=${secretKey}\n` +
       (ethereumPayoutAddress === undefined ? '' : `LNSWAP_ETHEREUM_PAYOUT=${ethereumPayoutAddress}\n`),
   );
 }

@@ -24,6 +24,7 @@ describe('lnswap providers: Ethereum payout addresses', () => {
   test('add --ethereum-payout stores the address in lower case and list shows it', async () => {
     const added = await runCli(['providers', 'add', 'maker-1', '--ethereum-payout', PAYOUT, '--db', fresh.url]);
     assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /^LNSWAP_PROVIDER_API_KEY=[0-9a-f]{32}\nLNSWAP_PROVIDER_SECRET_KEY=[\w-]{43}$/m);
     assert.match(added.stdout, new RegExp(`^LNSWAP_ETHEREUM_PAYOUT=${PAYOUT.toLowerCase()}$`, 'm'));
     assert.equal(await payoutOf('maker-1'), PAYOUT.toLowerCase());
     const listed = await runInProcess(['providers', 'list', '--db', fresh.url]);

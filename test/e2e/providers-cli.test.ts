@@ -29,8 +29,8 @@ describe('lnswap providers', () => {
   test('add prints the keys once, list shows the provider serving, revoke cuts it off', async () => {
     const added = await runCli(['providers', 'add', 'maker-1', '--db', fresh.url]);
     assert.equal(added.code, 0, added.stderr);
-    const apiKey = /^LNSWAP_API_KEY=([0-9a-f]{32})$/m.exec(added.stdout)?.[1];
-    const secretKey = /^LNSWAP_SECRET_KEY=([\w-]{43})$/m.exec(added.stdout)?.[1];
+    const apiKey = /^LNSWAP_PROVIDER_API_KEY=([0-9a-f]{32})$/m.exec(added.stdout)?.[1];
+    const secretKey = /^LNSWAP_PROVIDER_SECRET_KEY=([\w-]{43})$/m.exec(added.stdout)?.[1];
     assert.ok(apiKey && secretKey, added.stdout);
     const [stored] = await fresh.store.listProviderCredentials();
     assert.equal(stored?.name, 'maker-1');

@@ -5,16 +5,17 @@ import { X509Certificate } from 'node:crypto';
 import { LightningNodeError } from './lightning-backend.js';
 
 /**
- * A Lightning node's REST endpoint. The node's TLS certificate is pinned: the connection is accepted
- * only when the node presents exactly that certificate, whatever host name or address it is reached
- * by (LND and clnrest make self-signed certificates naming only the hosts they know of).
- */
-/**
  * Bounds of a call to a Lightning node unless configured: the answers a provider reads are a few kilobytes, and a
  * payment with many HTLC attempts stays far below the cap.
  */
 export const LIGHTNING_CALL_LIMITS = { timeoutMs: 15_000, maxResponseBytes: 4 * 1024 * 1024 } as const;
 
+/**
+ * A Lightning node's REST endpoint. The node's TLS certificate is pinned, whatever host name or address
+ * it is reached by (nodes make certificates naming only the hosts they know of): the connection is
+ * accepted when the node presents exactly the pinned certificate (LND's self-signed `tls.cert`), or one
+ * the pinned certificate, a CA, signed (clnrest's `server.pem`, signed by the node's own `ca.pem`).
+ */
 export interface PinnedEndpoint {
   /** `https://host:port`, no path, no credentials. */
   baseUrl: string;
@@ -85,7 +86,7 @@ function parseJson(text: string, what: string): unknown {
 
 /** Runs the request; `onChunk` returning true ends it early. Resolves with the HTTP status. */
 function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk: string) => boolean): Promise<number> {
-  const pinned = new X509Certificate(endpoint.certificatePem).raw;
+  const pinned = new X509Certificate(endpoint.certificatePem);
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise<number>((resolve, reject) => {
     let settled = false;
@@ -104,9 +105,13 @@ function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk:
         accept: 'application/json',
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       },
+      // The pinned certificate is the only trust anchor: OpenSSL verifies the chain (signatures, dates, CA
+      // flags) up to it, even when it is the server's own certificate and not self-signed.
       ca: endpoint.certificatePem,
+      allowPartialTrustChain: true,
+      // Only the host name check is replaced; the pinning is checked again here, not left to the chain alone.
       checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
-        certificate.raw.equals(pinned) ? undefined : new Error('not the pinned certificate'),
+        isPinnedOrSignedByIt(certificate, pinned) ? undefined : new Error('not the pinned certificate'),
       agent: false,
     });
     const timer = setTimeout(
@@ -136,4 +141,11 @@ function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk:
     });
     req.end(payload);
   });
+}
+
+function isPinnedOrSignedByIt(presented: PeerCertificate, pinned: X509Certificate): boolean {
+  if (presented.raw.equals(pinned.raw)) return true;
+  if (!pinned.ca) return false;
+  const certificate = new X509Certificate(presented.raw);
+  return certificate.checkIssued(pinned) && certificate.verify(pinned.publicKey);
 }

@@ -1,4 +1,5 @@
 import { parseDecimalAmount } from '../../domain/amounts.js';
+import { outputScriptOfAddress } from '../../domain/bitcoin.js';
 import { isEthereumAddress } from '../../domain/ethereum.js';
 import { tokenFieldProblem, tokenMarketName, tokenOnchainAsset } from '../../domain/market-catalog.js';
 import { findMarket, OFFCHAIN_TICKER_BY_NETWORK, type Market, type Network } from '../../domain/markets.js';
@@ -91,8 +92,16 @@ export function parseProviderConfig(json: unknown): ProviderFileConfig {
     if (market.onchain.chain === 'ethereum' && ethereum === undefined) {
       throw new ProviderConfigError(`markets.${market.name}`, 'is an Ethereum market: the ethereum section is missing');
     }
-    if (market.onchain.chain === 'bitcoin' && bitcoin === undefined) {
+    if (market.onchain.chain !== 'bitcoin') continue;
+    if (bitcoin === undefined) {
       throw new ProviderConfigError(`markets.${market.name}`, 'is a Bitcoin market: the bitcoin section is missing');
+    }
+    // Checked now, not when the first claim is built: by then the invoice is paid.
+    if (outputScriptOfAddress(bitcoin.payoutAddress, market.network) === undefined) {
+      throw new ProviderConfigError(
+        'bitcoin.payoutAddress',
+        `must be a P2PKH, P2SH, P2WPKH or P2WSH address of ${market.name}'s network (${market.network})`,
+      );
     }
   }
   return {

@@ -50,7 +50,7 @@ export interface QuoteResponderOptions {
   now: () => number;
   /** How long to wait for each acknowledgement from the service. */
   ackTimeoutMs: number;
-  /** Told how the service judged each quote sent: 'accepted' or its refusal token. */
+  /** Told how the service judged each quote sent: 'accepted' or its refusal token (the refused quote is closed by then). */
   onJudged?: (orderId: string, market: string, judgement: string) => void;
   /** Told of a quote request that could not be answered, or of a reconnection whose handshake failed. */
   onError?: (orderId: string | undefined, error: unknown) => void;
@@ -177,6 +177,8 @@ async function answerQuoteRequest(
     amount: formatFixedPoint(decision.onchainAmount, served.market.onchain.decimals),
     details,
   })) as { success?: unknown; message?: unknown };
+  // A refused quote is in no auction: it cannot win, so it stops counting against the inventory limit now.
+  if (ack.success !== true) options.state.closeQuote(request.orderId);
   options.onJudged?.(request.orderId, served.market.name, ack.success === true ? 'accepted' : String(ack.message));
 }
 

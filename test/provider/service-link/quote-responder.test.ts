@@ -43,7 +43,9 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
   let dir: string;
   let state: ProviderState;
   let responder: QuoteResponder | undefined;
-  const judged: { orderId: string; judgement: string }[] = [];
+  const judged: { orderId: string; judgement: string; atRiskMillisatoshis: bigint }[] = [];
+  /** The claimer the quotes name; the service refuses any other than the provider's payout address. */
+  let claimer = PAYOUT;
 
   const options = (): QuoteResponderOptions => ({
     serviceUrl: harness.service.url,
@@ -54,7 +56,7 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
         limits: PRICING,
         pricing: () => PRICING,
         details: (order) =>
-          ethereumQuoteDetails({ swapContractAddress: SWAP_CONTRACT_ADDRESS, payoutAddress: PAYOUT }, order),
+          ethereumQuoteDetails({ swapContractAddress: SWAP_CONTRACT_ADDRESS, payoutAddress: claimer }, order),
       },
     ],
     fundWindowMs: 10 * 60_000,
@@ -67,7 +69,8 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
     }),
     now: () => Date.now(),
     ackTimeoutMs: 5_000,
-    onJudged: (orderId, _market, judgement) => judged.push({ orderId, judgement }),
+    onJudged: (orderId, _market, judgement) =>
+      judged.push({ orderId, judgement, atRiskMillisatoshis: state.atRiskMillisatoshis() }),
   });
 
   before(async () => {
@@ -137,5 +140,24 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
 
     await request(user, 'requestQuote', { market: MARKET, invoice: tooSmall.invoice });
     assert.equal(judged.length, 1, 'no quote for an invoice below the minimum');
+  });
+
+  test('a quote the service refuses is closed at once: it no longer counts against the inventory limit', async () => {
+    assert.ok(responder, 'started by the previous test');
+    const atRiskBefore = state.atRiskMillisatoshis();
+    claimer = '0x' + '11'.repeat(20);
+    try {
+      const user = await harness.connect('/user/v1');
+      const refused = makeInvoice({ network: 'simnet', amountSatoshis: 200_000n, expirySeconds: 7_200 });
+      await request(user, 'requestQuote', { market: MARKET, invoice: refused.invoice });
+      await eventually(() => judged.length === 2, 'the refused quote to be judged');
+    } finally {
+      claimer = PAYOUT;
+    }
+    const refusal = judged[1]!;
+    assert.equal(refusal.judgement, 'ClaimerIsNotPayoutAddress');
+    assert.equal(state.quote(refusal.orderId)?.closed, true);
+    assert.equal(refusal.atRiskMillisatoshis, atRiskBefore, 'already back down when the refusal is told');
+    assert.equal(atRiskBefore, 100_000_000n, 'the accepted quote still counts');
   });
 });

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { TEST_NODE_PUBLIC_KEY } from '../invoices.js';
 import { sendJson, startHttpsStandIn, type RunningStandIn } from './https-stand-in.js';
+import type { CertificateAndKey } from './self-signed-certificate.js';
 import type { SimulatedFailure, SimulatedPayment, SimulatedPayments } from './simulated-payments.js';
 
 export const CLN_STAND_IN_PUBLIC_KEY = '03' + '33'.repeat(32);
@@ -28,11 +29,15 @@ function rpcError(response: ServerResponse, code: number, message: string): void
 }
 
 /**
- * Core Lightning's clnrest plugin as the provider uses it: `POST /v1/<method>` for getinfo, listfunds,
+ * Core Lightning's clnrest plugin as the provider uses it, serving `tls` when given: `POST /v1/<method>` for getinfo, listfunds,
  * getroute, pay and listpays over TLS, with the `Rune` header checked (401 for a rune the node did
  * not make, 403 for none).
  */
-export async function startClnRestStandIn(payments: SimulatedPayments, rune: string): Promise<RunningStandIn> {
+export async function startClnRestStandIn(
+  payments: SimulatedPayments,
+  rune: string,
+  tls?: CertificateAndKey,
+): Promise<RunningStandIn> {
   return startHttpsStandIn((request, body, response) => {
     const given = request.headers['rune'];
     if (given === undefined) {
@@ -84,7 +89,7 @@ export async function startClnRestStandIn(payments: SimulatedPayments, rune: str
       default:
         rpcError(response, -32601, 'Unknown command');
     }
-  });
+  }, tls);
 }
 
 function getRoute(payments: SimulatedPayments, params: Record<string, unknown>, response: ServerResponse): void {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { makeSelfSignedCertificate } from './self-signed-certificate.js';
+import { makeSelfSignedCertificate, type CertificateAndKey } from './self-signed-certificate.js';
 
 export type StandInHandler = (request: IncomingMessage, body: unknown, response: ServerResponse) => void;
 
@@ -11,9 +11,12 @@ export interface RunningStandIn {
   close(): Promise<void>;
 }
 
-/** An HTTPS server on 127.0.0.1 with a fresh self-signed certificate, reading JSON request bodies. */
-export async function startHttpsStandIn(handler: StandInHandler): Promise<RunningStandIn> {
-  const { certificatePem, keyPem } = makeSelfSignedCertificate();
+/** An HTTPS server on 127.0.0.1 serving `tls` (a fresh self-signed certificate unless given), reading JSON request bodies. */
+export async function startHttpsStandIn(
+  handler: StandInHandler,
+  tls: CertificateAndKey = makeSelfSignedCertificate(),
+): Promise<RunningStandIn> {
+  const { certificatePem, keyPem } = tls;
   const server: Server = createServer({ cert: certificatePem, key: keyPem }, (request, response) => {
     let text = '';
     request.setEncoding('utf8');
