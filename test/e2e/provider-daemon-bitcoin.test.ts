@@ -57,7 +57,7 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
         chains: { bitcoin: { blockHeight: chain.tipHeight, feeTokensPerVirtualByte: 5 } },
         providers: [],
       }),
-      engine: { quoteDeadlineMs: 300 },
+      engine: { quoteDeadlineMs: 1_000 },
       bitcoin: { esploraUrl: node.esploraUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20 },
     });
     lnd = await startLndRestStandIn(payments, MACAROON.toString('hex'));

@@ -72,7 +72,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
       chains: { ethereum: { blockHeight: 0, swapContractAddress: contract.toLowerCase() } },
       providers: [],
     }),
-    engine: { quoteDeadlineMs: 300 },
+    engine: { quoteDeadlineMs: 1_000 },
     ethereum: { rpcUrl: anvil.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
   });
   const payments = new SimulatedPayments();

@@ -73,7 +73,7 @@ describe("the provider's Bitcoin quote, judged by a real service", () => {
       port: 0,
       logger: silentLogger,
       databaseUrl: fresh.url,
-      engine: testEngineOptions({ quoteDeadlineMs: 300 }),
+      engine: testEngineOptions({ quoteDeadlineMs: 1_000 }),
       bitcoin: { esploraUrl: node.esploraUrl, confirmations: 2, pollIntervalMs: 50 },
     });
     dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-bitcoin-quote-'));

@@ -76,7 +76,7 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
   before(async () => {
     harness = await startTestService('sqlite', {
       configuration: configuration({ markets: [MARKET], providers: [] }),
-      engine: { quoteDeadlineMs: 300 },
+      engine: { quoteDeadlineMs: 1_000 },
     });
     keys = await addProvider(harness.fresh.store, 'daemon', PAYOUT);
     dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-quotes-'));
