@@ -46,7 +46,9 @@ before(async () => {
     host: '127.0.0.1',
     port: 0,
     logger,
-    bitcoin: { esploraUrl: `${node.origin}/api`, confirmations: 1, pollIntervalMs: 50, timeoutMs: 300 },
+    // Long enough to read the huge answer to its size cap on a loaded machine: shorter, it times out first and
+    // reads as unreachable rather than misbehaving.
+    bitcoin: { esploraUrl: `${node.origin}/api`, confirmations: 1, pollIntervalMs: 50, timeoutMs: 1_500 },
   });
 });
 after(async () => {
