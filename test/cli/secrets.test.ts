@@ -62,6 +62,7 @@ test('every serve secret reads its _FILE, and a refused one is not repeated in t
     rpcPassword: 'hunter2',
     confirmations: 2,
     pollIntervalMs: 10_000,
+    mempoolIntervalMs: 2_000,
   });
   assert.throws(
     () => readServeSettings(values, { BITCOIN_ESPLORA_URL: 'ftp://user:hunter2@esplora' }),
