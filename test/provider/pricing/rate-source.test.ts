@@ -35,7 +35,8 @@ describe('a rate read from a URL', () => {
       minimum: 5n * ETHER,
       maximum: 100n * ETHER,
       maxAgeMs: 60_000,
-      timeoutMs: 300,
+      // A first request in a loaded test run took more than 300 ms; the 'hang' case waits this out once.
+      timeoutMs: 1_500,
       maxBytes: 1_024,
       now: () => nowMs,
       ...overrides,
