@@ -17,7 +17,7 @@ function newestModification(path: string): number {
 }
 
 /**
- * The bench's servers and the tests' command-line runs use dist/, as an operator does, so dist/ is rebuilt whenever
+ * The bench's servers run from dist/, as an operator runs them, so dist/ is rebuilt whenever
  * src/ is newer than it.
  */
 export function ensureBuilt(log: (message: string) => void): void {
@@ -31,9 +31,4 @@ export function ensureBuilt(log: (message: string) => void): void {
   if (build.status === 0) return;
   if (!existsSync(BUILT_CLI_ENTRY)) throw new Error('`npm run build` failed and produced no dist/src/cli/main.js');
   log('WARNING: `npm run build` reported errors; using the JavaScript it emitted anyway');
-}
-
-/** `node --import tsx scripts/ensure-built.ts`: what `scripts/run-tests.mjs` runs before the tests. */
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  ensureBuilt((message) => process.stderr.write(`${message}\n`));
 }

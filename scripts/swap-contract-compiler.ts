@@ -2,8 +2,9 @@
 // renders their artifact modules; the build script writes them, a test checks the committed copies still match.
 // Tests compile their own hostile contracts through `compileSolidity` with the same settings.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import solc from 'solc';
+import { packageRoot } from '../src/cli/package-root.js';
 
 // Cancun: supported by every network the service targets and by Anvil; newer opcodes are not needed.
 const EVM_VERSION = 'cancun';
@@ -30,8 +31,9 @@ function committedContract(contractName: string, constantPrefix: string, artifac
   return {
     contractName,
     sourceName,
-    sourcePath: fileURLToPath(new URL(`../${sourceName}`, import.meta.url)),
-    artifactPath: fileURLToPath(new URL(`../src/chains/ethereum/${artifactFile}`, import.meta.url)),
+    // From the repository's root: the same from scripts/ (tsx) and from dist/scripts/ (compiled, under npm test).
+    sourcePath: join(packageRoot(), sourceName),
+    artifactPath: join(packageRoot(), 'src', 'chains', 'ethereum', artifactFile),
     constantPrefix,
   };
 }

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { repositoryPath } from '../support/repository.js';
 
-const { forbidden } = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+const { forbidden } = createRequire(import.meta.url)(repositoryPath('.dependency-cruiser.cjs')) as {
   forbidden: IForbiddenRuleType[];
 };
 

@@ -1,17 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { programArgs } from '../support/repository.js';
 
 /**
- * The real command line: the built `dist/src/cli/main.js` when `scripts/run-tests.mjs` has just made sure it is no
- * older than src/ (and names it), else the source through tsx, as `node --import tsx src/cli/main.ts` runs it.
+ * The real command line, started as its own process: `build/src/cli/main.js` under `npm test`, or the source
+ * through tsx when a test runs as TypeScript.
  */
-const CLI_COMMAND: readonly string[] =
-  process.env.LNSWAP_TEST_CLI_ENTRY === undefined
-    ? // The loader is resolved here, so the CLI can run from any working directory.
-      ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))]
-    : [process.env.LNSWAP_TEST_CLI_ENTRY];
+const CLI_COMMAND: readonly string[] = programArgs(import.meta.url, '../../src/cli/main');
 
 export interface CliOptions {
   cwd?: string;
@@ -29,14 +25,7 @@ const CHAIN_CONFIGURATION = ['ETHEREUM_RPC_URL', 'DEPLOYER_PRIVATE_KEY', 'OWNER_
 
 /** The environment minus what the CLI would read as configuration, plus `env`. */
 function environment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const {
-    DATABASE_URL: _database,
-    PORT: _port,
-    HOST: _host,
-    LOG_LEVEL: _level,
-    LNSWAP_TEST_CLI_ENTRY: _entry,
-    ...rest
-  } = process.env;
+  const { DATABASE_URL: _database, PORT: _port, HOST: _host, LOG_LEVEL: _level, ...rest } = process.env;
   for (const name of CHAIN_CONFIGURATION) delete rest[name];
   return { ...rest, ...env };
 }

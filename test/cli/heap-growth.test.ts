@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { programArgs } from '../support/repository.js';
 
-const HEAP_GROWTH_MODULE = fileURLToPath(new URL('../../src/cli/heap-growth.ts', import.meta.url));
+// The module comes last; what precedes it loads it (tsx, when this test runs as TypeScript).
+const HEAP_GROWTH_PROGRAM = programArgs(import.meta.url, '../../src/cli/heap-growth');
+const HEAP_GROWTH_MODULE = HEAP_GROWTH_PROGRAM.at(-1);
+const LOADER = HEAP_GROWTH_PROGRAM.slice(0, -1);
 
 /**
  * A server's load in miniature: 300,000 entries live at any time, each replaced after it has been promoted, so
@@ -26,7 +29,7 @@ process.stdout.write(String(peak));
 `;
 
 function peakHeapBytes(mode: 'bound' | 'free'): number {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHURN, mode], {
+  const child = spawnSync(process.execPath, [...LOADER, '--input-type=module', '-e', CHURN, mode], {
     encoding: 'utf8',
   });
   assert.equal(child.status, 0, child.stderr);

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { repositoryPath } from '../support/repository.js';
 
-const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const CLI_ENTRY = repositoryPath('src', 'cli', 'main.ts');
 
 /** The node options and V8 worker threads of a script started by the kernel through `shebang`. */
 function startedThrough(shebang: string): { execArgv: string[]; threads: number } {

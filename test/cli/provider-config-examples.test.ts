@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
+import { repositoryPath } from '../support/repository.js';
 
 const example = (name: string) =>
-  parseProviderConfig(JSON.parse(readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8')) as unknown);
+  parseProviderConfig(JSON.parse(readFileSync(repositoryPath('examples', name), 'utf8')) as unknown);
 
 test('examples/provider.json: LND, ether at a rate read from a URL and bitcoin at a fixed one', () => {
   const config = example('provider.json');
@@ -22,7 +23,7 @@ test('examples/provider.json: LND, ether at a rate read from a URL and bitcoin a
 });
 
 test('a Bitcoin payout address the claim could not pay is refused at start, before any invoice is paid', () => {
-  const json = JSON.parse(readFileSync(new URL('../../examples/provider.json', import.meta.url), 'utf8')) as {
+  const json = JSON.parse(readFileSync(repositoryPath('examples', 'provider.json'), 'utf8')) as {
     bitcoin: { payoutAddress: string };
   };
   const withPayout = (payoutAddress: string) => () =>

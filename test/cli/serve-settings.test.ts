@@ -12,6 +12,7 @@ import {
 } from '../../src/cli/serve-settings.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { runCli } from './cli-process.js';
+import { repositoryPath } from '../support/repository.js';
 
 const CONTRACT = '0x5fbdb2315678afecb367f032d99f642f64180aa3';
 
@@ -88,7 +89,7 @@ test('lnswap serve refuses a bad setting with exit code 2 before opening any dat
 
 test('the README and the command line decisions document every setting', async () => {
   for (const file of ['README.md', 'docs/snapshot-and-cli.md']) {
-    const text = await readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
+    const text = await readFile(repositoryPath(file), 'utf8');
     for (const setting of SERVE_SETTINGS) {
       assert.ok(text.includes(`--${setting.flag}`), `${file} lacks --${setting.flag}`);
       assert.ok(text.includes(setting.env), `${file} lacks ${setting.env}`);

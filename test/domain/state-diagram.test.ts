@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderStateMachineDoc, STATE_DIAGRAM_COMMAND } from '../../src/domain/state-diagram.js';
 import { canTransition, isFinalState, ORDER_STATES } from '../../src/domain/states.js';
+import { repositoryPath } from '../support/repository.js';
 
-const committed = readFileSync(new URL('../../docs/state-machine.md', import.meta.url), 'utf8');
+const committed = readFileSync(repositoryPath('docs', 'state-machine.md'), 'utf8');
 
 test('docs/state-machine.md is what the generator writes from the table today', () => {
   assert.equal(committed, renderStateMachineDoc(), `docs/state-machine.md is stale: run ${STATE_DIAGRAM_COMMAND}`);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { followOrder, type StateChanged } from '../../examples/user-client.js';
 import type { OrderState } from '../../src/domain/states.js';
@@ -11,11 +10,11 @@ import { openFreshStore, skipReason, type FreshStore } from '../support/stores.j
 import { connectClient, type Client } from '../ws/harness.js';
 import { startSwapChain, type SwapChain } from '../chains/ethereum/swap-chain.js';
 import { CREATION_CAUSE } from '../support/causes.js';
+import { programArgs } from '../support/repository.js';
 
 const MARKET = 'SETH_LSBTC';
 const CONFIRMATIONS = 2;
-const ENTRY = fileURLToPath(new URL('./watching-instance.ts', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
+const PROGRAM = programArgs(import.meta.url, './watching-instance');
 
 interface Instance {
   readonly child: ChildProcess;
@@ -25,7 +24,7 @@ interface Instance {
 }
 
 async function startInstance(databaseUrl: string, rpcUrl: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, databaseUrl, rpcUrl, String(CONFIRMATIONS)], {
+  const child = spawn(process.execPath, [...PROGRAM, databaseUrl, rpcUrl, String(CONFIRMATIONS)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const messages: string[] = [];

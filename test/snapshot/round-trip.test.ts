@@ -9,8 +9,9 @@ import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { buildOrder, uuidFor } from '../support/fixtures.js';
 import { chunked, exportText, render, validDocument, type SnapshotDocument } from './snapshot-fixtures.js';
+import { repositoryPath } from '../support/repository.js';
 
-const DEMO_SNAPSHOT = new URL('../../demo/snapshot.json', import.meta.url);
+const DEMO_SNAPSHOT = repositoryPath('demo', 'snapshot.json');
 
 async function withStore<T>(kind: (typeof STORE_KINDS)[number], use: (fresh: FreshStore) => Promise<T>): Promise<T> {
   const fresh = await openFreshStore(kind);

@@ -1,13 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
 import { openFreshStore, type FreshStore } from './stores.js';
+import { repositoryPath } from './repository.js';
 
-export const DEMO_SNAPSHOT = join(fileURLToPath(new URL('../../demo/', import.meta.url)), 'snapshot.json');
+export const DEMO_SNAPSHOT = repositoryPath('demo', 'snapshot.json');
 
 export interface DemoService {
   readonly fresh: FreshStore;

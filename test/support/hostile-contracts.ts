@@ -1,12 +1,13 @@
 // The Solidity contracts under test/support/contracts/ (hostile claimers and tokens), compiled with the pinned
 // solc the first time a test asks for one and kept in memory for the rest of the run.
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Abi, Account, Address } from 'viem';
 import { compileSolidity, type CompiledContract } from '../../scripts/swap-contract-compiler.js';
 import type { AnvilNode } from './anvil.js';
+import { repositoryPath } from './repository.js';
 
-const SOURCE_DIRECTORY = fileURLToPath(new URL('./contracts/', import.meta.url));
+const SOURCE_DIRECTORY = repositoryPath('test', 'support', 'contracts');
 // The source names solc sees; `import "./X.sol"` between them resolves against these.
 const SOURCE_NAME_PREFIX = 'test/support/contracts/';
 
@@ -23,7 +24,7 @@ function compileAll(): Map<string, CompiledContract> {
   const sources = Object.fromEntries(
     readdirSync(SOURCE_DIRECTORY)
       .filter((file) => file.endsWith('.sol'))
-      .map((file) => [`${SOURCE_NAME_PREFIX}${file}`, readFileSync(`${SOURCE_DIRECTORY}${file}`, 'utf8')]),
+      .map((file) => [`${SOURCE_NAME_PREFIX}${file}`, readFileSync(join(SOURCE_DIRECTORY, file), 'utf8')]),
   );
   return compileSolidity(sources);
 }

@@ -11,7 +11,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { OrderState } from '../../../src/domain/states.js';
 import { openStore } from '../../../src/store/open.js';
@@ -19,9 +18,9 @@ import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore, type BuiltOrder } from '../../support/fixtures.js';
+import { programArgs } from '../../support/repository.js';
 
-const ENTRY = fileURLToPath(new URL('./watching-service.ts', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
+const PROGRAM = programArgs(import.meta.url, './watching-service');
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight + 1;
 const CONFIRMATIONS = 2;
 
@@ -63,7 +62,7 @@ after(async () => {
 
 async function startWatching(databaseUrl: string): Promise<ChildProcess> {
   const args = [databaseUrl, node.rpcUrl, String(CONFIRMATIONS), String(FIRST_HEIGHT)];
-  const started = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, ...args], {
+  const started = spawn(process.execPath, [...PROGRAM, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   child = started;

@@ -10,7 +10,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { openStore } from '../../../src/store/open.js';
 import type { OrderState } from '../../../src/domain/states.js';
@@ -18,9 +17,9 @@ import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildClaim, buildPayment, p2wpkhAddress, walletKey, type Outpoint } from '../../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore, type BuiltOrder } from '../../support/fixtures.js';
+import { programArgs } from '../../support/repository.js';
 
-const ENTRY = fileURLToPath(new URL('./watching-service.ts', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
+const PROGRAM = programArgs(import.meta.url, './watching-service');
 /** The coinbase that pays the user is at the chain view's height; the watcher reads from the block after it. */
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight + 1;
 const ORDERS = 12;
@@ -76,7 +75,7 @@ after(async () => {
 });
 
 function startWatching(databaseUrl: string): { child: ChildProcess; listening: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, databaseUrl, node.rpcUrl, '1', String(FIRST_HEIGHT)], {
+  const child = spawn(process.execPath, [...PROGRAM, databaseUrl, node.rpcUrl, '1', String(FIRST_HEIGHT)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);

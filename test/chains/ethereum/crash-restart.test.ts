@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { EthereumBackend } from '../../../src/chains/ethereum/ethereum-backend.js';
 import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
@@ -14,9 +13,9 @@ import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtur
 import { openFreshStore, type FreshStore } from '../../support/stores.js';
 import { silentLogger } from '../../ws/harness.js';
 import { startSwapChain, type SwapChain } from './swap-chain.js';
+import { programArgs } from '../../support/repository.js';
 
-const ENTRY = fileURLToPath(new URL('./watching-service.ts', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
+const PROGRAM = programArgs(import.meta.url, './watching-service');
 const CONFIRMATIONS = 2;
 /** How long the child holds each step between reading its blocks and writing it: the window the kill lands in. */
 const HOLD_MS = 300;
@@ -70,7 +69,7 @@ describe('kill -9 of the watching service and a restart', { skip: anvilSkipReaso
   let lineListeners: ((line: LogLine) => void)[] = [];
 
   function startChild(): ChildProcess {
-    const args = ['--import', TSX_LOADER, ENTRY, crashing.url, chain.rpcUrl, String(CONFIRMATIONS), String(HOLD_MS)];
+    const args = [...PROGRAM, crashing.url, chain.rpcUrl, String(CONFIRMATIONS), String(HOLD_MS)];
     const started = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     createInterface({ input: started.stdout }).on('line', (text) => {
       const line = JSON.parse(text) as LogLine;

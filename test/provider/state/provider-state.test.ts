@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ProviderState, type PaymentStart } from '../../../src/provider/state/provider-state.js';
 import { MIGRATIONS } from '../../../src/provider/state/schema.js';
+import { programArgs } from '../../support/repository.js';
 
 describe('the provider state file', () => {
   let dir: string;
@@ -126,7 +126,7 @@ describe('the provider state file', () => {
   });
 
   test('kill -9 after any step leaves a state a restart can resume from', () => {
-    const child = fileURLToPath(new URL('./kill-during-payment.ts', import.meta.url));
+    const child = programArgs(import.meta.url, './kill-during-payment');
     const expected = [
       { payment: undefined, claim: undefined },
       { payment: 'paying', claim: undefined },
@@ -135,7 +135,7 @@ describe('the provider state file', () => {
     ];
     for (const [steps, want] of expected.entries()) {
       const path = join(dir, `killed-${steps}.sqlite`);
-      const run = spawnSync(process.execPath, ['--import', 'tsx', child, path, String(steps)], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [...child, path, String(steps)], { encoding: 'utf8' });
       assert.equal(run.signal, 'SIGKILL', run.stderr);
       const reopened = ProviderState.open(path);
       try {
