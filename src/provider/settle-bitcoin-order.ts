@@ -9,17 +9,16 @@
  */
 import { BroadcastRefused } from '../chains/chain-backend.js';
 import type { BitcoinBackend } from '../chains/bitcoin/bitcoin-backend.js';
-import type { LightningBackend } from '../chains/lightning/lightning-backend.js';
 import { decodeInvoice } from '../domain/invoice.js';
 import type { Network } from '../domain/markets.js';
 import type { OrderState } from '../domain/states.js';
 import { buildBitcoinClaim, ClaimNotWorthIt, type BitcoinClaim } from './claims/bitcoin-claim.js';
 import { readBitcoinHtlc, type BitcoinHtlcView } from './claims/bitcoin-htlc-view.js';
 import type { ClaimKeys } from './keys/claim-keys.js';
-import { payInvoice, resumePayment } from './payments/pay-invoice.js';
+import { paymentStanding, payWonInvoice, type PaymentSettings } from './payments/pay-invoice.js';
 import { decideClaimFee, type ClaimFeeDecision, type ClaimFeePolicy } from './rules/claim-fee-bump.js';
 import { decidePayment, type PaymentDecision } from './rules/payment-decision.js';
-import type { BitcoinHtlcRecord, ClaimRecord, ProviderState } from './state/provider-state.js';
+import type { BitcoinHtlcRecord, ClaimRecord } from './state/provider-state.js';
 
 export interface BitcoinOrder {
   orderId: string;
@@ -28,9 +27,7 @@ export interface BitcoinOrder {
   serviceState: OrderState;
 }
 
-export interface BitcoinSettlement {
-  state: ProviderState;
-  lightning: LightningBackend;
+export interface BitcoinSettlement extends PaymentSettings {
   /** The provider's own node (Esplora or Core): its view of the HTLC, and its fee estimate. */
   chain: BitcoinBackend;
   /** Sends a signed claim: the own node's `broadcast`, or the service's `broadcastTransaction`. */
@@ -43,10 +40,6 @@ export interface BitcoinSettlement {
   requiredConfirmations: number;
   claimMarginBlocks: number;
   claimFeePolicy: ClaimFeePolicy;
-  paymentTimeoutSeconds: number;
-  /** The routing fee the provider allows for an order's invoice, in millisatoshis. */
-  feeLimitMillisatoshis: (amountMillisatoshis: bigint) => bigint;
-  now: () => number;
 }
 
 export type BitcoinSettlementStep =
@@ -93,18 +86,10 @@ export async function settleBitcoinOrder(
   const view = await readBitcoinHtlc(settlement.chain, htlc, decoded.paymentHash);
   const claimTerms = { chain: 'bitcoin' as const, refundHeight: htlc.refundHeight };
 
-  let payment = state.payment(decoded.paymentHash);
-  if (payment?.state === 'paying') {
-    const resumed = await resumePayment(state, settlement.lightning, payment, claimTerms, settlement.now);
-    // Not sent: the node never got it, so the rules below decide afresh and payInvoice sends it.
-    if ('record' in resumed) {
-      payment = resumed.record;
-      if (payment.state === 'paying') return { kind: 'payment-pending' };
-    }
+  const standing = await paymentStanding(settlement, decoded.paymentHash, claimTerms);
+  if (standing !== undefined) {
+    return standing.kind === 'paid' ? advanceClaim(settlement, order.orderId, htlc, view, standing.preimage) : standing;
   }
-  if (payment?.state === 'failed') return { kind: 'payment-failed' };
-  if (payment?.state === 'succeeded')
-    return advanceClaim(settlement, order.orderId, htlc, view, payment.preimage ?? '');
 
   const funded = view.outputs.reduce((sum, output) => sum + output.amount, 0n);
   const latestConfirmations = Math.min(...view.outputs.map((output) => output.confirmations));
@@ -129,23 +114,13 @@ export async function settleBitcoinOrder(
       : { kind: 'waiting', reason: decision.reason };
   }
 
-  const record = await payInvoice(
-    state,
-    settlement.lightning,
-    {
-      orderId: order.orderId,
-      invoice: order.invoice,
-      paymentHash: decoded.paymentHash,
-      amountMillisatoshis: decoded.amountMillisatoshis,
-      feeLimitMillisatoshis: settlement.feeLimitMillisatoshis(decoded.amountMillisatoshis),
-      timeoutSeconds: settlement.paymentTimeoutSeconds,
-      claim: claimTerms,
-    },
-    settlement.now,
+  const paid = await payWonInvoice(
+    settlement,
+    order,
+    { paymentHash: decoded.paymentHash, amountMillisatoshis: decoded.amountMillisatoshis },
+    claimTerms,
   );
-  if (record.state === 'paying') return { kind: 'payment-pending' };
-  if (record.state === 'failed') return { kind: 'payment-failed' };
-  return advanceClaim(settlement, order.orderId, htlc, view, record.preimage ?? '');
+  return paid.kind === 'paid' ? advanceClaim(settlement, order.orderId, htlc, view, paid.preimage) : paid;
 }
 
 /**

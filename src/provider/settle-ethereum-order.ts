@@ -1,12 +1,10 @@
 import type { Account, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
-import type { LightningBackend } from '../chains/lightning/lightning-backend.js';
 import { decodeInvoice } from '../domain/invoice.js';
 import type { OrderState } from '../domain/states.js';
 import { readEthereumSlot, sendEthereumClaim } from './claims/ethereum-claim.js';
 import { slotProblem, type SlotProblem } from './claims/ethereum-slot.js';
-import { payInvoice, resumePayment } from './payments/pay-invoice.js';
+import { paymentStanding, payWonInvoice, type PaymentSettings } from './payments/pay-invoice.js';
 import { decidePayment, type PaymentDecision } from './rules/payment-decision.js';
-import type { ProviderState } from './state/provider-state.js';
 
 export interface EthereumOrder {
   orderId: string;
@@ -19,19 +17,13 @@ export interface EthereumOrder {
   token: string;
 }
 
-export interface EthereumSettlement {
-  state: ProviderState;
-  lightning: LightningBackend;
+export interface EthereumSettlement extends PaymentSettings {
   publicClient: PublicClient<Transport, Chain>;
   /** Signs as the payout account, which the contract pays. */
   wallet: WalletClient<Transport, Chain, Account>;
   contract: Hex;
   requiredConfirmations: number;
   claimMarginBlocks: number;
-  paymentTimeoutSeconds: number;
-  /** The routing fee the provider allows for an order's invoice, in millisatoshis. */
-  feeLimitMillisatoshis: (amountMillisatoshis: bigint) => bigint;
-  now: () => number;
 }
 
 export type SettlementStep =
@@ -63,17 +55,9 @@ export async function settleEthereumOrder(
   const slot = await readEthereumSlot(settlement.publicClient, settlement.contract, order.orderId, order.funder);
   const claimTerms = { chain: 'ethereum' as const, refundHeight: slot.refundHeight };
 
-  let payment = state.payment(decoded.paymentHash);
-  if (payment?.state === 'paying') {
-    const resumed = await resumePayment(state, settlement.lightning, payment, claimTerms, settlement.now);
-    // Not sent: the node never got it, so the rules below decide afresh and payInvoice sends it.
-    if ('record' in resumed) {
-      payment = resumed.record;
-      if (payment.state === 'paying') return { kind: 'payment-pending' };
-    }
-  }
-  if (payment?.state === 'failed') return { kind: 'payment-failed' };
-  if (payment?.state === 'succeeded') return sendClaim(settlement, order, payment.preimage ?? '');
+  const standing = await paymentStanding(settlement, decoded.paymentHash, claimTerms);
+  if (standing !== undefined)
+    return standing.kind === 'paid' ? sendClaim(settlement, order, standing.preimage) : standing;
 
   const problem = slotProblem(slot, {
     payoutAddress: settlement.wallet.account.address,
@@ -105,23 +89,13 @@ export async function settleEthereumOrder(
       ? { kind: 'not-paying', reason: decision.reason }
       : { kind: 'waiting', reason: decision.reason };
 
-  const record = await payInvoice(
-    state,
-    settlement.lightning,
-    {
-      orderId: order.orderId,
-      invoice: order.invoice,
-      paymentHash: decoded.paymentHash,
-      amountMillisatoshis: decoded.amountMillisatoshis,
-      feeLimitMillisatoshis: settlement.feeLimitMillisatoshis(decoded.amountMillisatoshis),
-      timeoutSeconds: settlement.paymentTimeoutSeconds,
-      claim: claimTerms,
-    },
-    settlement.now,
+  const paid = await payWonInvoice(
+    settlement,
+    order,
+    { paymentHash: decoded.paymentHash, amountMillisatoshis: decoded.amountMillisatoshis },
+    claimTerms,
   );
-  if (record.state === 'paying') return { kind: 'payment-pending' };
-  if (record.state === 'failed') return { kind: 'payment-failed' };
-  return sendClaim(settlement, order, record.preimage ?? '');
+  return paid.kind === 'paid' ? sendClaim(settlement, order, paid.preimage) : paid;
 }
 
 async function sendClaim(

@@ -67,6 +67,70 @@ export async function resumePayment(
   return { record: applyOutcome(state, record, lookup, claim, now) };
 }
 
+/** What a settlement step pays with: the provider's state and node, and its payment settings. */
+export interface PaymentSettings {
+  state: ProviderState;
+  lightning: LightningBackend;
+  paymentTimeoutSeconds: number;
+  /** The routing fee the provider allows for an order's invoice, in millisatoshis. */
+  feeLimitMillisatoshis: (amountMillisatoshis: bigint) => bigint;
+  now: () => number;
+}
+
+/** Where an order's payment stands for a settlement step: in flight, failed, or paid with its preimage. */
+export type PaymentStanding =
+  { kind: 'payment-pending' } | { kind: 'payment-failed' } | { kind: 'paid'; preimage: string };
+
+/**
+ * The payment to `paymentHash` before the money rules are asked: one in flight is looked up at the node first.
+ * `undefined` when none was made, or the node never received it: the rules decide afresh, and payWonInvoice sends it.
+ */
+export async function paymentStanding(
+  settings: PaymentSettings,
+  paymentHash: string,
+  claim: InvoicePayment['claim'],
+): Promise<PaymentStanding | undefined> {
+  const payment = settings.state.payment(paymentHash);
+  if (payment?.state !== 'paying') return payment === undefined ? undefined : standingOf(payment);
+  const resumed = await resumePayment(settings.state, settings.lightning, payment, claim, settings.now);
+  return 'record' in resumed ? standingOf(resumed.record) : undefined;
+}
+
+/** Pays the invoice of an order the provider won, once the money rules cleared it, within the provider's limits. */
+export async function payWonInvoice(
+  settings: PaymentSettings,
+  order: { orderId: string; invoice: string },
+  invoice: { paymentHash: string; amountMillisatoshis: bigint },
+  claim: InvoicePayment['claim'],
+): Promise<PaymentStanding> {
+  const record = await payInvoice(
+    settings.state,
+    settings.lightning,
+    {
+      orderId: order.orderId,
+      invoice: order.invoice,
+      paymentHash: invoice.paymentHash,
+      amountMillisatoshis: invoice.amountMillisatoshis,
+      feeLimitMillisatoshis: settings.feeLimitMillisatoshis(invoice.amountMillisatoshis),
+      timeoutSeconds: settings.paymentTimeoutSeconds,
+      claim,
+    },
+    settings.now,
+  );
+  return standingOf(record);
+}
+
+function standingOf(record: PaymentRecord): PaymentStanding {
+  switch (record.state) {
+    case 'paying':
+      return { kind: 'payment-pending' };
+    case 'failed':
+      return { kind: 'payment-failed' };
+    case 'succeeded':
+      return { kind: 'paid', preimage: record.preimage ?? '' };
+  }
+}
+
 function applyOutcome(
   state: ProviderState,
   record: PaymentRecord,
