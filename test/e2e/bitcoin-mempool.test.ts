@@ -12,7 +12,6 @@ import { after, before, describe, test } from 'node:test';
 import type { OrderRecord } from '../../src/domain/order.js';
 import type { OrderState } from '../../src/domain/states.js';
 import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
-import { startService, type RunningService } from '../../src/service.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import {
@@ -23,10 +22,8 @@ import {
   walletKey,
   type Outpoint,
 } from '../support/bitcoin-wallet.js';
-import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore, type BuiltOrder } from '../support/fixtures.js';
-import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { testEngineOptions } from '../engine/helpers.js';
-import { connectClient, eventually, recordEvents, silentLogger, succeed, type Client } from '../ws/harness.js';
+import { BITCOIN_VIEW, buildOrder, configuration, hex32, type BuiltOrder } from '../support/fixtures.js';
+import { eventually, recordEvents, startTestService, succeed, type TestService } from '../ws/harness.js';
 
 const CONFIRMATIONS = 2;
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight;
@@ -66,9 +63,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
     };
     let chain: BitcoinTestChain;
     let node: TestBitcoinNode;
-    let fresh: FreshStore;
-    let service: RunningService;
-    let user: Client;
+    let running: TestService;
     let coin: Outpoint;
     let events: StateChanged[];
 
@@ -77,18 +72,9 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       const coinbase = chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'mainnet') }).txs[0]!;
       coin = { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value };
       node = await startTestBitcoinNode(chain);
-      fresh = await openFreshStore('sqlite');
-      await seedStore(fresh.store, {
+      running = await startTestService('sqlite', {
         configuration: configuration({ markets: ['BTC_LBTC'] }),
         orders: Object.values(orders).map(({ record }) => record),
-      });
-      service = await startService({
-        store: fresh.store,
-        host: '127.0.0.1',
-        port: 0,
-        logger: silentLogger,
-        databaseUrl: fresh.url,
-        engine: testEngineOptions(),
         bitcoin: {
           ...optionsFor(node),
           confirmations: CONFIRMATIONS,
@@ -96,20 +82,18 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
           startHeight: FIRST_HEIGHT + 1,
         },
       });
-      user = await connectClient(service.url, '/user/v1');
+      const user = await running.connect('/user/v1');
       events = recordEvents<StateChanged>(user, 'stateChanged');
       for (const { record } of Object.values(orders))
         await succeed(user, 'subscribeToOrderState', { orderId: record.id });
     });
     after(async () => {
-      user?.close();
-      await service?.close();
+      await running?.close();
       await node?.close();
-      await fresh?.dispose();
     });
 
     async function order(id: string): Promise<OrderRecord> {
-      const found = await fresh.store.getOrder(id);
+      const found = await running.fresh.store.getOrder(id);
       assert.ok(found !== undefined);
       return found;
     }
@@ -121,11 +105,13 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
 
     /** What a user sees over HTTP: the state, the amount paid, the transactions. */
     async function shown(id: string): Promise<{ state: string; amountPaid: string; transactions: unknown[] }> {
-      const view = (await (await fetch(`${service.url}/api/orders/${id}`)).json()) as {
+      const view = (await (await fetch(`${running.service.url}/api/orders/${id}`)).json()) as {
         state: string;
         amountPaid: string;
       };
-      const transactions = (await (await fetch(`${service.url}/api/orders/${id}/transactions`)).json()) as unknown[];
+      const transactions = (await (
+        await fetch(`${running.service.url}/api/orders/${id}/transactions`)
+      ).json()) as unknown[];
       return { state: view.state, amountPaid: view.amountPaid, transactions };
     }
 
@@ -152,7 +138,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
     }
 
     const reasons = async (id: string) =>
-      (await fresh.store.getOrderHistory(id)).map((change) => [change.state, change.cause?.reason]);
+      (await running.fresh.store.getOrderHistory(id)).map((change) => [change.state, change.cause?.reason]);
 
     test('a funding in the mempool shows at once, with its transaction; Funded only at the confirmations', async () => {
       const { id, amount } = orders.funded.record;
@@ -174,7 +160,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
         amountPaid: '0.0003559',
         transactions: [{ type: 'FUND', id: txId }],
       });
-      const history = await fresh.store.getOrderHistory(id);
+      const history = await running.fresh.store.getOrderHistory(id);
       assert.deepEqual(history.at(-1)?.cause, { source: 'chain', reason: 'fundingSeen', chain: 'bitcoin', txId });
 
       mine(1);
@@ -222,7 +208,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       await reaches(id, 'WaitingForFundingTx');
       mine(CONFIRMATIONS);
       await eventually(
-        async () => (await fresh.store.getChainWatch('bitcoin'))?.cursor.height === chain.tipHeight,
+        async () => (await running.fresh.store.getChainWatch('bitcoin'))?.cursor.height === chain.tipHeight,
         'the blocks read',
       );
       const after = await order(id);
@@ -284,7 +270,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       );
       chain.submit(forged.toHex());
       await aWholePass();
-      const sequenceBefore = (await fresh.store.getOrderHistory(record.id)).length;
+      const sequenceBefore = (await running.fresh.store.getOrderHistory(record.id)).length;
       const untouched = await order(record.id);
       assert.equal(untouched.state, 'Funded');
       assert.equal(untouched.paymentPreimage, undefined);
@@ -294,12 +280,12 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       chain.submit(claim.toHex());
       await eventually(async () => (await order(record.id)).paymentPreimage === preimage, 'the preimage recorded');
       assert.equal((await order(record.id)).state, 'Funded', 'Complete only once the claim confirms');
-      const view = (await (await fetch(`${service.url}/api/orders/${record.id}`)).json()) as {
+      const view = (await (await fetch(`${running.service.url}/api/orders/${record.id}`)).json()) as {
         paymentPreimage?: string;
       };
       assert.equal(view.paymentPreimage, preimage);
       assert.equal(
-        (await fresh.store.getOrderHistory(record.id)).length,
+        (await running.fresh.store.getOrderHistory(record.id)).length,
         sequenceBefore,
         'no move for the forged spend',
       );

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { requestQuote, type Quote } from '../../examples/user-client.js';
 import type { OrderRecord } from '../../src/domain/order.js';
-import { startService, type RunningService } from '../../src/service.js';
+import { startService } from '../../src/service.js';
 import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
@@ -24,16 +24,17 @@ import {
 } from '../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { openFreshStore, type FreshStore } from '../support/stores.js';
+import { openFreshStore } from '../support/stores.js';
 import { testEngineOptions } from '../engine/helpers.js';
 import {
   addProvider,
-  connectClient,
   eventually,
   recordEvents,
   silentLogger,
   succeed,
+  startTestService,
   type Client,
+  type TestService,
 } from '../ws/harness.js';
 import { makerTerms, runBot, type RunningBot } from './bots.js';
 
@@ -51,8 +52,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
   describe(`Bitcoin orders follow the chain through ${kind}`, () => {
     let chain: BitcoinTestChain;
     let node: TestBitcoinNode;
-    let fresh: FreshStore;
-    let service: RunningService;
+    let running: TestService;
     let bot: RunningBot;
     let user: Client;
     let coin: Outpoint;
@@ -62,31 +62,25 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       const coinbase = chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'mainnet') }).txs[0]!;
       coin = { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value };
       node = await startTestBitcoinNode(chain, { feeRate: 12.4 });
-      fresh = await openFreshStore('sqlite');
-      await seedStore(fresh.store, { configuration: configuration({ providers: [] }) });
-      service = await startService({
-        store: fresh.store,
-        host: '127.0.0.1',
-        port: 0,
-        logger: silentLogger,
-        databaseUrl: fresh.url,
-        engine: testEngineOptions({ minFundWindowMs: 300 }),
+      running = await startTestService('sqlite', {
+        engine: { minFundWindowMs: 300 },
         bitcoin: { ...optionsFor(node), confirmations: CONFIRMATIONS, pollIntervalMs: 20 },
       });
-      const keys = await addProvider(fresh.store, 'bitcoin-maker');
-      bot = await runBot(service.url, keys, { ...makerTerms('bitcoin-maker', 100n, 600_000), claimPrivateKey });
-      user = await connectClient(service.url, '/user/v1');
+      const keys = await addProvider(running.fresh.store, 'bitcoin-maker');
+      bot = await runBot(running.service.url, keys, {
+        ...makerTerms('bitcoin-maker', 100n, 600_000),
+        claimPrivateKey,
+      });
+      user = await running.connect('/user/v1');
     });
     after(async () => {
-      user?.close();
       bot?.bot.close();
-      await service?.close();
+      await running?.close();
       await node?.close();
-      await fresh?.dispose();
     });
 
     async function order(id: string): Promise<OrderRecord> {
-      const found = await fresh.store.getOrder(id);
+      const found = await running.fresh.store.getOrder(id);
       assert.ok(found !== undefined);
       return found;
     }
@@ -147,10 +141,10 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
 
       // The refund details are the chain's: both HTLC outputs, the node's height and fee rate.
       await eventually(
-        async () => (await fresh.store.getConfiguration()).chains.bitcoin?.feeTokensPerVirtualByte === 13,
+        async () => (await running.fresh.store.getConfiguration()).chains.bitcoin?.feeTokensPerVirtualByte === 13,
         'the fee rate',
       );
-      const refund = (await (await fetch(`${service.url}/api/orders/${orderId}/refund`)).json()) as {
+      const refund = (await (await fetch(`${running.service.url}/api/orders/${orderId}/refund`)).json()) as {
         details: { currentBlockHeight: number; feeTokensPerVirtualByte: number; utxos: unknown[] };
       };
       assert.equal(refund.details.currentBlockHeight, chain.tipHeight);
@@ -179,7 +173,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       chain.mine();
       const complete = await reaches(orderId, 'Complete');
       assert.equal(complete.paymentPreimage, preimage);
-      const view = (await (await fetch(`${service.url}/api/orders/${orderId}`)).json()) as {
+      const view = (await (await fetch(`${running.service.url}/api/orders/${orderId}`)).json()) as {
         paymentPreimage?: string;
         amountPaid: string;
       };
@@ -242,7 +236,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
       );
 
       while (chain.tipHeight < htlc.refundableAtBlockHeight) chain.mine();
-      const url = `${service.url}/api/orders/${orderId}/refund`;
+      const url = `${running.service.url}/api/orders/${orderId}/refund`;
       let json: RefundJson & { blocksRemaining?: number } = {
         market: '',
         details: { redeemScript: '', currentBlockHeight: 0, feeTokensPerVirtualByte: 0, utxos: [] },

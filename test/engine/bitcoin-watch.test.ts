@@ -6,15 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { OrderState } from '../../src/domain/states.js';
-import { startService, type RunningService } from '../../src/service.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey } from '../support/bitcoin-wallet.js';
-import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore } from '../support/fixtures.js';
-import { openFreshStore, type FreshStore } from '../support/stores.js';
+import { BITCOIN_VIEW, buildOrder, configuration, hex32 } from '../support/fixtures.js';
 import { eventually } from '../support/eventually.js';
-import { silentLogger } from '../ws/harness.js';
-import { testEngineOptions } from './helpers.js';
+import { startTestService, type TestService } from '../ws/harness.js';
 
 const userKey = walletKey(hex32('mempool interval user'));
 const order = buildOrder({ label: 'mempool interval order', createdAt: Date.now() }).record;
@@ -23,22 +20,15 @@ const tipRequest = (request: string) => request.endsWith('/blocks/tip/hash');
 const mempoolListing = (request: string) => request.endsWith('/mempool/txids');
 
 let node: TestBitcoinNode;
-let fresh: FreshStore;
-let service: RunningService;
+let running: TestService;
 
 before(async () => {
   const chain = new BitcoinTestChain('mainnet', BITCOIN_VIEW.blockHeight);
   chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'mainnet') });
   node = await startTestBitcoinNode(chain);
-  fresh = await openFreshStore('sqlite');
-  await seedStore(fresh.store, { configuration: configuration({ markets: ['BTC_LBTC'] }), orders: [order] });
-  service = await startService({
-    store: fresh.store,
-    host: '127.0.0.1',
-    port: 0,
-    logger: silentLogger,
-    databaseUrl: fresh.url,
-    engine: testEngineOptions(),
+  running = await startTestService('sqlite', {
+    configuration: configuration({ markets: ['BTC_LBTC'] }),
+    orders: [order],
     bitcoin: {
       esploraUrl: node.esploraUrl,
       confirmations: 2,
@@ -49,13 +39,12 @@ before(async () => {
   });
 });
 after(async () => {
-  await service?.close();
+  await running?.close();
   await node?.close();
-  await fresh?.dispose();
 });
 
 async function state(): Promise<OrderState | undefined> {
-  return (await fresh.store.getOrder(order.id))?.state;
+  return (await running.fresh.store.getOrder(order.id))?.state;
 }
 
 test('a funding in the mempool shows, and an eviction moves back, between two polls a minute apart', async () => {
