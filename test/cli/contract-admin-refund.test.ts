@@ -5,10 +5,10 @@ import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../src/chains/ethereum/swap-contr
 import { orderIdToBytes16 } from '../../src/domain/order-ids.js';
 import type { OrderState } from '../../src/domain/states.js';
 import type { RunningService } from '../../src/service.js';
-import { startSwapChain, type Party, type SwapChain } from '../chains/ethereum/swap-chain.js';
+import { type Party, startSwapChain, type SwapChain, swapChainConfiguration } from '../chains/ethereum/swap-chain.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { CREATION_CAUSE } from '../support/causes.js';
-import { buildOrder, configuration, hex32, type BuiltOrder } from '../support/fixtures.js';
+import { buildOrder, hex32, type BuiltOrder } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { eventually, startOnStore } from '../ws/harness.js';
 import { runCli, runInProcess, type CliResult } from './cli-process.js';
@@ -76,13 +76,7 @@ describe('lnswap contract admin-refund', () => {
       ownerKey = bytesToHex(chain.node.accounts[0]!.getHdKey().privateKey!);
       fresh = await openFreshStore('sqlite');
       await fresh.store.importAtomically(async (session) =>
-        session.writeConfiguration(
-          configuration({
-            markets: [MARKET],
-            chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
-            providers: [],
-          }),
-        ),
+        session.writeConfiguration(swapChainConfiguration(chain, MARKET)),
       );
       service = await startOnStore(fresh.store, fresh.url, {
         ethereum: { rpcUrl: chain.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },

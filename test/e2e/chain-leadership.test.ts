@@ -5,10 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import { followOrder, type StateChanged } from '../../examples/user-client.js';
 import type { OrderState } from '../../src/domain/states.js';
 import { anvilSkipReason } from '../support/anvil.js';
-import { buildOrder, configuration, type BuiltOrder } from '../support/fixtures.js';
+import { buildOrder, type BuiltOrder } from '../support/fixtures.js';
 import { openFreshStore, skipReason, type FreshStore } from '../support/stores.js';
 import { connectClient, type Client } from '../ws/harness.js';
-import { startSwapChain, type SwapChain } from '../chains/ethereum/swap-chain.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../chains/ethereum/swap-chain.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 import { programArgs } from '../support/repository.js';
 
@@ -70,13 +70,7 @@ describe('two instances on one PostgreSQL database watching Anvil', { skip: skip
     chain = await startSwapChain({ refundDelay: 50 });
     fresh = await openFreshStore('postgres');
     await fresh.store.importAtomically(async (session) =>
-      session.writeConfiguration(
-        configuration({
-          markets: [MARKET],
-          chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
-          providers: [],
-        }),
-      ),
+      session.writeConfiguration(swapChainConfiguration(chain, MARKET)),
     );
   });
   after(async () => {

@@ -4,9 +4,9 @@ import { startProviderBot, type ProviderBot } from '../../examples/provider-bot.
 import { followOrder, requestQuote, type StateChanged } from '../../examples/user-client.js';
 import { encodeClaimCalldata, encodeFundCalldata } from '../../src/domain/ethereum.js';
 import { anvilSkipReason } from '../support/anvil.js';
-import { configuration, PROVIDER_PAYOUT_ADDRESS } from '../support/fixtures.js';
+import { PROVIDER_PAYOUT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { startSwapChain, type SwapChain } from '../chains/ethereum/swap-chain.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../chains/ethereum/swap-chain.js';
 import { addProvider, connectClient, eventually, startTestService, type TestService } from '../ws/harness.js';
 import { BOT_PAY_REQ, makerTerms, WEI_PER_SATOSHI } from './bots.js';
 
@@ -23,11 +23,7 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     chain = await startSwapChain({ refundDelay: REFUND_DELAY });
     await chain.mine(5);
     harness = await startTestService('sqlite', {
-      configuration: configuration({
-        markets: [MARKET],
-        chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
-        providers: [],
-      }),
+      configuration: swapChainConfiguration(chain, MARKET),
       engine: { quoteDeadlineMs: 300, ethereumRefundDelayBlocks: 5_760 },
       ethereum: { rpcUrl: chain.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
     });

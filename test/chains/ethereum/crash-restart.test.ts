@@ -9,10 +9,10 @@ import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
 import type { Store } from '../../../src/store/store.js';
 import { anvilSkipReason } from '../../support/anvil.js';
-import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtures.js';
+import { buildOrder, type BuiltOrder } from '../../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../../support/stores.js';
 import { silentLogger } from '../../ws/harness.js';
-import { startSwapChain, type SwapChain } from './swap-chain.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
 import { programArgs } from '../../support/repository.js';
 
 const PROGRAM = programArgs(import.meta.url, './watching-service');
@@ -111,11 +111,7 @@ describe('kill -9 of the watching service and a restart', { skip: anvilSkipReaso
   }
 
   test('states, transactions and history equal those of an uninterrupted run', async () => {
-    const setUp = configuration({
-      markets: [MARKET],
-      chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
-      providers: [],
-    });
+    const setUp = swapChainConfiguration(chain, MARKET);
     const orders: BuiltOrder[] = ['full', 'partial', 'claimed'].map((label) => {
       const built = buildOrder({ label: `crash ${label}`, market: MARKET, amount: 1000n, createdAt: Date.now() });
       const record = {

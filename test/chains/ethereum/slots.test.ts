@@ -8,11 +8,11 @@ import type { OrderState } from '../../../src/domain/states.js';
 import type { RunningService } from '../../../src/service.js';
 import { anvilSkipReason } from '../../support/anvil.js';
 import { CREATION_CAUSE } from '../../support/causes.js';
-import { buildOrder, configuration, hex32, type BuiltOrder } from '../../support/fixtures.js';
+import { buildOrder, hex32, type BuiltOrder } from '../../support/fixtures.js';
 import { LogInjectingNode } from '../../support/log-injecting-node.js';
 import { openFreshStore, skipReason, type FreshStore } from '../../support/stores.js';
 import { eventually, startOnStore } from '../../ws/harness.js';
-import { startSwapChain, type Party, type SwapChain } from './swap-chain.js';
+import { type Party, startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
 
 const REFUND_DELAY = 20;
 const CONFIRMATIONS = 2;
@@ -55,13 +55,7 @@ describe(
       const liarUrl = await liar.start();
       fresh = await openFreshStore('sqlite');
       await fresh.store.importAtomically(async (session) =>
-        session.writeConfiguration(
-          configuration({
-            markets: [MARKET],
-            chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
-            providers: [],
-          }),
-        ),
+        session.writeConfiguration(swapChainConfiguration(chain, MARKET)),
       );
       const logger = pino(
         { level: 'info' },

@@ -1,7 +1,9 @@
 import type { Account, Address, Hex } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../../src/chains/ethereum/swap-contract-artifact.js';
 import { orderIdToBytes16 } from '../../../src/domain/order-ids.js';
+import type { StoreConfiguration } from '../../../src/store/store.js';
 import { startAnvil, type AnvilNode, type AnvilOptions } from '../../support/anvil.js';
+import { configuration } from '../../support/fixtures.js';
 
 /** Anvil's accounts by role: `wallet2` is a second account of the same user, `attacker` a third party. */
 export type Party = 'owner' | 'user' | 'provider' | 'attacker' | 'wallet2';
@@ -30,6 +32,15 @@ export interface SwapChain {
   snapshot(): Promise<Hex>;
   revert(id: Hex): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The service's configuration for one market on this chain's swap contract, watched from block 0, no providers. */
+export function swapChainConfiguration(chain: Pick<SwapChain, 'contractAddress'>, market: string): StoreConfiguration {
+  return configuration({
+    markets: [market],
+    chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
+    providers: [],
+  });
 }
 
 type SwapFunction = 'fund' | 'claim' | 'refund' | 'adminRefund';

@@ -3,11 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { followOrder, type StateChanged } from '../../../examples/user-client.js';
 import type { OrderState } from '../../../src/domain/states.js';
 import type { RunningService } from '../../../src/service.js';
-import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtures.js';
+import { buildOrder, type BuiltOrder } from '../../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../../support/stores.js';
 import { connectClient, eventually, startOnStore, type Client } from '../../ws/harness.js';
 import { anvilSkipReason } from '../../support/anvil.js';
-import { startSwapChain, type SwapChain } from './swap-chain.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
 import { CREATION_CAUSE } from '../../support/causes.js';
 
 const REFUND_DELAY = 20;
@@ -31,13 +31,7 @@ for (const kind of STORE_KINDS) {
       chain = await startSwapChain({ refundDelay: REFUND_DELAY });
       fresh = await openFreshStore(kind);
       await fresh.store.importAtomically(async (session) =>
-        session.writeConfiguration(
-          configuration({
-            markets: [MARKET],
-            chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
-            providers: [],
-          }),
-        ),
+        session.writeConfiguration(swapChainConfiguration(chain, MARKET)),
       );
       service = await startOnStore(fresh.store, fresh.url, {
         engine: { sweepIntervalMs: 50 },
