@@ -3,7 +3,7 @@
 // examples/ into build/ (half a second, types stripped as tsx strips them; tsc checks them beside). A file loaded
 // through tsx instead costs about a CPU second more to start, and so does every program it starts: transpiled, the
 // whole run needs a third less CPU. Files named *.exclusive.test.ts disrupt what other tests rely on (they restart
-// PostgreSQL): they run in a second pass, one at a time, once the others are done. The closing lines add up every
+// PostgreSQL): they run in a pass of their own, one at a time, before the others. The closing lines add up every
 // file's counts; the run fails when any file or check does.
 //
 // `--checks` also runs the type check, the lint and the dependency rules, side by side with the tests at a lower
@@ -136,14 +136,16 @@ const checks = withChecks ? Promise.all(CHECKS.map(startCheck)) : Promise.resolv
 await transpile();
 const durations = readDurations();
 const files = longestFirst(named.length > 0 ? named : findFiles('test', '.test.ts'), durations);
+// The exclusive files first: running one at a time, they leave a core to the checks, which would otherwise take
+// it from the shared pass.
 const results = [
-  ...(await runPass(
-    files.filter((file) => !file.endsWith(EXCLUSIVE)),
-    SHARED_CONCURRENCY,
-  )),
   ...(await runPass(
     files.filter((file) => file.endsWith(EXCLUSIVE)),
     1,
+  )),
+  ...(await runPass(
+    files.filter((file) => !file.endsWith(EXCLUSIVE)),
+    SHARED_CONCURRENCY,
   )),
 ];
 const checkResults = await checks;
