@@ -108,6 +108,7 @@ export function startBitcoinWatch(
     now: dependencies.now,
     logger,
     onTip: (tip) => health.tipSeen(tip),
+    onMempoolListed: (listed) => health.mempoolListed(listed),
   });
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_BITCOIN_POLL_INTERVAL_MS;
   const mempoolIntervalMs = Math.min(options.mempoolIntervalMs ?? DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS, pollIntervalMs);

@@ -15,6 +15,11 @@ export interface ChainHealthReading {
   readonly polledAt: number | undefined;
   /** Failed polls since the process started, by fault. */
   readonly faultCounts: Readonly<Partial<Record<NodeFault, number>>>;
+  /**
+   * Whether the node listed its mempool at the watcher's last try, and how many listings it failed to give since
+   * the process started; undefined where this instance's watcher never read a mempool (Ethereum, or not leading).
+   */
+  readonly mempool: { readonly listed: boolean; readonly misses: number } | undefined;
 }
 
 /**
@@ -29,6 +34,7 @@ export class ChainHealth {
   private watcherPolledAt: number | undefined;
   private watcherPolling = false;
   private readonly faultCounts: Partial<Record<NodeFault, number>> = {};
+  private mempool: { listed: boolean; misses: number } | undefined;
 
   constructor(
     readonly chain: ChainKind,
@@ -38,6 +44,15 @@ export class ChainHealth {
 
   tipSeen(tip: BlockRef): void {
     this.tip = tip;
+  }
+
+  /**
+   * The watcher tried to list the node's mempool. A node that cannot keeps the chain followed, its blocks read,
+   * so this is no fault of the node's: payments are seen when mined instead of when sent.
+   */
+  mempoolListed(listed: boolean): void {
+    const misses = (this.mempool?.misses ?? 0) + (listed ? 0 : 1);
+    this.mempool = { listed, misses };
   }
 
   /** The watcher starts a poll: the probe leaves the node to it. */
@@ -80,6 +95,7 @@ export class ChainHealth {
       fault: this.fault,
       polledAt: this.polledAt,
       faultCounts: { ...this.faultCounts },
+      mempool: this.mempool === undefined ? undefined : { ...this.mempool },
     };
   }
 

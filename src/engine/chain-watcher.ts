@@ -39,6 +39,8 @@ export interface ChainWatcherOptions {
   readonly assetOf?: AssetOfOrder;
   /** Told every tip the node answers, for `/readyz` and `/metrics`. */
   readonly onTip?: (tip: BlockRef) => void;
+  /** Told whether the node listed its mempool, at every try, for `/metrics`. */
+  readonly onMempoolListed?: (listed: boolean) => void;
 }
 
 /** Every state an order may still leave: the chain can move any of them. */
@@ -191,14 +193,9 @@ export class ChainWatcher {
    * the node cannot list is logged and changes nothing: blocks come with the polls, never held up by it.
    */
   async mempoolChanged(): Promise<boolean> {
-    const { backend, logger } = this.options;
-    if (backend.mempool === undefined || this.lastWatch === undefined) return false;
-    try {
-      return mempoolKey(await backend.mempool(this.lastWatch)) !== this.lastMempool;
-    } catch (error) {
-      logger.warn({ chain: backend.chain, err: error }, 'mempool not read: next poll reads it again');
-      return false;
-    }
+    if (this.lastWatch === undefined) return false;
+    const observations = await this.listMempool(this.lastWatch, 'mempool not read: next poll reads it again');
+    return observations !== undefined && mempoolKey(observations) !== this.lastMempool;
   }
 
   /**
@@ -208,16 +205,27 @@ export class ChainWatcher {
    * up confirmed funds, and the pass then moves no order back for a transaction's absence from it.
    */
   private async mempoolAt(tip: BlockRef, watch: WatchSet): Promise<ChainObservation[] | undefined> {
-    const { backend, logger } = this.options;
+    const observations = await this.listMempool(watch, 'mempool not read: blocks only this pass');
+    if (observations === undefined) return undefined;
+    return (await this.options.backend.blockAt(tip.height + 1)) === undefined ? observations : undefined;
+  }
+
+  /**
+   * The node's mempool as it concerns `watch`; undefined when the backend reads none, or when the node failed
+   * to list it: then logged with `whenUnread` and reported to `onMempoolListed`, as a listing that went through is.
+   */
+  private async listMempool(watch: WatchSet, whenUnread: string): Promise<ChainObservation[] | undefined> {
+    const { backend, logger, onMempoolListed } = this.options;
     if (backend.mempool === undefined) return undefined;
-    let observations: ChainObservation[];
     try {
-      observations = await backend.mempool(watch);
+      const observations = await backend.mempool(watch);
+      onMempoolListed?.(true);
+      return observations;
     } catch (error) {
-      logger.warn({ chain: backend.chain, err: error }, 'mempool not read: blocks only this pass');
+      onMempoolListed?.(false);
+      logger.warn({ chain: backend.chain, err: error }, whenUnread);
       return undefined;
     }
-    return (await backend.blockAt(tip.height + 1)) === undefined ? observations : undefined;
   }
 
   /**

@@ -201,6 +201,30 @@ function registerNodeHealth(registry: Registry, chainHealth: () => readonly Chai
       }
     },
   });
+  new Gauge({
+    name: 'lnswap_chain_mempool_listed',
+    help: "1 when the chain's node listed its mempool at the watcher's last try, 0 when it could not (payments are then seen when mined)",
+    labelNames: ['chain'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { chain, mempool } of chainHealth()) {
+        if (mempool !== undefined) this.set({ chain }, mempool.listed ? 1 : 0);
+      }
+    },
+  });
+  new Counter({
+    name: 'lnswap_chain_mempool_misses_total',
+    help: "Mempool listings the chain's node failed to give the watcher",
+    labelNames: ['chain'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { chain, mempool } of chainHealth()) {
+        if (mempool !== undefined) this.inc({ chain }, mempool.misses);
+      }
+    },
+  });
 }
 
 function registerChainGauges(registry: Registry, chainProgress: () => Promise<ChainProgress[]>): void {

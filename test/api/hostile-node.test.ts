@@ -135,3 +135,21 @@ test('a hostile node bends nothing: reads, memory, readiness, metrics, log and s
     await eventually(async () => (await readyz()) === 'Ready', `ready again after ${mode}`);
   }
 });
+
+test('a node that cannot list its mempool stays followed and ready, and /metrics says the mempool is not read', async () => {
+  const metrics = async () => (await fetch(`${service.url}/metrics`)).text();
+  const mempoolListed = async (value: 0 | 1) =>
+    new RegExp(`^lnswap_chain_mempool_listed\\{chain="bitcoin"\\} ${value}$`, 'm').test(await metrics());
+  await eventually(() => mempoolListed(1), 'the mempool listed by the honest node');
+  node.mode = 'garbledMempool';
+  try {
+    await eventually(() => mempoolListed(0), 'the garbled listing reported');
+    assert.equal(await readyz(), 'Ready', 'blocks are still read: the chain is followed');
+    const text = await metrics();
+    assert.match(text, /^lnswap_chain_node_up\{chain="bitcoin"\} 1$/m);
+    assert.match(text, /^lnswap_chain_mempool_misses_total\{chain="bitcoin"\} [1-9]/m);
+  } finally {
+    node.mode = 'honest';
+  }
+  await eventually(() => mempoolListed(1), 'the mempool listed again');
+});
