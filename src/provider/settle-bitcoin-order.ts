@@ -15,9 +15,8 @@ import type { OrderState } from '../domain/states.js';
 import { buildBitcoinClaim, ClaimNotWorthIt, type BitcoinClaim } from './claims/bitcoin-claim.js';
 import { readBitcoinHtlc, type BitcoinHtlcView } from './claims/bitcoin-htlc-view.js';
 import type { ClaimKeys } from './keys/claim-keys.js';
-import { paymentStanding, payWonInvoice, type PaymentSettings } from './payments/pay-invoice.js';
+import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from './payments/pay-invoice.js';
 import { decideClaimFee, type ClaimFeeDecision, type ClaimFeePolicy } from './rules/claim-fee-bump.js';
-import { decidePayment, type PaymentDecision } from './rules/payment-decision.js';
 import type { BitcoinHtlcRecord, ClaimRecord } from './state/provider-state.js';
 
 export interface BitcoinOrder {
@@ -36,20 +35,13 @@ export interface BitcoinSettlement extends PaymentSettings {
   keys: ClaimKeys;
   /** Where claims pay the funds. */
   payoutAddress: string;
-  /** Confirmations wanted on the funding before paying, and on the claim before it is done. */
-  requiredConfirmations: number;
-  claimMarginBlocks: number;
+  /** `requiredConfirmations` (PaymentSettings) are also wanted on the claim before it is done. */
   claimFeePolicy: ClaimFeePolicy;
 }
 
 export type BitcoinSettlementStep =
-  | { kind: 'waiting'; reason: Extract<PaymentDecision, { final: false }>['reason'] }
-  | {
-      kind: 'not-paying';
-      reason: Extract<PaymentDecision, { final: true }>['reason'] | 'not-quoted' | 'payment-hash-mismatch';
-    }
-  | { kind: 'payment-pending' }
-  | { kind: 'payment-failed' }
+  | Exclude<PaymentStep, { kind: 'paid' }>
+  | { kind: 'not-paying'; reason: 'not-quoted' | 'payment-hash-mismatch' }
   /** A claim (the first or a replacement) went out at `rate` satoshis per vbyte. */
   | { kind: 'claim-sent'; txId: string; rate: bigint; fee: bigint; atRisk: boolean }
   /** The claim is out and not due for a bump (sent again, in case the node forgot it). */
@@ -85,6 +77,7 @@ export async function settleBitcoinOrder(
 
   const view = await readBitcoinHtlc(settlement.chain, htlc, decoded.paymentHash);
   const claimTerms = { chain: 'bitcoin' as const, refundHeight: htlc.refundHeight };
+  const payable = { ...decoded, amountMillisatoshis: decoded.amountMillisatoshis };
 
   const standing = await paymentStanding(settlement, decoded.paymentHash, claimTerms);
   if (standing !== undefined) {
@@ -93,33 +86,15 @@ export async function settleBitcoinOrder(
 
   const funded = view.outputs.reduce((sum, output) => sum + output.amount, 0n);
   const latestConfirmations = Math.min(...view.outputs.map((output) => output.confirmations));
-  const decision = decidePayment({
+  const paid = await payWhenCleared(settlement, order, payable, claimTerms, {
     serviceState: order.serviceState,
     ownFunding:
       view.outputs.length === 0 || funded < quote.onchainAmount
         ? undefined
         : { amount: funded, confirmations: latestConfirmations },
     expectedAmount: quote.onchainAmount,
-    requiredConfirmations: settlement.requiredConfirmations,
     currentHeight: view.tipHeight,
-    refundHeight: htlc.refundHeight,
-    claimMarginBlocks: settlement.claimMarginBlocks,
-    invoiceExpiresAtMs: decoded.expiresAtMs,
-    nowMs: settlement.now(),
-    alreadyBegun: false,
   });
-  if (!decision.pay) {
-    return decision.final
-      ? { kind: 'not-paying', reason: decision.reason }
-      : { kind: 'waiting', reason: decision.reason };
-  }
-
-  const paid = await payWonInvoice(
-    settlement,
-    order,
-    { paymentHash: decoded.paymentHash, amountMillisatoshis: decoded.amountMillisatoshis },
-    claimTerms,
-  );
   return paid.kind === 'paid' ? advanceClaim(settlement, order.orderId, htlc, view, paid.preimage) : paid;
 }
 

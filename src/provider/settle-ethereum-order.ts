@@ -3,8 +3,7 @@ import { decodeInvoice } from '../domain/invoice.js';
 import type { OrderState } from '../domain/states.js';
 import { readEthereumSlot, sendEthereumClaim } from './claims/ethereum-claim.js';
 import { slotProblem, type SlotProblem } from './claims/ethereum-slot.js';
-import { paymentStanding, payWonInvoice, type PaymentSettings } from './payments/pay-invoice.js';
-import { decidePayment, type PaymentDecision } from './rules/payment-decision.js';
+import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from './payments/pay-invoice.js';
 
 export interface EthereumOrder {
   orderId: string;
@@ -22,15 +21,11 @@ export interface EthereumSettlement extends PaymentSettings {
   /** Signs as the payout account, which the contract pays. */
   wallet: WalletClient<Transport, Chain, Account>;
   contract: Hex;
-  requiredConfirmations: number;
-  claimMarginBlocks: number;
 }
 
 export type SettlementStep =
-  | { kind: 'waiting'; reason: Extract<PaymentDecision, { final: false }>['reason'] }
-  | { kind: 'not-paying'; reason: Extract<PaymentDecision, { final: true }>['reason'] | SlotProblem | 'not-quoted' }
-  | { kind: 'payment-pending' }
-  | { kind: 'payment-failed' }
+  | Exclude<PaymentStep, { kind: 'paid' }>
+  | { kind: 'not-paying'; reason: SlotProblem | 'not-quoted' }
   | { kind: 'claim-sent'; txHash: Hex }
   | { kind: 'claim-broadcast' };
 
@@ -54,6 +49,7 @@ export async function settleEthereumOrder(
   const latest = await settlement.publicClient.getBlockNumber({ cacheTime: 0 });
   const slot = await readEthereumSlot(settlement.publicClient, settlement.contract, order.orderId, order.funder);
   const claimTerms = { chain: 'ethereum' as const, refundHeight: slot.refundHeight };
+  const payable = { ...decoded, amountMillisatoshis: decoded.amountMillisatoshis };
 
   const standing = await paymentStanding(settlement, decoded.paymentHash, claimTerms);
   if (standing !== undefined)
@@ -72,29 +68,12 @@ export async function settleEthereumOrder(
     confirmedAt >= 0n &&
     (await readEthereumSlot(settlement.publicClient, settlement.contract, order.orderId, order.funder, confirmedAt))
       .state === 'funded';
-  const decision = decidePayment({
+  const paid = await payWhenCleared(settlement, order, payable, claimTerms, {
     serviceState: order.serviceState,
     ownFunding: { amount: slot.amount, confirmations: confirmed ? settlement.requiredConfirmations : 0 },
     expectedAmount: quote.onchainAmount,
-    requiredConfirmations: settlement.requiredConfirmations,
     currentHeight: Number(latest),
-    refundHeight: slot.refundHeight,
-    claimMarginBlocks: settlement.claimMarginBlocks,
-    invoiceExpiresAtMs: decoded.expiresAtMs,
-    nowMs: settlement.now(),
-    alreadyBegun: false,
   });
-  if (!decision.pay)
-    return decision.final
-      ? { kind: 'not-paying', reason: decision.reason }
-      : { kind: 'waiting', reason: decision.reason };
-
-  const paid = await payWonInvoice(
-    settlement,
-    order,
-    { paymentHash: decoded.paymentHash, amountMillisatoshis: decoded.amountMillisatoshis },
-    claimTerms,
-  );
   return paid.kind === 'paid' ? sendClaim(settlement, order, paid.preimage) : paid;
 }
 

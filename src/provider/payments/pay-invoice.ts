@@ -1,6 +1,8 @@
 import type { LightningBackend, PaymentOutcome } from '../../chains/lightning/lightning-backend.js';
 import { preimageMatchesPaymentHash } from '../../domain/invoice.js';
 import type { ChainKind } from '../../domain/markets.js';
+import type { OrderState } from '../../domain/states.js';
+import { decidePayment, type PaymentConditions, type PaymentDecision } from '../rules/payment-decision.js';
 import type { PaymentRecord, ProviderState } from '../state/provider-state.js';
 
 export interface InvoicePayment {
@@ -74,6 +76,10 @@ export interface PaymentSettings {
   paymentTimeoutSeconds: number;
   /** The routing fee the provider allows for an order's invoice, in millisatoshis. */
   feeLimitMillisatoshis: (amountMillisatoshis: bigint) => bigint;
+  /** Confirmations the provider wants on the funding before paying. */
+  requiredConfirmations: number;
+  /** Blocks it keeps between paying and the refund height, to get its claim confirmed. */
+  claimMarginBlocks: number;
   now: () => number;
 }
 
@@ -83,7 +89,7 @@ export type PaymentStanding =
 
 /**
  * The payment to `paymentHash` before the money rules are asked: one in flight is looked up at the node first.
- * `undefined` when none was made, or the node never received it: the rules decide afresh, and payWonInvoice sends it.
+ * `undefined` when none was made, or the node never received it: the rules decide afresh, and payWhenCleared sends it.
  */
 export async function paymentStanding(
   settings: PaymentSettings,
@@ -96,13 +102,47 @@ export async function paymentStanding(
   return 'record' in resumed ? standingOf(resumed.record) : undefined;
 }
 
-/** Pays the invoice of an order the provider won, once the money rules cleared it, within the provider's limits. */
-export async function payWonInvoice(
+/** What the provider's own chain reading says of a won order's funding, for the money rules. */
+export interface FundingReading {
+  /** The order's state as the service reports it. */
+  serviceState: OrderState;
+  ownFunding: PaymentConditions['ownFunding'];
+  expectedAmount: bigint;
+  currentHeight: number;
+}
+
+/** A payment step: the payment's standing, or why the money rules do not pay (yet, or ever). */
+export type PaymentStep =
+  | PaymentStanding
+  | { kind: 'waiting'; reason: Extract<PaymentDecision, { final: false }>['reason'] }
+  | { kind: 'not-paying'; reason: Extract<PaymentDecision, { final: true }>['reason'] };
+
+/**
+ * Pays the invoice of an order the provider won when the money rules clear it on the provider's own reading
+ * (`decidePayment`), within the provider's limits; otherwise says why not. The claim's refund height is the one
+ * the rules keep the claim margin from.
+ */
+export async function payWhenCleared(
   settings: PaymentSettings,
   order: { orderId: string; invoice: string },
-  invoice: { paymentHash: string; amountMillisatoshis: bigint },
+  invoice: { paymentHash: string; amountMillisatoshis: bigint; expiresAtMs: number },
   claim: InvoicePayment['claim'],
-): Promise<PaymentStanding> {
+  reading: FundingReading,
+): Promise<PaymentStep> {
+  const decision = decidePayment({
+    ...reading,
+    requiredConfirmations: settings.requiredConfirmations,
+    refundHeight: claim.refundHeight,
+    claimMarginBlocks: settings.claimMarginBlocks,
+    invoiceExpiresAtMs: invoice.expiresAtMs,
+    nowMs: settings.now(),
+    alreadyBegun: false,
+  });
+  if (!decision.pay) {
+    return decision.final
+      ? { kind: 'not-paying', reason: decision.reason }
+      : { kind: 'waiting', reason: decision.reason };
+  }
   const record = await payInvoice(
     settings.state,
     settings.lightning,
