@@ -1,8 +1,7 @@
 // Runs every test file under test/, each in its own Node process, as `node --test` would, and prints each file's
 // output whole once it ends. The tests run as JavaScript: esbuild first transpiles src/, test/, bench/, scripts/ and
-// examples/ into build/ (half a second, types stripped as tsx strips them; tsc checks them beside). A file loaded
-// through tsx instead costs about a CPU second more to start, and so does every program it starts: transpiled, the
-// whole run needs a third less CPU. Files named *.exclusive.test.ts disrupt what other tests rely on (they restart
+// examples/ into build/ (half a second, types stripped as tsx strips them; tsc checks them beside), since a file
+// loaded through tsx costs about a CPU second more to start, and so does every program it starts. Files named *.exclusive.test.ts disrupt what other tests rely on (they restart
 // PostgreSQL): they run in a pass of their own, one at a time, before the others. The closing lines add up every
 // file's counts; the run fails when any file or check does.
 //

@@ -31,7 +31,7 @@ function committedContract(contractName: string, constantPrefix: string, artifac
   return {
     contractName,
     sourceName,
-    // From the repository's root: the same from scripts/ (tsx) and from dist/scripts/ (compiled, under npm test).
+    // From the repository's root: the same from scripts/ (tsx) and from build/scripts/ (transpiled by npm test).
     sourcePath: join(packageRoot(), sourceName),
     artifactPath: join(packageRoot(), 'src', 'chains', 'ethereum', artifactFile),
     constantPrefix,
