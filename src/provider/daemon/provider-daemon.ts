@@ -9,7 +9,7 @@ import type { ProviderFileConfig } from '../config/provider-config.js';
 import { ClaimKeys } from '../keys/claim-keys.js';
 import { reportOutcomes } from '../payments/report-outcomes.js';
 import { fixedRate, urlRate, type RateSource } from '../pricing/rate-source.js';
-import type { MarketPricing } from '../rules/pricing.js';
+import { routingFeeLimitMillisatoshis, type MarketPricing } from '../rules/pricing.js';
 import { ethereumQuoteDetails } from '../service-link/ethereum-quote-details.js';
 import type { ProviderCredentials } from '../service-link/provider-credentials.js';
 import { startQuoteResponder, type QuoteResponder, type ServedMarket } from '../service-link/quote-responder.js';
@@ -22,7 +22,6 @@ import { startProbeServer, type ProbeServer, type Readiness } from './probe-serv
 import { ProviderMetrics } from './provider-metrics.js';
 import { watchClaimsRound } from './watch-claims.js';
 
-const BASIS_POINTS = 10_000n;
 const RATE_TIMEOUT_MS = 5_000;
 const RATE_MAX_BYTES = 64 * 1024;
 
@@ -113,8 +112,8 @@ export async function startProviderDaemon(
         refreshMs: configured.rate.kind === 'url' ? configured.rate.refreshMs : Number.POSITIVE_INFINITY,
         dueAtMs: 0,
       });
-      const limit = configured.pricing.routingFeeLimitBasisPoints;
-      const feeLimitMillisatoshis = (amount: bigint) => (amount * limit + BASIS_POINTS - 1n) / BASIS_POINTS;
+      const feeLimitMillisatoshis = (amount: bigint) =>
+        routingFeeLimitMillisatoshis(configured.pricing.routingFeeLimitBasisPoints, amount);
       const pricing = (): MarketPricing | undefined => {
         const rate = source.current();
         return rate === undefined ? undefined : { ...configured.pricing, onchainPerBitcoin: rate };

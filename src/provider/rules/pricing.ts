@@ -66,7 +66,7 @@ export function priceQuote(pricing: MarketPricing, context: QuoteContext): Quote
   if (context.atRiskMillisatoshis + amount > context.inventoryLimitMillisatoshis) {
     return { quote: false, reason: 'inventory-full' };
   }
-  const routingFeeLimit = divideUp(amount * pricing.routingFeeLimitBasisPoints, BASIS_POINTS);
+  const routingFeeLimit = routingFeeLimitMillisatoshis(pricing.routingFeeLimitBasisPoints, amount);
   if (amount + routingFeeLimit > context.spendableMillisatoshis) return { quote: false, reason: 'balance-too-low' };
   const converted = divideUp(amount * pricing.onchainPerBitcoin, MILLISATOSHIS_PER_BITCOIN);
   const fee = divideUp(converted * pricing.feeBasisPoints, BASIS_POINTS);
@@ -75,6 +75,14 @@ export function priceQuote(pricing: MarketPricing, context: QuoteContext): Quote
     onchainAmount: converted + fee + pricing.baseFee,
     routingFeeLimitMillisatoshis: routingFeeLimit,
   };
+}
+
+/**
+ * The routing fee the provider allows for an invoice of `amount` millisatoshis, rounded up: what a quote keeps
+ * spendable beside the amount, and the fee limit its payment is sent with.
+ */
+export function routingFeeLimitMillisatoshis(basisPoints: bigint, amount: bigint): bigint {
+  return divideUp(amount * basisPoints, BASIS_POINTS);
 }
 
 function divideUp(numerator: bigint, denominator: bigint): bigint {

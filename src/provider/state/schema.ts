@@ -1,11 +1,9 @@
-import type { Database } from 'better-sqlite3';
-
 /**
  * The provider's own tables. Amounts are decimal strings of base units (millisatoshis on Lightning,
  * satoshis or wei on chain), never floating point. `user_version` numbers the schema so a later one
  * can migrate forward.
  */
-const SCHEMA_VERSION = 3;
+import type { Database } from 'better-sqlite3';
 
 /** Version 1: quotes, payments, claims. */
 const SCHEMA_1 = `
@@ -98,6 +96,7 @@ CREATE INDEX claims_open ON claims (state) WHERE state IN ('pending', 'broadcast
 
 /** Each migration takes the schema from its index to the next version. */
 export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3];
+const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrateProviderState(db: Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
