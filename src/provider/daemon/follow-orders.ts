@@ -74,7 +74,10 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
   const payment = state.paymentOfOrder(quote.orderId);
   const claim = state.claim(quote.orderId);
   const underway = payment?.state === 'paying' || claim?.state === 'pending';
-  if (serviceState === 'Funded' || underway) {
+  // A claim sent is the claim watch's from then on (`watchClaimsRound`, later in the same round): settling the
+  // order here as well would read the chain and send the claim twice a round.
+  const claimSent = claim !== undefined && claim.state !== 'pending';
+  if ((serviceState === 'Funded' || underway) && !claimSent) {
     const outcome = await settlement.settle({ orderId: quote.orderId, market: quote.market, invoice, serviceState });
     logOnce(following, quote.orderId, outcome);
     if (outcome.kind === 'not-paying' && (await refusalTaken(following, quote.orderId))) {
