@@ -122,8 +122,13 @@ export class MempoolView {
     return observations;
   }
 
+  /**
+   * The watch set's index, its known outputs copied: matching adds the outputs mempool fundings create, and
+   * those must not outlive the pass (a funding may leave the mempool before the next).
+   */
   private indexOf(watch: WatchSet): WatchIndex {
     if (this.indexed?.watch !== watch) this.indexed = { watch, index: indexWatchSet(watch, this.outputScripts) };
-    return this.indexed.index;
+    const { ordersByScript, outputs } = this.indexed.index;
+    return { ordersByScript, outputs: new Map(outputs) };
   }
 }
