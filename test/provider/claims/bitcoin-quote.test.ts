@@ -17,25 +17,22 @@ import { BroadcastRefused } from '../../../src/chains/chain-backend.js';
 import { buildBitcoinClaim } from '../../../src/provider/claims/bitcoin-claim.js';
 import { ClaimKeys } from '../../../src/provider/keys/claim-keys.js';
 import { connectServiceBroadcaster } from '../../../src/provider/service-link/service-broadcaster.js';
-import { startService, type RunningService } from '../../../src/service.js';
 import { ProviderState } from '../../../src/provider/state/provider-state.js';
-import { testEngineOptions } from '../../engine/helpers.js';
 import { BOT_PAY_REQ } from '../../e2e/bots.js';
 import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wallet.js';
-import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../../support/fixtures.js';
+import { BITCOIN_VIEW, configuration, hex32 } from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
-import { openFreshStore, type FreshStore } from '../../support/stores.js';
 import {
   addProvider,
-  connectClient,
   eventually,
   request,
-  silentLogger,
+  startTestService,
   succeed,
   type Ack,
   type Client,
+  type TestService,
 } from '../../ws/harness.js';
 
 const MARKET = 'BTC_LBTC';
@@ -52,8 +49,7 @@ describe("the provider's Bitcoin quote, judged by a real service", () => {
   const keys = ClaimKeys.fromSeed(Buffer.from(hex32('provider seed'), 'hex'));
   const refundAddress = p2wpkhAddress(walletKey(hex32('user refund key')), 'mainnet');
   let node: TestBitcoinNode;
-  let fresh: FreshStore;
-  let service: RunningService;
+  let running: TestService;
   let provider: Client;
   let user: Client;
   let dir: string;
@@ -65,36 +61,27 @@ describe("the provider's Bitcoin quote, judged by a real service", () => {
     const chain = new BitcoinTestChain('mainnet', BITCOIN_VIEW.blockHeight);
     chain.mine();
     node = await startTestBitcoinNode(chain);
-    fresh = await openFreshStore('sqlite');
-    await seedStore(fresh.store, { configuration: configuration({ markets: [MARKET], providers: [] }) });
-    service = await startService({
-      store: fresh.store,
-      host: '127.0.0.1',
-      port: 0,
-      logger: silentLogger,
-      databaseUrl: fresh.url,
-      engine: testEngineOptions({ quoteDeadlineMs: 1_000 }),
+    running = await startTestService('sqlite', {
+      configuration: configuration({ markets: [MARKET], providers: [] }),
+      engine: { quoteDeadlineMs: 1_000 },
       bitcoin: { esploraUrl: node.esploraUrl, confirmations: 2, pollIntervalMs: 50 },
     });
     dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-bitcoin-quote-'));
     state = ProviderState.open(join(dir, 'provider.sqlite'));
-    const credentials = await addProvider(fresh.store, 'daemon', null);
-    provider = await connectClient(service.url, '/provider/v1');
+    const credentials = await addProvider(running.fresh.store, 'daemon', null);
+    provider = await running.connect('/provider/v1');
     await succeed(provider, 'authenticate', credentials);
     await succeed(provider, 'activeConfiguration', { [MARKET]: { payReq: BOT_PAY_REQ } });
     await succeed(provider, 'subscribeToQuotes', [MARKET]);
     provider.on('requestQuote', (quoteRequest: QuoteRequest) => {
       void answer(quoteRequest);
     });
-    user = await connectClient(service.url, '/user/v1');
+    user = await running.connect('/user/v1');
   });
   after(async () => {
-    provider?.close();
-    user?.close();
     state?.close();
     rmSync(dir, { recursive: true, force: true });
-    await service?.close();
-    await fresh?.dispose();
+    await running?.close();
     await node?.close();
   });
 
@@ -137,7 +124,7 @@ describe("the provider's Bitcoin quote, judged by a real service", () => {
     const { orderId, ack, userAck } = await requestQuote(refundAddress);
     assert.deepEqual(ack, { success: true });
     assert.equal(userAck.success, true);
-    const order = await fresh.store.getOrder(orderId);
+    const order = await running.fresh.store.getOrder(orderId);
     const htlc = state.bitcoinHtlc(orderId);
     assert.ok(order !== undefined && htlc !== undefined);
     assert.equal(order.payToAddress, htlc.payToAddress);
@@ -180,7 +167,7 @@ describe("the provider's Bitcoin quote, judged by a real service", () => {
     const { orderId, preimage } = await requestQuote(refundAddress);
     const htlc = state.bitcoinHtlc(orderId);
     assert.ok(htlc !== undefined);
-    const order = await fresh.store.getOrder(orderId);
+    const order = await running.fresh.store.getOrder(orderId);
     assert.ok(order !== undefined);
     const coin = { txId: hex32('user coin'), index: 0, amount: 1_000_000n };
     const funding = buildPayment(
@@ -204,7 +191,7 @@ describe("the provider's Bitcoin quote, judged by a real service", () => {
         keys,
       });
     const broadcaster = await connectServiceBroadcaster({
-      serviceUrl: service.url,
+      serviceUrl: running.service.url,
       onchainTicker: 'BTC',
       ackTimeoutMs: 5_000,
     });
