@@ -185,7 +185,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
   };
 }
 
-/** Waits until the order reaches `state` (Anvil mines each transaction at once; nothing else is mined). */
+/** Waits until the order reaches `state`, mining nothing: the funding step mines its confirmations itself. */
 export async function untilState(world: ProviderWorld, orderId: string, state: string): Promise<void> {
   await eventually(async () => (await world.orderState(orderId)) === state, `order ${orderId} to be ${state}`);
 }
