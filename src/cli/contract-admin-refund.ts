@@ -6,7 +6,8 @@ import { catalogOf } from '../domain/market-catalog.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { OrderRecord } from '../domain/order.js';
 import type { Store } from '../store/store.js';
-import { accountOfKey, connectWallet, nodeFailureOrItself } from './ethereum-wallet.js';
+import { connectWallet } from '../chains/ethereum/wallet-connection.js';
+import { accountOfKey, nodeFailureOrItself } from './ethereum-wallet.js';
 
 export interface AdminRefundRequest {
   readonly rpcUrl: string;

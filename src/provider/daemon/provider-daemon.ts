@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { createPublicClient, createWalletClient, defineChain, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { openBitcoinBackend, type BitcoinNodeAddress } from '../../chains/bitcoin/open-bitcoin-backend.js';
-import { boundedNodeTransport } from '../../chains/ethereum/node-transport.js';
+import { connectWallet } from '../../chains/ethereum/wallet-connection.js';
 import type { LightningBackend } from '../../chains/lightning/lightning-backend.js';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import type { ProviderFileConfig } from '../config/provider-config.js';
@@ -90,7 +90,9 @@ export async function startProviderDaemon(
     const served: ServedMarket[] = [];
     const ethereum = config.file.ethereum;
     const wallet =
-      ethereum === undefined || config.ethereum === undefined ? undefined : await ethereumWallet(config.ethereum);
+      ethereum === undefined || config.ethereum === undefined
+        ? undefined
+        : await connectWallet(config.ethereum.rpcUrl, privateKeyToAccount(config.ethereum.payoutKey));
     const ethereumMarkets = new Map<
       string,
       { market: ServedMarket['market']; feeLimitMillisatoshis: (amount: bigint) => bigint }
@@ -159,7 +161,7 @@ export async function startProviderDaemon(
           ethereumQuoteDetails(
             {
               swapContractAddress: ethereum.swapContract,
-              payoutAddress: wallet.wallet.account.address,
+              payoutAddress: wallet.walletClient.account.address,
               ...(market.onchain.tokenAddress === undefined ? {} : { tokenAddress: market.onchain.tokenAddress }),
             },
             order,
@@ -172,7 +174,7 @@ export async function startProviderDaemon(
           state,
           lightning,
           publicClient: wallet.publicClient,
-          wallet: wallet.wallet,
+          wallet: wallet.walletClient,
           contract: ethereum.swapContract,
           requiredConfirmations: ethereum.confirmations,
           claimMarginBlocks: ethereum.claimMarginBlocks,
@@ -295,27 +297,11 @@ export async function startProviderDaemon(
     }
     return {
       probesUrl: probes?.url,
-      payoutAddress: wallet?.wallet.account.address,
+      payoutAddress: wallet?.walletClient.account.address,
       close: cleanUp,
     };
   } catch (error) {
     await cleanUp();
     throw error;
   }
-}
-
-async function ethereumWallet(ethereum: { rpcUrl: string; payoutKey: Hex }) {
-  const transport = boundedNodeTransport(ethereum.rpcUrl);
-  const chainId = await createPublicClient({ transport }).getChainId();
-  const chain = defineChain({
-    id: chainId,
-    name: `chain ${chainId}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [nodeUrlForLog(ethereum.rpcUrl)] } },
-  });
-  const account = privateKeyToAccount(ethereum.payoutKey);
-  return {
-    publicClient: createPublicClient({ chain, transport }),
-    wallet: createWalletClient({ chain, transport, account }),
-  };
 }
