@@ -1,13 +1,9 @@
-import { BITCOIN_SETTINGS, ETHEREUM_SETTINGS, type Setting } from './serve-settings.js';
+import { DEFAULT_HOST } from './settings.js';
+import { BITCOIN_SETTINGS, ETHEREUM_SETTINGS, httpUrl, type Setting } from './serve-settings.js';
 
-const httpUrl = (text: string) => {
-  try {
-    if (['http:', 'https:'].includes(new URL(text).protocol)) return text;
-  } catch {
-    // Reported like any other bad value.
-  }
-  return { invalid: 'must be an http or https URL' };
-};
+export const DEFAULT_PROVIDER_STATE = './data/provider.sqlite';
+export const DEFAULT_METRICS_PORT = 9464;
+export const DEFAULT_POLL_INTERVAL_MS = 2_000;
 
 const path = (text: string) => (text.trim() === '' ? { invalid: 'must name a file' } : text);
 
@@ -42,7 +38,7 @@ export const PROVIDER_SETTINGS: {
     env: 'LNSWAP_PROVIDER_STATE',
     valueName: 'FILE',
     help: "the provider's own SQLite state file (quotes, payments, claims); created when missing",
-    defaultText: './data/provider.sqlite',
+    defaultText: DEFAULT_PROVIDER_STATE,
     parse: path,
   },
   ethereumRpc: { ...ETHEREUM_SETTINGS.rpcUrl, help: 'Ethereum JSON-RPC node to settle and claim with' },
@@ -59,7 +55,7 @@ export const PROVIDER_SETTINGS: {
     env: 'LNSWAP_PROVIDER_METRICS_HOST',
     valueName: 'H',
     help: 'address /metrics, /healthz and /readyz listen on',
-    defaultText: '127.0.0.1',
+    defaultText: DEFAULT_HOST,
     parse: (text) => (text.trim() === '' ? { invalid: 'must be an address' } : text),
   },
   metricsPort: {
@@ -67,7 +63,7 @@ export const PROVIDER_SETTINGS: {
     env: 'LNSWAP_PROVIDER_METRICS_PORT',
     valueName: 'N|off',
     help: 'port of /metrics, /healthz and /readyz; 0 for any free one, off for none',
-    defaultText: '9464',
+    defaultText: String(DEFAULT_METRICS_PORT),
     parse: (text) =>
       text === 'off'
         ? 'off'
@@ -80,7 +76,7 @@ export const PROVIDER_SETTINGS: {
     env: 'LNSWAP_PROVIDER_POLL_INTERVAL_MS',
     valueName: 'N',
     help: 'how often orders are followed, outcomes reported and claims watched, in ms',
-    defaultText: '2000',
+    defaultText: String(DEFAULT_POLL_INTERVAL_MS),
     parse: (text) =>
       /^\d{1,9}$/.test(text) && Number(text) >= 10
         ? Number(text)
@@ -101,7 +97,3 @@ export const PROVIDER_SECRETS: readonly { readonly env: string; readonly help: s
     help: 'the BIP32 seed (hex) the per-order Bitcoin claim keys derive from',
   },
 ];
-
-export const DEFAULT_PROVIDER_STATE = './data/provider.sqlite';
-export const DEFAULT_METRICS_PORT = 9464;
-export const DEFAULT_POLL_INTERVAL_MS = 2_000;

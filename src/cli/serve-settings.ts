@@ -107,7 +107,7 @@ export const ETHEREUM_SETTINGS: {
   },
 };
 
-const httpUrl = (text: string) => {
+export const httpUrl = (text: string) => {
   try {
     if (['http:', 'https:'].includes(new URL(text).protocol)) return text;
   } catch {

@@ -10,6 +10,7 @@ import {
 } from '../provider-settings.js';
 import { secretFromEnv } from '../secrets.js';
 import { readSetting } from '../serve-settings.js';
+import { DEFAULT_HOST } from '../settings.js';
 import { UsageError } from '../usage-error.js';
 
 const SETTINGS = Object.values(PROVIDER_SETTINGS);
@@ -59,7 +60,7 @@ Logs are JSON lines on stdout; LOG_LEVEL sets the level (default info).
     if (serviceUrl === undefined) throw new UsageError('give the service: --service-url (LNSWAP_SERVICE_URL)');
     const stateFile = readSetting(PROVIDER_SETTINGS.state, values, env) ?? DEFAULT_PROVIDER_STATE;
     const metricsPort = readSetting(PROVIDER_SETTINGS.metricsPort, values, env) ?? DEFAULT_METRICS_PORT;
-    const metricsHost = readSetting(PROVIDER_SETTINGS.metricsHost, values, env) ?? '127.0.0.1';
+    const metricsHost = readSetting(PROVIDER_SETTINGS.metricsHost, values, env) ?? DEFAULT_HOST;
     const pollIntervalMs = readSetting(PROVIDER_SETTINGS.pollIntervalMs, values, env) ?? DEFAULT_POLL_INTERVAL_MS;
     const rpcUrl = readSetting(PROVIDER_SETTINGS.ethereumRpc, values, env);
     const esploraUrl = readSetting(PROVIDER_SETTINGS.bitcoinEsplora, values, env);
