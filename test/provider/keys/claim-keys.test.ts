@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, test } from 'node:test';
 import { HDKey } from '@scure/bip32';
 import secp256k1 from 'secp256k1';
-import { bitcoinSeedFromEnvironment } from '../../../src/provider/keys/bitcoin-seed.js';
+import { parseSeed } from '../../../src/provider/keys/bitcoin-seed.js';
 import { ClaimKeys, claimKeyPath } from '../../../src/provider/keys/claim-keys.js';
 import { hex32 } from '../../support/fixtures.js';
 
@@ -52,41 +49,11 @@ describe('claim keys per order from a BIP32 seed', () => {
     assert.doesNotMatch(seen, new RegExp(SEED_HEX.slice(0, 16)));
   });
 
-  test('the seed comes from a variable or a file, and an error never repeats it', () => {
-    assert.equal(
-      Buffer.from(bitcoinSeedFromEnvironment({ LNSWAP_PROVIDER_BITCOIN_SEED: ` ${SEED_HEX}\n` })).toString('hex'),
-      SEED_HEX,
-    );
-    const dir = mkdtempSync(join(tmpdir(), 'lnswap-seed-'));
-    try {
-      const file = join(dir, 'seed');
-      writeFileSync(file, `${SEED_HEX}\n`, { mode: 0o600 });
-      assert.equal(
-        Buffer.from(bitcoinSeedFromEnvironment({ LNSWAP_PROVIDER_BITCOIN_SEED_FILE: file })).toString('hex'),
-        SEED_HEX,
-      );
-      assert.throws(
-        () => bitcoinSeedFromEnvironment({ LNSWAP_PROVIDER_BITCOIN_SEED_FILE: join(dir, 'missing') }),
-        /cannot read the Bitcoin seed file .*ENOENT/,
-      );
-      assert.throws(
-        () =>
-          bitcoinSeedFromEnvironment({
-            LNSWAP_PROVIDER_BITCOIN_SEED: SEED_HEX,
-            LNSWAP_PROVIDER_BITCOIN_SEED_FILE: file,
-          }),
-        /not both/,
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-    assert.throws(
-      () => bitcoinSeedFromEnvironment({}),
-      /LNSWAP_PROVIDER_BITCOIN_SEED or LNSWAP_PROVIDER_BITCOIN_SEED_FILE must be set/,
-    );
+  test('the seed is hex, whitespace around it ignored, and an error never repeats it', () => {
+    assert.equal(Buffer.from(parseSeed(` ${SEED_HEX}\n`, 'LNSWAP_PROVIDER_BITCOIN_SEED')).toString('hex'), SEED_HEX);
     for (const bad of ['zz'.repeat(32), 'ab'.repeat(15), 'ab'.repeat(65), `${SEED_HEX}0`]) {
       assert.throws(
-        () => bitcoinSeedFromEnvironment({ LNSWAP_PROVIDER_BITCOIN_SEED: bad }),
+        () => parseSeed(bad, 'LNSWAP_PROVIDER_BITCOIN_SEED'),
         (error: Error) => {
           assert.match(error.message, /^LNSWAP_PROVIDER_BITCOIN_SEED: the Bitcoin seed must be/);
           assert.ok(!error.message.includes(bad));
