@@ -9,6 +9,7 @@ import { serveCommand } from './commands/serve.js';
 import { providersCommand } from './providers.js';
 import { tokensCommand } from './tokens.js';
 import { UsageError } from './usage-error.js';
+import { firstLineOf } from '../domain/errors.js';
 
 const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -58,12 +59,7 @@ export async function runCommandLine(argv: readonly string[], context: CliContex
       context.stderr.write(`lnswap ${name}: ${error.message} (run lnswap ${name} --help for usage)\n`);
       return 2;
     }
-    context.stderr.write(`lnswap ${name}: ${oneLine(error)}\n`);
+    context.stderr.write(`lnswap ${name}: ${firstLineOf(error)}\n`);
     return 1;
   }
-}
-
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0] ?? message;
 }

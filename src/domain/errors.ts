@@ -90,3 +90,9 @@ export const FAILURE_MESSAGE = 'Something went wrong';
  * log only.
  */
 export const INTERNAL_SERVER_ERROR = 'InternalServerError';
+
+/** The first line of an error's message (or of what was thrown), for a log line or a one-line report. */
+export function firstLineOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}

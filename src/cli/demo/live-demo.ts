@@ -12,6 +12,7 @@ import { serialQueue } from './serial.js';
 import { SimulatedLightningPayee, type PaymentReceived } from './simulated-lightning-payee.js';
 import { StepPrinter } from './step-printer.js';
 import { runUserSwap } from './user-bot.js';
+import { firstLineOf } from '../../domain/errors.js';
 
 const ETHER_MARKET = 'SETH_LSBTC';
 const ETHER_TICKER = 'SETH';
@@ -257,7 +258,7 @@ export async function startLiveSwaps(
       ).then(
         () => undefined,
         (error: unknown) => {
-          if (!stopping.signal.aborted) printer.note(`a swap failed: ${messageOf(error)}`);
+          if (!stopping.signal.aborted) printer.note(`a swap failed: ${firstLineOf(error)}`);
         },
       );
       void swap.finally(quotedOrFailed);
@@ -288,7 +289,3 @@ function payeeLine(payment: PaymentReceived): string {
   return `simulated Lightning payee: received payment ${payment.count} to this invoice, ${amount}; ${outcome}`;
 }
 
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
-}

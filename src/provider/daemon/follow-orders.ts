@@ -7,6 +7,7 @@ import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
 import { readServiceJson } from './service-reads.js';
+import { firstLineOf } from '../../domain/errors.js';
 
 export interface OrderFollowing {
   state: ProviderState;
@@ -40,7 +41,7 @@ export async function followOrdersRound(following: OrderFollowing): Promise<void
       await followOrder(following, quote);
     } catch (error) {
       following.logger.warn(
-        { orderId: quote.orderId, error: messageOf(error) },
+        { orderId: quote.orderId, error: firstLineOf(error) },
         'following the order failed; trying again',
       );
     }
@@ -117,11 +118,6 @@ function logOnce(following: OrderFollowing, orderId: string, outcome: SettleOutc
   } else {
     following.logger.info(fields, 'order settlement');
   }
-}
-
-export function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0] ?? text;
 }
 
 /** Chains of the settlements, for the claim watch. */

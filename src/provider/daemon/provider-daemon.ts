@@ -17,10 +17,11 @@ import { ProviderState } from '../state/provider-state.js';
 import { bitcoinChainSettlement } from './bitcoin-chain-settlement.js';
 import type { ChainSettlement } from './chain-settlement.js';
 import { ethereumChainSettlement } from './ethereum-chain-settlement.js';
-import { followOrdersRound, messageOf, settlementsByChain, type OrderFollowing } from './follow-orders.js';
+import { followOrdersRound, settlementsByChain, type OrderFollowing } from './follow-orders.js';
 import { startProbeServer, type ProbeServer, type Readiness } from './probe-server.js';
 import { ProviderMetrics } from './provider-metrics.js';
 import { watchClaimsRound } from './watch-claims.js';
+import { firstLineOf } from '../../domain/errors.js';
 
 const RATE_TIMEOUT_MS = 5_000;
 const RATE_MAX_BYTES = 64 * 1024;
@@ -221,7 +222,7 @@ export async function startProviderDaemon(
         metrics.quoteJudged(market, judgement);
         logger.info({ orderId, market, judgement }, 'quote sent');
       },
-      onError: (orderId, error) => logger.warn({ orderId, error: messageOf(error) }, 'service link'),
+      onError: (orderId, error) => logger.warn({ orderId, error: firstLineOf(error) }, 'service link'),
     });
     cleanups.push(() => responder.close());
     logger.info(
@@ -271,7 +272,7 @@ export async function startProviderDaemon(
     let running: Promise<void> = Promise.resolve();
     const loop = () => {
       running = round()
-        .catch((error: unknown) => logger.error({ error: messageOf(error) }, 'round failed'))
+        .catch((error: unknown) => logger.error({ error: firstLineOf(error) }, 'round failed'))
         .then(() => {
           lastRoundAtMs = now();
           if (!stopped) timer = setTimeout(loop, config.pollIntervalMs);

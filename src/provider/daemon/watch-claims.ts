@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { ChainKind } from '../../domain/markets.js';
 import type { ProviderState } from '../state/provider-state.js';
 import type { ChainSettlement, ClaimProgress } from './chain-settlement.js';
-import { messageOf } from './follow-orders.js';
 import type { ProviderMetrics } from './provider-metrics.js';
+import { firstLineOf } from '../../domain/errors.js';
 
 /**
  * One round over every claim not yet confirmed, nearest refund height first: each chain confirms,
@@ -26,7 +26,7 @@ export async function watchClaimsRound(
     try {
       progress = await chain.watchClaim(claim);
     } catch (error) {
-      logger.error({ ...fields, error: messageOf(error) }, 'claim failed; trying again');
+      logger.error({ ...fields, error: firstLineOf(error) }, 'claim failed; trying again');
       continue;
     }
     readings.push({ chain: claim.chain, orderId: claim.orderId, progress });
