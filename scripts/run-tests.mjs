@@ -97,6 +97,12 @@ async function runTestFile(file) {
   return { ...result, counts: { ...counts, fail: Math.max(counts.fail ?? 0, 1) } };
 }
 
+/** A file's or a check's output whole, framed by its name, then its verdict and wall time. */
+function printResult(kind, name, { status, output, seconds }) {
+  const verdict = status === 0 ? 'passed' : `FAILED (exit ${status})`;
+  process.stdout.write(`# ${kind} ${name}\n${output}# ${kind} ${name} ${verdict} in ${seconds.toFixed(1)} s\n`);
+}
+
 /** Runs the files `concurrency` at a time in the given order; prints each file's output when it ends. */
 async function runPass(files, concurrency) {
   const queue = [...files];
@@ -104,10 +110,7 @@ async function runPass(files, concurrency) {
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
       const result = { file, ...(await runTestFile(file)) };
-      const verdict = result.status === 0 ? 'passed' : `FAILED (exit ${result.status})`;
-      process.stdout.write(
-        `# file ${file}\n${result.output}# file ${file} ${verdict} in ${result.seconds.toFixed(1)} s\n`,
-      );
+      printResult('file', file, result);
       results.push(result);
     }
   };
@@ -118,10 +121,7 @@ async function runPass(files, concurrency) {
 /** `npm run NAME` at a lower priority, so a test never waits for it. */
 function startCheck(name) {
   return runBuffered('nice', ['-n', '10', 'npm', 'run', '-s', name]).then((result) => {
-    const verdict = result.status === 0 ? 'passed' : `FAILED (exit ${result.status})`;
-    process.stdout.write(
-      `# check ${name}\n${result.output}# check ${name} ${verdict} in ${result.seconds.toFixed(1)} s\n`,
-    );
+    printResult('check', name, result);
     return { name, ...result };
   });
 }
