@@ -82,7 +82,8 @@ export function isFinalState(state: OrderState): boolean {
 /**
  * The states in which an order may still be funded or paid out: at most one order per payment hash may be in
  * one of them, since two HTLCs locked to one payment hash let the second be claimed with the first's preimage.
- * The migrations (store/migrations/live-orders.ts) froze this list into a unique index (engine/swap-states.ts `IN_FLIGHT_STATES` is the same list).
+ * The migrations (store/migrations/live-orders.ts) froze this list into a unique index; the operator's in-flight
+ * limit (`maxSwapsInFlight`) counts orders in these states.
  */
 export const LIVE_ORDER_STATES = [
   'WaitingForFundingTx',

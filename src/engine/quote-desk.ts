@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isLnswapError, LnswapError } from '../domain/errors.js';
 import { catalogOf } from '../domain/market-catalog.js';
 import type { ChainViews, OrderRecord } from '../domain/order.js';
-import { INITIAL_ORDER_STATE } from '../domain/states.js';
+import { INITIAL_ORDER_STATE, LIVE_ORDER_STATES } from '../domain/states.js';
 import type { ConfigurationReadStore, OrderMoveStore } from '../store/store.js';
 import { QuoteAuction } from './auction.js';
 import {
@@ -15,7 +15,7 @@ import {
 } from './maker-quote.js';
 import type { EngineOptions } from './options.js';
 import { checkQuoteRequest, type QuoteRequest } from './quote-request.js';
-import { INVOICE_BLOCKING_STATES, IN_FLIGHT_STATES } from './swap-states.js';
+import { INVOICE_BLOCKING_STATES } from './swap-states.js';
 import type { AuctionEvents } from './metrics.js';
 
 /** The `requestQuote` payload providers receive. */
@@ -80,7 +80,7 @@ export class QuoteDesk {
 
     const [liveOrders, storedInFlight] = await Promise.all([
       store.findOrdersByPaymentHash(request.paymentHash, INVOICE_BLOCKING_STATES),
-      store.countOrdersInStates(IN_FLIGHT_STATES),
+      store.countOrdersInStates(LIVE_ORDER_STATES),
     ]);
     // From here to the reservation nothing awaits, so concurrent requests see each other's reservations.
     if (liveOrders.length > 0 || this.paymentHashesInAuction.has(request.paymentHash)) {

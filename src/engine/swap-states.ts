@@ -8,16 +8,3 @@ import { ORDER_STATES, type OrderState } from '../domain/states.js';
 export const INVOICE_BLOCKING_STATES: readonly OrderState[] = ORDER_STATES.filter(
   (state) => state !== 'FundWindowElapsed',
 );
-
-/**
- * Swaps the operator's in-flight limit counts: waiting for funds or for the provider to pay. Both stores
- * hold at most one order per payment hash in these states (a unique index, store/migrations/live-orders.ts);
- * `INVOICE_BLOCKING_STATES` adds the settled and refunding ones, which only this service's check covers.
- */
-export const IN_FLIGHT_STATES: readonly OrderState[] = [
-  'WaitingForFundingTx',
-  'WaitingForFundingTxConfirmation',
-  'WaitingForAdditionalFundingTxConfirmation',
-  'PartiallyFunded',
-  'Funded',
-];

@@ -6,7 +6,7 @@ import { buildMakerQuote, type MakerTerms } from '../../examples/maker-quote.js'
 import { LnswapError } from '../../src/domain/errors.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { QuoteDesk, type ProviderQuoteRequest } from '../../src/engine/quote-desk.js';
-import { IN_FLIGHT_STATES } from '../../src/engine/swap-states.js';
+import { LIVE_ORDER_STATES } from '../../src/domain/states.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hashOfInvoice, payReq, provider, seedStore, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
@@ -155,7 +155,7 @@ for (const kind of STORE_KINDS) {
     });
 
     test('TooManySwapsInFlight counts stored live orders and auctions under way', async () => {
-      const inFlight = await fresh.store.countOrdersInStates(IN_FLIGHT_STATES);
+      const inFlight = await fresh.store.countOrdersInStates(LIVE_ORDER_STATES);
       const { desk, requests } = deskWithMakers([makerTerms('maker', 0n)], { maxSwapsInFlight: inFlight + 1 });
       const first = desk.requestQuote({ market: 'BTC_LBTC', invoice: makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice, refundAddress });
       while (requests.length === 0) await sleep(1);
