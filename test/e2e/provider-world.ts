@@ -11,7 +11,14 @@ import { makeInvoice, type SignedInvoice } from '../support/invoices.js';
 import { startClnRestStandIn } from '../support/lightning/cln-rest-stand-in.js';
 import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
 import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';
-import { addProvider, eventually, startTestService, type ProviderKeys, type TestService } from '../ws/harness.js';
+import {
+  addProvider,
+  eventually,
+  recordingLogger,
+  startTestService,
+  type ProviderKeys,
+  type TestService,
+} from '../ws/harness.js';
 
 export const ETHER_MARKET = 'SETH_LSBTC';
 export const TOKEN_MARKET = 'SUSDC_LSBTC';
@@ -31,6 +38,8 @@ export interface ProviderWorld {
   readonly contract: Address;
   readonly token: Address;
   readonly harness: TestService;
+  /** What the service logged, parsed: what it was told shows there. */
+  readonly serviceLines: readonly Record<string, unknown>[];
   readonly payments: SimulatedPayments;
   readonly dir: string;
   /** A provider registered with a fresh payout key; its account gets gas unless `unfunded`. */
@@ -65,7 +74,9 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
   const contract = await anvil.deploySwapContract(BigInt(REFUND_DELAY));
   const token = await anvil.deployDemoToken({ symbol: 'SUSDC', decimals: 6 });
   await anvil.mintDemoToken(token, user.address, 10n ** 15n);
+  const serviceLog = recordingLogger();
   const harness = await startTestService('sqlite', {
+    logger: serviceLog.logger,
     configuration: configuration({
       markets: [ETHER_MARKET, TOKEN_MARKET],
       tokens: [{ ticker: 'SUSDC', network: 'simnet', address: token.toLowerCase(), decimals: 6 }],
@@ -100,6 +111,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
     contract,
     token,
     harness,
+    serviceLines: serviceLog.lines,
     payments,
     dir,
     fundGas,
