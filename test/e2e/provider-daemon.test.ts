@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Hex } from 'viem';
 import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
@@ -255,6 +256,36 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
       }
     });
   }
+
+  test('an order quoted before invoices were kept (no invoice in its quote): not paid, refused to the service', async () => {
+    const { daemon, stateFile, lines } = await startDaemon('legacy-quote', 'lnd');
+    try {
+      // As a quote of a schema 3 file reads: its hash and amounts, no invoice. Rounds begun before have ended
+      // by the time the order is funded.
+      const swap = await world.swap(ETHER_MARKET, 'settle', async (orderId) => {
+        const raw = new Database(stateFile);
+        raw.prepare('UPDATE quotes SET invoice = NULL WHERE order_id = ?').run(orderId);
+        raw.close();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await untilState(world, swap.orderId, 'Funded');
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.quote(swap.orderId)?.closed === true, 'the order refused and closed');
+        assert.equal(state.quote(swap.orderId)?.invoice, undefined);
+        assert.equal(state.payment(swap.invoice.paymentHash), undefined);
+      } finally {
+        state.close();
+      }
+      assert.equal(world.payments.payment(swap.invoice.paymentHash), undefined, 'nothing sent to the node');
+      assert.ok(lines.some((line) => line.orderId === swap.orderId && line.reason === 'quoted-invoice-unknown'));
+      assert.ok(
+        world.serviceLines.some((line) => line.orderId === swap.orderId && line.failedReason === 'PaymentFailed'),
+      );
+    } finally {
+      await daemon.close();
+    }
+  });
 
   test('a claim not confirmed as the refund height nears is sent again at a higher fee, same nonce', async () => {
     const { daemon, provider, stateFile } = await startDaemon('bumper', 'lnd', {

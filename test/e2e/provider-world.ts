@@ -48,8 +48,11 @@ export interface ProviderWorld {
   writeConfig(name: string, lightning: 'lnd' | 'cln', ethereum?: Record<string, unknown>): string;
   /** Gas for an account. */
   fundGas(address: Address): Promise<void>;
-  /** A user's swap: a quote for a fresh invoice with `behaviour` at the payee, funded as quoted, confirmed. */
-  swap(market: string, behaviour: PayeeBehaviour): Promise<Swap>;
+  /**
+   * A user's swap: a quote for a fresh invoice with `behaviour` at the payee, funded as quoted, confirmed.
+   * `beforeFunding` runs between the quote and the funding.
+   */
+  swap(market: string, behaviour: PayeeBehaviour, beforeFunding?: (orderId: string) => Promise<void>): Promise<Swap>;
   orderState(orderId: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -156,7 +159,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
       writeFileSync(path, JSON.stringify(config, null, 2));
       return path;
     },
-    async swap(market, behaviour) {
+    async swap(market, behaviour, beforeFunding) {
       const socket = await harness.connect('/user/v1');
       try {
         const invoice = makeInvoice({ network: 'simnet', amountSatoshis: INVOICE_SATOSHIS, expirySeconds: 7_200 });
@@ -166,6 +169,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
           'unsignedFundingTx' | 'unsignedApprovalTx',
           { to: Hex; data: Hex; value: string }
         >;
+        await beforeFunding?.(quote.orderId);
         const wallet = anvil.wallet(user);
         if (details.unsignedApprovalTx !== undefined) {
           const { to, data } = details.unsignedApprovalTx;
