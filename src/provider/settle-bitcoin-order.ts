@@ -17,6 +17,7 @@ import { readBitcoinHtlc, type BitcoinHtlcView } from './claims/bitcoin-htlc-vie
 import type { ClaimKeys } from './keys/claim-keys.js';
 import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from './payments/pay-invoice.js';
 import { decideClaimFee, type ClaimFeeDecision, type ClaimFeePolicy } from './rules/claim-fee-bump.js';
+import { judgeInvoice } from './rules/quoted-terms.js';
 import type { BitcoinHtlcRecord, ClaimRecord } from './state/provider-state.js';
 
 export interface BitcoinOrder {
@@ -41,7 +42,7 @@ export interface BitcoinSettlement extends PaymentSettings {
 
 export type BitcoinSettlementStep =
   | Exclude<PaymentStep, { kind: 'paid' }>
-  | { kind: 'not-paying'; reason: 'not-quoted' | 'payment-hash-mismatch' }
+  | { kind: 'not-paying'; reason: 'not-quoted' | 'payment-hash-mismatch' | 'invoice-not-quoted' }
   /** A claim (the first or a replacement) went out at `rate` satoshis per vbyte. */
   | { kind: 'claim-sent'; txId: string; rate: bigint; fee: bigint; atRisk: boolean }
   /** The claim is out and not due for a bump (sent again, in case the node forgot it). */
@@ -83,6 +84,9 @@ export async function settleBitcoinOrder(
   if (standing !== undefined) {
     return standing.kind === 'paid' ? advanceClaim(settlement, order.orderId, htlc, view, standing.preimage) : standing;
   }
+  // Nothing begun: only the invoice quoted for is ever paid, whoever hands it over.
+  if (judgeInvoice(quote, order.invoice).kind !== 'as-quoted')
+    return { kind: 'not-paying', reason: 'invoice-not-quoted' };
 
   const funded = view.outputs.reduce((sum, output) => sum + output.amount, 0n);
   const latestConfirmations = Math.min(...view.outputs.map((output) => output.confirmations));

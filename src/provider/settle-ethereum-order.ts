@@ -4,6 +4,7 @@ import type { OrderState } from '../domain/states.js';
 import { readEthereumSlot, sendEthereumClaim } from './claims/ethereum-claim.js';
 import { slotProblem, type SlotProblem } from './claims/ethereum-slot.js';
 import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from './payments/pay-invoice.js';
+import { judgeInvoice } from './rules/quoted-terms.js';
 
 export interface EthereumOrder {
   orderId: string;
@@ -25,14 +26,15 @@ export interface EthereumSettlement extends PaymentSettings {
 
 export type SettlementStep =
   | Exclude<PaymentStep, { kind: 'paid' }>
-  | { kind: 'not-paying'; reason: SlotProblem | 'not-quoted' }
+  | { kind: 'not-paying'; reason: SlotProblem | 'not-quoted' | 'invoice-not-quoted' }
   | { kind: 'claim-sent'; txHash: Hex }
   | { kind: 'claim-broadcast' };
 
 /**
  * One step of an Ethereum order the provider won, safe to repeat at any time and after any crash:
- * an open claim is sent; a payment in flight is looked up; otherwise the money rules decide on the
- * provider's own reading of the contract slot, and a payment that succeeds is claimed at once.
+ * an open claim is sent; a payment in flight is looked up; otherwise only the invoice quoted for is paid,
+ * when the money rules decide so on the provider's own reading of the contract slot, and a payment that
+ * succeeds is claimed at once.
  */
 export async function settleEthereumOrder(
   settlement: EthereumSettlement,
@@ -54,6 +56,8 @@ export async function settleEthereumOrder(
   const standing = await paymentStanding(settlement, decoded.paymentHash, claimTerms);
   if (standing !== undefined)
     return standing.kind === 'paid' ? sendClaim(settlement, order, standing.preimage) : standing;
+  if (judgeInvoice(quote, order.invoice).kind !== 'as-quoted')
+    return { kind: 'not-paying', reason: 'invoice-not-quoted' };
 
   const problem = slotProblem(slot, {
     payoutAddress: settlement.wallet.account.address,

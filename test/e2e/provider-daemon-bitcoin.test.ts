@@ -2,7 +2,8 @@
  * The provider daemon on a Bitcoin market, in this process: the test Bitcoin node (Esplora) watched by
  * a real service, a stand-in LND. The user funds the HTLC the daemon quoted (its claim key derived
  * from the seed for this order), the daemon pays once, claims the output to its payout address and the
- * order completes.
+ * order completes. Through a relay in front of the service, funding details naming the daemon's redeem script
+ * with another address are never paid.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey } from '../support/bitcoin-wallet.js';
 import { configuration, hex32 } from '../support/fixtures.js';
+import { HttpRelay } from '../support/http-relay.js';
 import { makeInvoice } from '../support/invoices.js';
 import type { RunningStandIn } from '../support/lightning/https-stand-in.js';
 import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
@@ -41,13 +43,17 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
   let lnd: RunningStandIn;
   let dir: string;
   let daemon: ProviderDaemon;
-  let coin: { txId: string; index: number; amount: bigint };
+  let relay: HttpRelay;
+  const coins: { txId: string; index: number; amount: bigint }[] = [];
   const recorded = recordingLogger();
+  const serviceLog = recordingLogger();
 
   before(async () => {
     chain = new BitcoinTestChain('simnet', 1_000);
-    const coinbase = chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'simnet') }).txs[0]!;
-    coin = { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value };
+    for (let mined = 0; mined < 2; mined += 1) {
+      const coinbase = chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'simnet') }).txs[0]!;
+      coins.push({ txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value });
+    }
     // The service watches from the block after its view's height, and reads the one at that height first.
     chain.mine();
     node = await startTestBitcoinNode(chain, { feeRate: 5 });
@@ -58,6 +64,7 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
         providers: [],
       }),
       engine: { quoteDeadlineMs: 1_000 },
+      logger: serviceLog.logger,
       bitcoin: { esploraUrl: node.esploraUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20 },
     });
     lnd = await startLndRestStandIn(payments, MACAROON.toString('hex'));
@@ -85,9 +92,11 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
         },
       },
     });
+    relay = new HttpRelay(new URL(harness.service.url));
+    await relay.start();
     daemon = await startProviderDaemon(
       {
-        serviceUrl: harness.service.url,
+        serviceUrl: relay.url,
         credentials: await addProvider(harness.fresh.store, 'bitcoin-daemon', null),
         stateFile: join(dir, 'provider.sqlite'),
         pollIntervalMs: 20,
@@ -99,6 +108,7 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
   });
   after(async () => {
     await daemon?.close();
+    await relay?.stop();
     await harness?.close();
     await lnd?.close();
     await node?.close();
@@ -118,7 +128,7 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
     const amount = parseDecimalAmount(quote.amount, 8)!;
     assert.equal(amount, 50_000n + 250n + 1_000n, 'the invoice at the rate, the fee in basis points and the base fee');
     const { payToAddress } = quote.details as { payToAddress: string };
-    chain.submit(buildPayment(userKey, coin, [{ address: payToAddress, amount }], 'simnet').toHex());
+    chain.submit(buildPayment(userKey, coins[0]!, [{ address: payToAddress, amount }], 'simnet').toHex());
     for (let block = 0; block < CONFIRMATIONS; block += 1) chain.mine();
 
     const payout = bitcoinAddress.toOutputScript(payoutAddress, bitcoinJsNetwork('simnet'));
@@ -141,6 +151,51 @@ describe('the provider daemon on a Bitcoin market with a real service', () => {
       assert.equal(state.payment(invoice.paymentHash)?.reported, true);
     } finally {
       state.close();
+    }
+  });
+  test('funding details with the quoted redeem script and another address: never paid, one error line, the failure reported', async () => {
+    const elsewhere = p2wpkhAddress(walletKey(hex32('daemon bitcoin elsewhere')), 'simnet');
+    relay.rewrite = (path, body) => {
+      const funding = body as { details?: Record<string, unknown> };
+      if (!path.endsWith('/fundDetails') || funding.details === undefined) return undefined;
+      return { ...funding, details: { ...funding.details, payToAddress: elsewhere } };
+    };
+    try {
+      const user = await harness.connect('/user/v1');
+      const invoice = makeInvoice({ network: 'simnet', amountSatoshis: 50_000n, expirySeconds: 7_200 });
+      payments.expect(invoice, 'settle');
+      const quote = await requestQuote(user, {
+        market: MARKET,
+        invoice: invoice.invoice,
+        refundAddress: p2wpkhAddress(walletKey(hex32('daemon bitcoin refund')), 'simnet'),
+      });
+      const { payToAddress } = quote.details as { payToAddress: string };
+      const amount = parseDecimalAmount(quote.amount, 8)!;
+      chain.submit(buildPayment(userKey, coins[1]!, [{ address: payToAddress, amount }], 'simnet').toHex());
+      for (let block = 0; block < CONFIRMATIONS; block += 1) chain.mine();
+      const state = ProviderState.open(join(dir, 'provider.sqlite'));
+      try {
+        await eventually(() => state.payment(invoice.paymentHash)?.reported === true, 'the failure reported');
+        assert.equal(state.payment(invoice.paymentHash)?.failureReason, 'service-mismatch');
+      } finally {
+        state.close();
+      }
+      const errors = recorded.lines.filter((line) => line.orderId === quote.orderId && line.level === 50);
+      assert.deepEqual(
+        errors.map((line) => line.mismatches),
+        [[{ field: 'payToAddress', quoted: payToAddress, answered: elsewhere }]],
+      );
+      assert.ok(
+        serviceLog.lines.some((line) => line.orderId === quote.orderId && line.failedReason === 'PaymentFailed'),
+      );
+      await eventually(async () => {
+        const response = await fetch(`${harness.service.url}/api/orders/${quote.orderId}/state`);
+        return (await response.json()) === 'Funded';
+      }, 'Funded');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(payments.payment(invoice.paymentHash), undefined, 'nothing sent to the node');
+    } finally {
+      relay.rewrite = undefined;
     }
   });
 });

@@ -3,20 +3,26 @@
  * swap funded as quoted, the daemon pays through a stand-in LND or Core Lightning, claims with the
  * preimage and the order completes, in ether and in a token; a failed payment opens no claim and the
  * user refunds; an order funded too close to its refund height is not paid; a claim not confirmed as
- * the refund height nears is sent again at a higher fee with the same nonce.
+ * the refund height nears is sent again at a higher fee with the same nonce; a relay in front of the service
+ * answering the order with a tenfold invoice of the same hash, or the funding with another contract: never paid,
+ * one error line, counted, and the failure reported to the service.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Hex } from 'viem';
 import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
+import { decodeInvoice } from '../../src/domain/invoice.js';
 import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
 import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
 import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
+import { HttpRelay, type JsonRewrite } from '../support/http-relay.js';
+import { makeInvoiceForHash } from '../support/invoices.js';
 import { eventually, recordingLogger } from '../ws/harness.js';
 import {
   CONFIRMATIONS,
@@ -42,6 +48,7 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
     name: string,
     lightning: 'lnd' | 'cln',
     ethereum: Record<string, unknown> = {},
+    serviceUrl = world.harness.service.url,
   ): Promise<{ daemon: ProviderDaemon; provider: TestProvider; stateFile: string; lines: Record<string, unknown>[] }> {
     const provider = await world.newProvider(name);
     const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, lightning, ethereum), 'utf8')));
@@ -49,7 +56,7 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
     const stateFile = join(world.dir, `${name}.sqlite`);
     const daemon = await startProviderDaemon(
       {
-        serviceUrl: world.harness.service.url,
+        serviceUrl,
         credentials: provider.keys,
         stateFile,
         pollIntervalMs: 20,
@@ -170,6 +177,111 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
       }
       assert.equal(world.payments.payment(swap.invoice.paymentHash), undefined, 'nothing sent to the node');
       assert.ok(lines.some((line) => line.orderId === swap.orderId && line.reason === 'refund-height-too-close'));
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  for (const lie of [
+    {
+      name: 'the order answered with a tenfold invoice of the same payment hash',
+      fields: ['invoice', 'invoiceAmount'],
+      rewrite: ((path, body) => {
+        const order = body as { invoice?: unknown };
+        if (!/^\/api\/orders\/[0-9a-f-]+$/.test(path) || typeof order.invoice !== 'string') return undefined;
+        const decoded = decodeInvoice(order.invoice)!;
+        const tenfold = makeInvoiceForHash(
+          { network: 'simnet', amountSatoshis: (decoded.amountMillisatoshis! * 10n) / 1000n, expirySeconds: 7_200 },
+          decoded.paymentHash,
+        );
+        return { ...order, invoice: tenfold };
+      }) satisfies JsonRewrite,
+    },
+    {
+      name: 'the funding details answered with another swap contract',
+      fields: ['contract'],
+      rewrite: ((path, body) => {
+        const funding = body as { details?: { unsignedFundingTx?: Record<string, unknown> } };
+        const tx = funding.details?.unsignedFundingTx;
+        if (!path.endsWith('/fundDetails') || tx === undefined) return undefined;
+        const elsewhere = `0x${'5e'.repeat(20)}`;
+        return { ...funding, details: { ...funding.details, unsignedFundingTx: { ...tx, to: elsewhere } } };
+      }) satisfies JsonRewrite,
+    },
+  ]) {
+    test(`a relay in front of the service, ${lie.name}: never paid, one error line, counted, the failure reported`, async () => {
+      const relay = new HttpRelay(new URL(world.harness.service.url));
+      await relay.start();
+      relay.rewrite = lie.rewrite;
+      const { daemon, stateFile, lines } = await startDaemon(`lied-${lie.fields[0]!}`, 'lnd', {}, relay.url);
+      try {
+        const swap = await world.swap(ETHER_MARKET, 'settle');
+        const state = ProviderState.open(stateFile);
+        try {
+          await eventually(
+            () => state.payment(swap.invoice.paymentHash)?.reported === true,
+            'the outcome of the order reported',
+          );
+          assert.equal(state.payment(swap.invoice.paymentHash)?.failureReason, 'service-mismatch');
+          assert.equal(state.quote(swap.orderId)?.closed, true);
+        } finally {
+          state.close();
+        }
+        assert.ok(
+          world.serviceLines.some((line) => line.orderId === swap.orderId && line.failedReason === 'PaymentFailed'),
+          'the service was told the payment failed',
+        );
+        const errors = lines.filter((line) => line.orderId === swap.orderId && line.level === 50);
+        assert.equal(errors.length, 1, 'one error line');
+        const named = errors[0]!.mismatches as { field: string; quoted: string; answered: string }[];
+        assert.deepEqual(
+          named.map(({ field }) => field),
+          lie.fields,
+        );
+        for (const { quoted, answered } of named) assert.ok(quoted !== answered && quoted !== '' && answered !== '');
+        for (const field of lie.fields) {
+          assert.equal(await metric(daemon, 'lnswap_provider_service_mismatches_total', { field }), 1);
+        }
+
+        // The relay tells the truth again: the order stays closed for the daemon, paid neither way.
+        relay.rewrite = undefined;
+        await untilState(world, swap.orderId, 'Funded');
+        await world.anvil.mine(CONFIRMATIONS);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(world.payments.payment(swap.invoice.paymentHash), undefined, 'nothing sent to the node');
+        assert.equal(await world.orderState(swap.orderId), 'Funded');
+      } finally {
+        await daemon.close();
+        await relay.stop();
+      }
+    });
+  }
+
+  test('an order quoted before invoices were kept (no invoice in its quote): not paid, refused to the service', async () => {
+    const { daemon, stateFile, lines } = await startDaemon('legacy-quote', 'lnd');
+    try {
+      // As a quote of a schema 3 file reads: its hash and amounts, no invoice. Rounds begun before have ended
+      // by the time the order is funded.
+      const swap = await world.swap(ETHER_MARKET, 'settle', async (orderId) => {
+        const raw = new Database(stateFile);
+        raw.prepare('UPDATE quotes SET invoice = NULL WHERE order_id = ?').run(orderId);
+        raw.close();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await untilState(world, swap.orderId, 'Funded');
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.quote(swap.orderId)?.closed === true, 'the order refused and closed');
+        assert.equal(state.quote(swap.orderId)?.invoice, undefined);
+        assert.equal(state.payment(swap.invoice.paymentHash), undefined);
+      } finally {
+        state.close();
+      }
+      assert.equal(world.payments.payment(swap.invoice.paymentHash), undefined, 'nothing sent to the node');
+      assert.ok(lines.some((line) => line.orderId === swap.orderId && line.reason === 'quoted-invoice-unknown'));
+      assert.ok(
+        world.serviceLines.some((line) => line.orderId === swap.orderId && line.failedReason === 'PaymentFailed'),
+      );
     } finally {
       await daemon.close();
     }

@@ -11,7 +11,14 @@ import { makeInvoice, type SignedInvoice } from '../support/invoices.js';
 import { startClnRestStandIn } from '../support/lightning/cln-rest-stand-in.js';
 import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
 import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';
-import { addProvider, eventually, startTestService, type ProviderKeys, type TestService } from '../ws/harness.js';
+import {
+  addProvider,
+  eventually,
+  recordingLogger,
+  startTestService,
+  type ProviderKeys,
+  type TestService,
+} from '../ws/harness.js';
 
 export const ETHER_MARKET = 'SETH_LSBTC';
 export const TOKEN_MARKET = 'SUSDC_LSBTC';
@@ -31,6 +38,8 @@ export interface ProviderWorld {
   readonly contract: Address;
   readonly token: Address;
   readonly harness: TestService;
+  /** What the service logged, parsed: what it was told shows there. */
+  readonly serviceLines: readonly Record<string, unknown>[];
   readonly payments: SimulatedPayments;
   readonly dir: string;
   /** A provider registered with a fresh payout key; its account gets gas unless `unfunded`. */
@@ -39,8 +48,11 @@ export interface ProviderWorld {
   writeConfig(name: string, lightning: 'lnd' | 'cln', ethereum?: Record<string, unknown>): string;
   /** Gas for an account. */
   fundGas(address: Address): Promise<void>;
-  /** A user's swap: a quote for a fresh invoice with `behaviour` at the payee, funded as quoted, confirmed. */
-  swap(market: string, behaviour: PayeeBehaviour): Promise<Swap>;
+  /**
+   * A user's swap: a quote for a fresh invoice with `behaviour` at the payee, funded as quoted, confirmed.
+   * `beforeFunding` runs between the quote and the funding.
+   */
+  swap(market: string, behaviour: PayeeBehaviour, beforeFunding?: (orderId: string) => Promise<void>): Promise<Swap>;
   orderState(orderId: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -65,7 +77,9 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
   const contract = await anvil.deploySwapContract(BigInt(REFUND_DELAY));
   const token = await anvil.deployDemoToken({ symbol: 'SUSDC', decimals: 6 });
   await anvil.mintDemoToken(token, user.address, 10n ** 15n);
+  const serviceLog = recordingLogger();
   const harness = await startTestService('sqlite', {
+    logger: serviceLog.logger,
     configuration: configuration({
       markets: [ETHER_MARKET, TOKEN_MARKET],
       tokens: [{ ticker: 'SUSDC', network: 'simnet', address: token.toLowerCase(), decimals: 6 }],
@@ -100,6 +114,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
     contract,
     token,
     harness,
+    serviceLines: serviceLog.lines,
     payments,
     dir,
     fundGas,
@@ -144,7 +159,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
       writeFileSync(path, JSON.stringify(config, null, 2));
       return path;
     },
-    async swap(market, behaviour) {
+    async swap(market, behaviour, beforeFunding) {
       const socket = await harness.connect('/user/v1');
       try {
         const invoice = makeInvoice({ network: 'simnet', amountSatoshis: INVOICE_SATOSHIS, expirySeconds: 7_200 });
@@ -154,6 +169,7 @@ export async function startProviderWorld(): Promise<ProviderWorld> {
           'unsignedFundingTx' | 'unsignedApprovalTx',
           { to: Hex; data: Hex; value: string }
         >;
+        await beforeFunding?.(quote.orderId);
         const wallet = anvil.wallet(user);
         if (details.unsignedApprovalTx !== undefined) {
           const { to, data } = details.unsignedApprovalTx;

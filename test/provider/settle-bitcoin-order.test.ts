@@ -113,6 +113,7 @@ describe('a Bitcoin order settled by the provider: the test Bitcoin node, a stan
       orderId,
       market: 'SBTC_LSBTC',
       paymentHash: invoice.paymentHash,
+      invoice: invoice.invoice,
       invoiceAmountMillisatoshis: 40_000_000n,
       onchainAmount,
       expiresAtMs: Date.now() + 600_000,

@@ -14,7 +14,7 @@ import {
 } from '../../src/provider/settle-ethereum-order.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
-import { makeInvoice } from '../support/invoices.js';
+import { makeInvoice, makeInvoiceForHash } from '../support/invoices.js';
 import type { RunningStandIn } from '../support/lightning/https-stand-in.js';
 import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
 import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';
@@ -82,6 +82,7 @@ describe(
         orderId,
         market: 'SETH_LSBTC',
         paymentHash: invoice.paymentHash,
+        invoice: invoice.invoice,
         invoiceAmountMillisatoshis: 100_000_000n,
         onchainAmount: AMOUNT,
         expiresAtMs: Date.now() + 600_000,
@@ -138,6 +139,21 @@ describe(
       assert.deepEqual(await settleEthereumOrder(settlement, short), { kind: 'not-paying', reason: 'underfunded' });
       assert.equal(payments.payment(elsewhere.paymentHash), undefined);
       assert.equal(payments.payment(short.paymentHash), undefined);
+    });
+
+    test('an invoice of the quoted hash for ten times the amount, handed over for a funded order, is never paid', async () => {
+      const order = await fundedOrder('settle');
+      await anvil.mine(2);
+      const tenfold = makeInvoiceForHash(
+        { network: 'simnet', amountSatoshis: 1_000_000n, expirySeconds: 7_200 },
+        order.paymentHash,
+      );
+      assert.deepEqual(await settleEthereumOrder(settlement, { ...order, invoice: tenfold }), {
+        kind: 'not-paying',
+        reason: 'invoice-not-quoted',
+      });
+      assert.equal(payments.payment(order.paymentHash), undefined, 'nothing sent to the node');
+      assert.equal(settlement.state.payment(order.paymentHash), undefined);
     });
 
     test('funded too close to its refund height: not paid', async () => {

@@ -55,7 +55,19 @@ export function makeInvoice(spec: InvoiceSpec): SignedInvoice {
   const preimageBytes = Buffer.from(preimage, 'hex');
   const paymentHash = sha256Hex(preimageBytes);
   const paymentSecret = sha256Hex(Buffer.concat([Buffer.from('payment secret:'), preimageBytes]));
+  return { invoice: signInvoice(spec, paymentHash, paymentSecret), paymentHash, preimage };
+}
 
+/**
+ * An invoice for a payment hash whose preimage the maker does not know, as anyone who read the hash can make
+ * (signed with TEST_NODE_PRIVATE_KEY; `spec.preimage` is not used).
+ */
+export function makeInvoiceForHash(spec: InvoiceSpec, paymentHash: string): string {
+  if (!/^[0-9a-f]{64}$/.test(paymentHash)) throw new Error('makeInvoiceForHash: payment hash must be 64 lowercase hex');
+  return signInvoice(spec, paymentHash, sha256Hex(Buffer.from(`payment secret for ${paymentHash}`)));
+}
+
+function signInvoice(spec: InvoiceSpec, paymentHash: string, paymentSecret: string): string {
   const tags: PaymentRequestObject['tags'] = [
     { tagName: 'payment_hash', data: paymentHash },
     { tagName: 'payment_secret', data: paymentSecret },
@@ -80,7 +92,7 @@ export function makeInvoice(spec: InvoiceSpec): SignedInvoice {
   );
   const signed = sign(unsigned, TEST_NODE_PRIVATE_KEY);
   if (!signed.paymentRequest) throw new Error('makeInvoice: bolt11 did not produce a payment request');
-  return { invoice: signed.paymentRequest, paymentHash, preimage };
+  return signed.paymentRequest;
 }
 
 /** 64-byte signature plus one recovery byte, in 5-bit words. */

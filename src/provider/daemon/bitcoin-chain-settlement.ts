@@ -1,9 +1,10 @@
 import { parseDecimalAmount } from '../../domain/amounts.js';
 import type { Market } from '../../domain/markets.js';
 import { quoteBitcoinHtlc } from '../claims/bitcoin-quote.js';
+import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
 import type { QuoteDetailsRequest } from '../service-link/quote-responder.js';
 import { settleBitcoinOrder, type BitcoinSettlement, type BitcoinSettlementStep } from '../settle-bitcoin-order.js';
-import type { QuoteRecord } from '../state/provider-state.js';
+import type { BitcoinHtlcRecord, QuoteRecord } from '../state/provider-state.js';
 import type { ChainSettlement, ClaimProgress, SettleOutcome } from './chain-settlement.js';
 
 export interface BitcoinChainOptions {
@@ -18,7 +19,7 @@ export interface BitcoinChainOptions {
 /**
  * The Bitcoin side of the daemon, around `settleBitcoinOrder`: the quote's HTLC names the order's own
  * claim key (BIP32 from the provider's seed) and the user's refund address; an order is won when the
- * service's redeem script is the one quoted; the settle step pays, claims every output, and replaces
+ * service's redeem script, address and amount are the ones quoted; the settle step pays, claims every output, and replaces
  * the claim at a higher rate, so watching a claim is the same step again.
  */
 export function bitcoinChainSettlement(
@@ -40,8 +41,8 @@ export function bitcoinChainSettlement(
       });
       return 'details' in quote ? { ...quote.details } : undefined;
     },
-    won: (fundDetails, quote) =>
-      wonByProvider(fundDetails, quote, options.market, state.bitcoinHtlc(quote.orderId)?.redeemScript),
+    judgeFunding: (fundDetails, quote) =>
+      judgeBitcoinFunding(fundDetails, quote, options.market, state.bitcoinHtlc(quote.orderId)),
     async settle(order) {
       return outcomeOf(await settleBitcoinOrder(settlement, order));
     },
@@ -104,13 +105,36 @@ function progressOf(
   }
 }
 
-/** The service's funding details are the HTLC this provider quoted, for the amount it quoted. */
-function wonByProvider(fundDetails: unknown, quote: QuoteRecord, market: Market, redeemScript: string | undefined) {
-  const funding = fundDetails as { amount?: unknown; details?: { redeemScript?: unknown } };
-  return (
-    redeemScript !== undefined &&
-    funding.details?.redeemScript === redeemScript &&
-    typeof funding.amount === 'string' &&
-    parseDecimalAmount(funding.amount, market.onchain.decimals) === quote.onchainAmount
+/**
+ * The service's funding details against the HTLC this provider quoted: the redeem script names whose quote it
+ * is (it holds the order's claim key; another script: an auction lost); with the provider's script, the
+ * address and the amount must be the quote's.
+ */
+function judgeBitcoinFunding(
+  fundDetails: unknown,
+  quote: QuoteRecord,
+  market: Market,
+  htlc: BitcoinHtlcRecord | undefined,
+): ServiceAnswer {
+  if (htlc === undefined) return { kind: 'another-quote' };
+  const funding = fundDetails as { amount?: unknown; details?: { redeemScript?: unknown; payToAddress?: unknown } };
+  const { redeemScript, payToAddress } = funding.details ?? {};
+  const amount =
+    typeof funding.amount === 'string' ? parseDecimalAmount(funding.amount, market.onchain.decimals) : undefined;
+  return judgeServiceAnswer(
+    [
+      {
+        term: 'redeemScript',
+        quoted: htlc.redeemScript.toLowerCase(),
+        answered: typeof redeemScript === 'string' ? redeemScript.toLowerCase() : undefined,
+      },
+      {
+        term: 'payToAddress',
+        quoted: htlc.payToAddress,
+        answered: typeof payToAddress === 'string' ? payToAddress : undefined,
+      },
+      { term: 'amount', quoted: quote.onchainAmount.toString(), answered: amount?.toString() },
+    ],
+    'redeemScript',
   );
 }

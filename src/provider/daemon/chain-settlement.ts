@@ -1,5 +1,6 @@
 import type { ChainKind } from '../../domain/markets.js';
 import type { OrderState } from '../../domain/states.js';
+import type { ServiceAnswer } from '../rules/quoted-terms.js';
 import type { ClaimRecord, QuoteRecord } from '../state/provider-state.js';
 
 /** An order the provider won, as the daemon hands it to its chain's settlement. */
@@ -34,8 +35,11 @@ export type ClaimProgress =
  */
 export interface ChainSettlement {
   readonly chain: ChainKind;
-  /** Whether the service's funding details of an order are this provider's quote: the auction was won. */
-  won(fundDetails: unknown, quote: QuoteRecord): boolean;
+  /**
+   * The service's funding details of an order against the provider's quote (`judgeServiceAnswer`): as quoted
+   * (the auction was won), another provider's quote (lost), or this provider's with other terms (a lie).
+   */
+  judgeFunding(fundDetails: unknown, quote: QuoteRecord): ServiceAnswer;
   settle(order: WonOrder): Promise<SettleOutcome>;
   /** Confirms a claim broadcast, or raises its fee as the refund height nears; sends a pending one. */
   watchClaim(claim: ClaimRecord): Promise<ClaimProgress>;

@@ -8,6 +8,7 @@ import { orderIdToBytes16 } from '../../domain/order-ids.js';
 import { readEthereumSlot } from '../claims/ethereum-claim.js';
 import { watchEthereumClaim } from '../claims/watch-ethereum-claim.js';
 import type { ClaimFeePolicy } from '../rules/claim-fee-bump.js';
+import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
 import { settleEthereumOrder, type EthereumSettlement } from '../settle-ethereum-order.js';
 import type { QuoteRecord } from '../state/provider-state.js';
 import type { ChainSettlement } from './chain-settlement.js';
@@ -27,8 +28,8 @@ export interface EthereumChainOptions {
 }
 
 /**
- * The Ethereum side of the daemon: an order is won when the service's funding call names the
- * provider's payout address, payment hash and quoted amount; its funder is learnt from the contract's
+ * The Ethereum side of the daemon: an order is won when the service's funding call is the provider's
+ * quote (payout address, contract, payment hash, asset and amount); its funder is learnt from the contract's
  * `OrderFunded` logs (the slot made out to the provider with the order's payment hash and asset), and
  * `settleEthereumOrder` then pays and claims; claims are watched to confirmation and fee-bumped.
  */
@@ -68,7 +69,7 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
 
   return {
     chain: 'ethereum',
-    won: (fundDetails, quote) => wonByProvider(fundDetails, quote, options, payout),
+    judgeFunding: (fundDetails, quote) => judgeEthereumFunding(fundDetails, quote, options, payout),
     async settle(order) {
       const served = options.markets.get(order.market);
       const quote = settlement.state.quote(order.orderId);
@@ -101,23 +102,40 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
   };
 }
 
-/** The service's funding details are exactly what this provider quoted: its payout address, hash, asset and amount. */
-function wonByProvider(fundDetails: unknown, quote: QuoteRecord, options: EthereumChainOptions, payout: string) {
+/**
+ * The service's funding call against this provider's quote: the claimer names whose quote it is (another
+ * claimer: an auction lost); with the provider's claimer, the contract, payment hash, asset and amount must be
+ * the quote's.
+ */
+function judgeEthereumFunding(
+  fundDetails: unknown,
+  quote: QuoteRecord,
+  options: EthereumChainOptions,
+  payout: string,
+): ServiceAnswer {
   const served = options.markets.get(quote.market);
+  if (served === undefined) return { kind: 'another-quote' };
   const funding = fundDetails as {
     amount?: unknown;
     details?: { unsignedFundingTx?: { to?: unknown; data?: unknown } };
   };
   const tx = funding.details?.unsignedFundingTx;
-  if (served === undefined || typeof tx?.data !== 'string' || typeof funding.amount !== 'string') return false;
-  const call = decodeFundingCalldata(tx.data);
-  const token = served.market.onchain.tokenAddress?.toLowerCase();
-  return (
-    call !== undefined &&
-    String(tx.to).toLowerCase() === options.settlement.contract.toLowerCase() &&
-    call.claimer === payout &&
-    call.paymentHash === quote.paymentHash.toLowerCase() &&
-    (call.functionName === 'fundToken' ? call.token === token : token === undefined) &&
-    parseDecimalAmount(funding.amount, served.market.onchain.decimals) === quote.onchainAmount
+  const call = typeof tx?.data === 'string' ? decodeFundingCalldata(tx.data) : undefined;
+  const amount =
+    typeof funding.amount === 'string' ? parseDecimalAmount(funding.amount, served.market.onchain.decimals) : undefined;
+  const asset = call?.functionName === 'fundToken' ? call.token : call === undefined ? undefined : ZERO_ADDRESS;
+  return judgeServiceAnswer(
+    [
+      { term: 'claimer', quoted: payout, answered: call?.claimer },
+      {
+        term: 'contract',
+        quoted: options.settlement.contract.toLowerCase(),
+        answered: typeof tx?.to === 'string' ? tx.to.toLowerCase() : undefined,
+      },
+      { term: 'paymentHash', quoted: quote.paymentHash.toLowerCase(), answered: call?.paymentHash },
+      { term: 'asset', quoted: (served.market.onchain.tokenAddress ?? ZERO_ADDRESS).toLowerCase(), answered: asset },
+      { term: 'amount', quoted: quote.onchainAmount.toString(), answered: amount?.toString() },
+    ],
+    'claimer',
   );
 }

@@ -3,6 +3,7 @@ import type { ChainKind } from '../../domain/markets.js';
 import { isOrderState, LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
 import type { SendPaymentResult } from '../payments/report-outcomes.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
+import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
 import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
@@ -30,10 +31,11 @@ const LIVE: ReadonlySet<OrderState> = new Set(LIVE_ORDER_STATES);
 
 /**
  * One round over every order the provider quoted and still follows, through the service's HTTP read
- * API: an undecided quote is won when the order's funding details are the provider's own (payout
- * address, payment hash, amount), lost otherwise; an order won is handed to its chain's settlement
- * once the service says `Funded` or a payment of it is under way; a decision never to pay is reported
- * as a failure; an order that is over, with nothing in flight or owed, is closed.
+ * API: an undecided quote is won when the order's funding details are the provider's own quote, lost
+ * when they are another provider's; an order won is handed to its chain's settlement with the invoice
+ * quoted for, once the service says `Funded` or a payment of it is under way; a decision never to pay is
+ * reported as a failure; an order that is over, with nothing in flight or owed, is closed. An answer
+ * naming this provider's quote with other terms (`judgeServiceAnswer`) closes the order unpaid for good.
  */
 export async function followOrdersRound(following: OrderFollowing): Promise<void> {
   for (const quote of following.state.openQuotes()) {
@@ -58,8 +60,13 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
       if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
       return;
     }
-    if (!settlement.won(funding, quote)) {
+    const answer = settlement.judgeFunding(funding, quote);
+    if (answer.kind === 'another-quote') {
       state.closeQuote(quote.orderId);
+      return;
+    }
+    if (answer.kind === 'contradicts-quote') {
+      refuseMismatch(following, quote, 'fundDetails', answer.differences);
       return;
     }
     state.markQuoteWon(quote.orderId);
@@ -73,13 +80,26 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
     throw new Error('the service answered an order this lnswap cannot read');
   }
   const payment = state.paymentOfOrder(quote.orderId);
+  if (payment === undefined) {
+    const answer = judgeInvoice(quote, invoice);
+    if (answer.kind === 'contradicts-quote') {
+      refuseMismatch(following, quote, 'order', answer.differences);
+      return;
+    }
+  }
+  // A payment begun goes on with its own invoice; otherwise the one quoted for is the one paid.
+  const payable = payment?.invoice ?? quote.invoice;
   const claim = state.claim(quote.orderId);
   const underway = payment?.state === 'paying' || claim?.state === 'pending';
   // A claim sent is the claim watch's from then on (`watchClaimsRound`, later in the same round): settling the
   // order here as well would read the chain and send the claim twice a round.
   const claimSent = claim !== undefined && claim.state !== 'pending';
   if ((serviceState === 'Funded' || underway) && !claimSent) {
-    const outcome = await settlement.settle({ orderId: quote.orderId, market: quote.market, invoice, serviceState });
+    // Quoted before invoices were kept: nothing to hold the service's invoice against, so nothing is paid.
+    const outcome =
+      payable === undefined
+        ? { kind: 'not-paying' as const, reason: 'quoted-invoice-unknown' }
+        : await settlement.settle({ orderId: quote.orderId, market: quote.market, invoice: payable, serviceState });
     logOnce(following, quote.orderId, outcome);
     if (outcome.kind === 'not-paying' && (await refusalTaken(following, quote.orderId))) {
       state.closeQuote(quote.orderId);
@@ -92,6 +112,36 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
     state.closeQuote(quote.orderId);
     following.loggedSteps.delete(quote.orderId);
   }
+}
+
+/**
+ * The service named this provider's quote with other terms (`read`: the answer that did): the order is closed
+ * unpaid for good, its payment hash written down as failed (`recordServiceMismatch`, reported to the service
+ * by `reportOutcomes` like any failure), one error line names each term as quoted and as answered, and each
+ * term is counted.
+ */
+function refuseMismatch(
+  following: OrderFollowing,
+  quote: QuoteRecord,
+  read: 'fundDetails' | 'order',
+  differences: readonly TermReading[],
+): void {
+  following.state.recordServiceMismatch(quote.orderId, following.now());
+  following.loggedSteps.delete(quote.orderId);
+  for (const { term } of differences) following.metrics.serviceMismatch(term);
+  following.logger.error(
+    {
+      orderId: quote.orderId,
+      market: quote.market,
+      read,
+      mismatches: differences.map(({ term, quoted, answered }) => ({
+        field: term,
+        quoted,
+        answered: answered ?? null,
+      })),
+    },
+    'the service answered terms other than the quote: never paying this order',
+  );
 }
 
 /**

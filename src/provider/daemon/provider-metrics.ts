@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ChainKind } from '../../domain/markets.js';
+import type { QuotedTerm } from '../rules/quoted-terms.js';
 import type { ProviderState } from '../state/provider-state.js';
 import type { ClaimProgress } from './chain-settlement.js';
 
@@ -15,6 +16,7 @@ export class ProviderMetrics {
   private readonly quotes: Counter<'market' | 'result'>;
   private readonly won: Counter<'market'>;
   private readonly bumps: Counter<'chain'>;
+  private readonly mismatches: Counter<'field'>;
   private readonly blocksToDeadline: Gauge<'chain' | 'order_id'>;
   private readonly atRisk: Gauge<'chain'>;
 
@@ -36,6 +38,12 @@ export class ProviderMetrics {
       name: 'lnswap_provider_claim_fee_bumps_total',
       help: 'Claims sent again at a higher fee',
       labelNames: ['chain'],
+      registers,
+    });
+    this.mismatches = new Counter({
+      name: 'lnswap_provider_service_mismatches_total',
+      help: "Terms of the provider's quote the service answered otherwise (the order then never paid), by term",
+      labelNames: ['field'],
       registers,
     });
     this.blocksToDeadline = new Gauge({
@@ -85,6 +93,10 @@ export class ProviderMetrics {
 
   quoteWon(market: string): void {
     this.won.inc({ market });
+  }
+
+  serviceMismatch(field: QuotedTerm): void {
+    this.mismatches.inc({ field });
   }
 
   /** The claims one watch round looked at, replacing the previous round's readings. */

@@ -1,4 +1,4 @@
-import type { PaymentFailureReason } from '../../chains/lightning/lightning-backend.js';
+import type { RecordedFailureReason } from '../state/provider-state.js';
 import type { PaymentDecision } from './payment-decision.js';
 
 /** The `paymentResult` message of `/provider/v1` (docs/websocket.md). */
@@ -18,7 +18,7 @@ export const PAYMENT_FAILED = 'PaymentFailed';
  */
 export function paymentResultFor(
   orderId: string,
-  payment: { state: 'paying' | 'succeeded' | 'failed'; preimage?: string; failureReason?: PaymentFailureReason },
+  payment: { state: 'paying' | 'succeeded' | 'failed'; preimage?: string; failureReason?: RecordedFailureReason },
 ): PaymentResultMessage | undefined {
   switch (payment.state) {
     case 'paying':

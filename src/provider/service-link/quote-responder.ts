@@ -166,6 +166,7 @@ async function answerQuoteRequest(
     orderId: request.orderId,
     market: served.market.name,
     paymentHash: invoice.paymentHash,
+    invoice: request.invoice,
     invoiceAmountMillisatoshis: invoice.amountMillisatoshis,
     onchainAmount: decision.onchainAmount,
     expiresAtMs: quoteExpiryTimestampMs,

@@ -7,6 +7,8 @@ export interface QuoteRecord {
   orderId: string;
   market: string;
   paymentHash: string;
+  /** The invoice quoted for, the only one the provider pays for the order; absent in quotes written before it was kept. */
+  invoice?: string;
   invoiceAmountMillisatoshis: bigint;
   onchainAmount: bigint;
   expiresAtMs: number;
@@ -18,6 +20,12 @@ export interface QuoteRecord {
 
 export type PaymentState = 'paying' | 'succeeded' | 'failed';
 
+/**
+ * Why a payment failed: the node's reason, or `service-mismatch` for one never sent because the service
+ * answered the order with terms other than the quote's (the hash is then never paid).
+ */
+export type RecordedFailureReason = PaymentFailureReason | 'service-mismatch';
+
 export interface PaymentRecord {
   paymentHash: string;
   orderId: string;
@@ -27,7 +35,7 @@ export interface PaymentRecord {
   state: PaymentState;
   preimage?: string;
   feeMillisatoshis?: bigint;
-  failureReason?: PaymentFailureReason;
+  failureReason?: RecordedFailureReason;
   /** The service acknowledged the `paymentResult` for this outcome. */
   reported: boolean;
   startedAtMs: number;
@@ -83,7 +91,7 @@ interface PaymentRow {
   state: PaymentState;
   preimage: string | null;
   fee_msat: string | null;
-  failure_reason: PaymentFailureReason | null;
+  failure_reason: RecordedFailureReason | null;
   reported: number;
   started_at_ms: number;
   resolved_at_ms: number | null;
@@ -116,6 +124,7 @@ interface QuoteRow {
   order_id: string;
   market: string;
   payment_hash: string;
+  invoice: string | null;
   invoice_amount_msat: string;
   onchain_amount: string;
   expires_at_ms: number;
@@ -156,18 +165,24 @@ export class ProviderState {
     this.db.close();
   }
 
-  recordQuote(quote: Omit<QuoteRecord, 'won' | 'closed'>): void {
+  /**
+   * Written before the quote is sent. A second quote for the order replaces every term of the first, the
+   * invoice with its amount and hash included, so the row always holds one quote's terms together.
+   */
+  recordQuote(quote: Omit<QuoteRecord, 'won' | 'closed' | 'invoice'> & { invoice: string }): void {
     this.db
       .prepare(
-        `INSERT INTO quotes (order_id, market, payment_hash, invoice_amount_msat, onchain_amount, expires_at_ms, quoted_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (order_id) DO UPDATE SET onchain_amount = excluded.onchain_amount,
+        `INSERT INTO quotes (order_id, market, payment_hash, invoice, invoice_amount_msat, onchain_amount, expires_at_ms, quoted_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (order_id) DO UPDATE SET payment_hash = excluded.payment_hash, invoice = excluded.invoice,
+           invoice_amount_msat = excluded.invoice_amount_msat, onchain_amount = excluded.onchain_amount,
            expires_at_ms = excluded.expires_at_ms, quoted_at_ms = excluded.quoted_at_ms`,
       )
       .run(
         quote.orderId,
         quote.market,
         quote.paymentHash,
+        quote.invoice,
         quote.invoiceAmountMillisatoshis.toString(),
         quote.onchainAmount.toString(),
         quote.expiresAtMs,
@@ -209,6 +224,35 @@ export class ProviderState {
   /** Marks the order done with: a lost auction, or an order won that is over. */
   closeQuote(orderId: string): boolean {
     return this.db.prepare('UPDATE quotes SET closed = 1 WHERE order_id = ? AND closed = 0').run(orderId).changes === 1;
+  }
+
+  /**
+   * The service answered the order with terms other than the quote's: the quote's payment hash is written
+   * down as a payment failed with `service-mismatch` (never sent, so never paid, whatever the service says
+   * later; its failure is reported like any other) and the order closed, in one transaction. False when a
+   * payment of the hash was begun before, which then stands as it is.
+   */
+  recordServiceMismatch(orderId: string, nowMs: number): boolean {
+    return this.db.transaction(() => {
+      const quote = this.quote(orderId);
+      if (quote === undefined) return false;
+      const written = this.db
+        .prepare(
+          `INSERT INTO payments (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, failure_reason,
+             started_at_ms, resolved_at_ms)
+           VALUES (?, ?, ?, ?, '0', 'failed', 'service-mismatch', ?, ?) ON CONFLICT (payment_hash) DO NOTHING`,
+        )
+        .run(
+          quote.paymentHash,
+          orderId,
+          quote.invoice ?? '',
+          quote.invoiceAmountMillisatoshis.toString(),
+          nowMs,
+          nowMs,
+        );
+      this.closeQuote(orderId);
+      return written.changes === 1;
+    })();
   }
 
   /** Quotes whose order the daemon still follows, oldest first. */
@@ -409,6 +453,7 @@ function quoteFromRow(row: QuoteRow): QuoteRecord {
     orderId: row.order_id,
     market: row.market,
     paymentHash: row.payment_hash,
+    ...(row.invoice === null ? {} : { invoice: row.invoice }),
     invoiceAmountMillisatoshis: BigInt(row.invoice_amount_msat),
     onchainAmount: BigInt(row.onchain_amount),
     expiresAtMs: row.expires_at_ms,

@@ -94,8 +94,17 @@ ALTER TABLE claims_2 RENAME TO claims;
 CREATE INDEX claims_open ON claims (state) WHERE state IN ('pending', 'broadcast');
 `;
 
+/**
+ * Version 4: `quotes.invoice`, the invoice the provider quoted for, so it pays that one and no other the
+ * service names. NULL in quotes written before it was kept: such an order is not paid unless a payment of
+ * it was already begun (docs/provider.md, "Money rules").
+ */
+const SCHEMA_4 = `
+ALTER TABLE quotes ADD COLUMN invoice TEXT;
+`;
+
 /** Each migration takes the schema from its index to the next version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3];
+export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4];
 const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrateProviderState(db: Database): void {

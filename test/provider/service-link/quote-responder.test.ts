@@ -111,7 +111,7 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
     );
   });
 
-  test('a served invoice is priced, written down and quoted with the payout address as claimer; one out of bounds is not', async () => {
+  test('a served invoice is priced, written down with its invoice and quoted with the payout address as claimer; one out of bounds is not', async () => {
     responder = await startQuoteResponder(options());
     const user = await harness.connect('/user/v1');
     const served = makeInvoice({ network: 'simnet', amountSatoshis: 100_000n, expirySeconds: 7_200 });
@@ -137,6 +137,7 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
     assert.equal(quote?.paymentHash, served.paymentHash);
     assert.equal(quote.onchainAmount, 30_000_000_000_000_000n + 150_000_000_000_000n);
     assert.equal(quote.invoiceAmountMillisatoshis, 100_000_000n);
+    assert.equal(quote.invoice, served.invoice, 'the invoice quoted for, the only one the daemon pays');
 
     await request(user, 'requestQuote', { market: MARKET, invoice: tooSmall.invoice });
     assert.equal(judged.length, 1, 'no quote for an invoice below the minimum');

@@ -180,6 +180,82 @@ describe('the provider state file', () => {
     assert.throws(() => ProviderState.open(path), /schema version 99/);
   });
 
+  test("a quote keeps its invoice; a second quote of the order replaces every term; the service's mismatch fails the hash for good", () => {
+    const quote = {
+      orderId: 'quoted-1',
+      market: 'SETH_LSBTC',
+      paymentHash: 'ab'.repeat(32),
+      invoice: 'lnbcrt240u1first',
+      invoiceAmountMillisatoshis: 24_000_000n,
+      onchainAmount: 7_000n,
+      expiresAtMs: 10_000,
+      quotedAtMs: 1_000,
+    };
+    state.recordQuote(quote);
+    assert.equal(state.quote(quote.orderId)?.invoice, quote.invoice);
+    const second = {
+      ...quote,
+      paymentHash: 'cd'.repeat(32),
+      invoice: 'lnbcrt1m1second',
+      invoiceAmountMillisatoshis: 100_000_000n,
+      onchainAmount: 30_000n,
+    };
+    state.recordQuote(second);
+    const kept = state.quote(quote.orderId);
+    assert.deepEqual(
+      [kept?.paymentHash, kept?.invoice, kept?.invoiceAmountMillisatoshis, kept?.onchainAmount],
+      [second.paymentHash, second.invoice, second.invoiceAmountMillisatoshis, second.onchainAmount],
+    );
+
+    assert.ok(state.recordServiceMismatch(quote.orderId, 5_000));
+    const refused = state.payment(second.paymentHash);
+    assert.deepEqual(
+      [refused?.state, refused?.failureReason, refused?.invoice, refused?.reported, state.quote(quote.orderId)?.closed],
+      ['failed', 'service-mismatch', second.invoice, false, true],
+    );
+    assert.equal(
+      state.beginPayment({
+        paymentHash: second.paymentHash,
+        orderId: quote.orderId,
+        invoice: second.invoice,
+        amountMillisatoshis: 1n,
+        feeLimitMillisatoshis: 0n,
+        nowMs: 6_000,
+      }),
+      'exists',
+      'never paid afterwards',
+    );
+    assert.ok(state.unreportedPayments().some((payment) => payment.paymentHash === second.paymentHash));
+    assert.equal(state.recordServiceMismatch(quote.orderId, 7_000), false, 'written once');
+  });
+
+  test('a file of the third schema is migrated in place: its quotes kept, without an invoice', () => {
+    const path = join(dir, 'third-schema.sqlite');
+    const raw = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration);
+    raw.pragma('user_version = 3');
+    raw
+      .prepare(
+        `INSERT INTO quotes (order_id, market, payment_hash, invoice_amount_msat, onchain_amount, expires_at_ms, quoted_at_ms, won)
+         VALUES ('old', 'SETH_LSBTC', ?, '24000000', '7000', 10, 1, 1)`,
+      )
+      .run('ef'.repeat(32));
+    raw.close();
+
+    const migrated = ProviderState.open(path);
+    try {
+      const old = migrated.quote('old');
+      assert.deepEqual(
+        [old?.paymentHash, old?.invoiceAmountMillisatoshis, old?.won, 'invoice' in (old ?? {})],
+        ['ef'.repeat(32), 24_000_000n, true, false],
+      );
+      assert.ok(migrated.recordServiceMismatch('old', 2));
+      assert.equal(migrated.payment('ef'.repeat(32))?.failureReason, 'service-mismatch');
+    } finally {
+      migrated.close();
+    }
+  });
+
   test('a file of the first schema is migrated in place: its payments and claims kept, Bitcoin HTLCs and fee rates added', () => {
     const path = join(dir, 'first-schema.sqlite');
     const raw = new Database(path);
