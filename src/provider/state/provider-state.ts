@@ -1,6 +1,7 @@
 import Database, { type Database as Db } from 'better-sqlite3';
 import type { PaymentFailureReason } from '../../chains/lightning/lightning-backend.js';
 import type { ChainKind } from '../../domain/markets.js';
+import { refuseForeignTables } from './own-tables.js';
 import { migrateProviderState } from './schema.js';
 
 export interface QuoteRecord {
@@ -135,11 +136,13 @@ export class ProviderState {
 
   /**
    * `synchronous = FULL`: a commit is on disk before the call returns, so a payment begun is never
-   * forgotten, even by a power cut (NORMAL would only survive the process dying).
+   * forgotten, even by a power cut (NORMAL would only survive the process dying). A file holding another
+   * program's tables is refused before anything is written to it (ForeignStateFileError).
    */
   static open(path: string): ProviderState {
     const db = new Database(path);
     try {
+      refuseForeignTables(db, path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');

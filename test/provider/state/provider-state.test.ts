@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ProviderState, type PaymentStart } from '../../../src/provider/state/provider-state.js';
 import { MIGRATIONS } from '../../../src/provider/state/schema.js';
+import { ForeignStateFileError } from '../../../src/provider/state/own-tables.js';
+import { openStore } from '../../../src/store/open.js';
 import { programArgs } from '../../support/repository.js';
 
 describe('the provider state file', () => {
@@ -222,5 +224,46 @@ describe('the provider state file', () => {
     } finally {
       migrated.close();
     }
+  });
+
+  test("the service's own SQLite database given as the state file is refused, naming the file and its tables", async () => {
+    const path = join(dir, 'service.sqlite');
+    const service = await openStore(`sqlite:${path}`);
+    await service.close();
+    const tablesOf = () => {
+      const raw = new Database(path, { readonly: true });
+      try {
+        return (
+          raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]
+        ).map((row) => row.name);
+      } finally {
+        raw.close();
+      }
+    };
+    const before = tablesOf();
+    assert.ok(before.includes('orders'), 'the service made its tables');
+    assert.throws(
+      () => ProviderState.open(path),
+      (error: unknown) =>
+        error instanceof ForeignStateFileError &&
+        error.message.includes(path) &&
+        error.foreignTables.includes('orders') &&
+        error.foreignTables.every((table) => before.includes(table)) &&
+        error.message.includes('orders'),
+    );
+    assert.deepEqual(tablesOf(), before, 'nothing added to the service database');
+  });
+
+  test('a file of an older schema, or with one more table than the provider made, is told apart', () => {
+    const path = join(dir, 'one-more-table.sqlite');
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0]!);
+    raw.pragma('user_version = 1');
+    raw.close();
+    ProviderState.open(path).close();
+    const extra = new Database(path);
+    extra.exec('CREATE TABLE notes (body TEXT)');
+    extra.close();
+    assert.throws(() => ProviderState.open(path), /holds tables of another program \(notes\)/);
   });
 });
