@@ -3,7 +3,8 @@
  * swap funded as quoted, the daemon pays through a stand-in LND or Core Lightning, claims with the
  * preimage and the order completes, in ether and in a token; a failed payment opens no claim and the
  * user refunds; an order funded too close to its refund height is not paid; a claim not confirmed as
- * the refund height nears is sent again at a higher fee with the same nonce.
+ * the refund height nears is sent again at a higher fee with the same nonce; a node reporting a success
+ * whose preimage does not hash leaves the payment suspect, said once in the log, in the metrics and on `/readyz`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -121,6 +122,7 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
           service: true,
           lightning: true,
           chains: { ethereum: true },
+          suspectPayments: [],
         });
         const logged = JSON.stringify(lines);
         assert.ok(!logged.includes(provider.keys.secretKey) && !logged.includes(provider.payoutKey.slice(2)));
@@ -151,6 +153,46 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
       });
       await world.anvil.mine(CONFIRMATIONS);
       await untilState(world, swap.orderId, 'Refunded');
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  test('a node reporting a success whose preimage does not hash: suspect, one error line, the metric, /readyz says why', async () => {
+    const { daemon, stateFile, lines } = await startDaemon('bad-preimage', 'lnd');
+    try {
+      const swap = await world.swap(ETHER_MARKET, 'settle-bad-preimage');
+      const paymentHash = swap.invoice.paymentHash;
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.payment(paymentHash)?.state === 'suspect', 'the payment suspect');
+        // Rounds go every 20 ms: a line per round would show as dozens.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const payment = state.payment(paymentHash);
+        assert.equal(payment?.suspectReason, 'preimage-mismatch');
+        assert.equal(payment.reported, false, 'never reported: money may have gone out');
+        assert.equal(state.claim(swap.orderId), undefined, 'never claimed without a valid preimage');
+      } finally {
+        state.close();
+      }
+      const loud = lines.filter((line) => line.orderId === swap.orderId && Number(line.level) >= 40);
+      assert.equal(loud.length, 1, JSON.stringify(loud));
+      assert.equal(loud[0]?.level, 50);
+      assert.equal(loud[0]?.paymentHash, paymentHash);
+      assert.equal(loud[0]?.reason, 'preimage-mismatch');
+      assert.equal(world.payments.sendAttempts.get(paymentHash), 1, 'never paid again');
+      assert.equal(await world.orderState(swap.orderId), 'Funded', 'no failure reported to the service');
+      assert.equal(await metric(daemon, 'lnswap_provider_payments_suspect'), 1);
+      assert.equal(await metric(daemon, 'lnswap_provider_payments', { outcome: 'suspect' }), 1);
+      const ready = await fetch(`${daemon.probesUrl}/readyz`);
+      assert.equal(ready.status, 503);
+      const body = (await ready.json()) as { status: string; suspectPayments: unknown; reasons: string[] };
+      assert.equal(body.status, 'not ready');
+      assert.deepEqual(body.suspectPayments, [{ orderId: swap.orderId, paymentHash, reason: 'preimage-mismatch' }]);
+      assert.ok(
+        body.reasons.some((reason) => reason.includes(paymentHash) && reason.includes('suspect (preimage-mismatch)')),
+        JSON.stringify(body.reasons),
+      );
     } finally {
       await daemon.close();
     }

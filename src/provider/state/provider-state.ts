@@ -1,5 +1,5 @@
 import Database, { type Database as Db } from 'better-sqlite3';
-import type { PaymentFailureReason } from '../../chains/lightning/lightning-backend.js';
+import type { PaymentFailureReason, SuspectReason } from '../../chains/lightning/lightning-backend.js';
 import type { ChainKind } from '../../domain/markets.js';
 import { refuseForeignTables } from './own-tables.js';
 import { migrateProviderState } from './schema.js';
@@ -17,7 +17,12 @@ export interface QuoteRecord {
   closed: boolean;
 }
 
-export type PaymentState = 'paying' | 'succeeded' | 'failed';
+/**
+ * `suspect`: the node reported the payment in a state the daemon cannot trust (SuspectReason). Money may have gone
+ * out, so it is never paid again nor reported failed, and without a valid preimage never claimed: the operator
+ * resolves it (docs/provider.md, Suspect payments).
+ */
+export type PaymentState = 'paying' | 'succeeded' | 'failed' | 'suspect';
 
 export interface PaymentRecord {
   paymentHash: string;
@@ -29,6 +34,9 @@ export interface PaymentRecord {
   preimage?: string;
   feeMillisatoshis?: bigint;
   failureReason?: PaymentFailureReason;
+  suspectReason?: SuspectReason;
+  /** What the node said of a suspect payment (its preimage, amount or status), shortened. */
+  nodeReport?: string;
   /** The service acknowledged the `paymentResult` for this outcome. */
   reported: boolean;
   startedAtMs: number;
@@ -85,6 +93,8 @@ interface PaymentRow {
   preimage: string | null;
   fee_msat: string | null;
   failure_reason: PaymentFailureReason | null;
+  suspect_reason: SuspectReason | null;
+  node_report: string | null;
   reported: number;
   started_at_ms: number;
   resolved_at_ms: number | null;
@@ -240,7 +250,7 @@ export class ProviderState {
 
   /** How many payments are in each state, for metrics. */
   paymentCounts(): Record<PaymentState, number> {
-    const counts: Record<PaymentState, number> = { paying: 0, succeeded: 0, failed: 0 };
+    const counts: Record<PaymentState, number> = { paying: 0, succeeded: 0, failed: 0, suspect: 0 };
     const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM payments GROUP BY state').all() as {
       state: PaymentState;
       n: number;
@@ -321,11 +331,38 @@ export class ProviderState {
     );
   }
 
-  /** The service acknowledged the `paymentResult`; only a resolved payment can have been reported. */
+  /**
+   * The node reported the payment in a state the daemon cannot trust: kept apart, with why and what the node said.
+   * False when it was not in flight.
+   */
+  recordPaymentSuspect(
+    paymentHash: string,
+    suspicion: { reason: SuspectReason; nodeReport: string; nowMs: number },
+  ): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE payments SET state = 'suspect', suspect_reason = ?, node_report = ?, resolved_at_ms = ?
+           WHERE payment_hash = ? AND state = 'paying'`,
+        )
+        .run(suspicion.reason, suspicion.nodeReport, suspicion.nowMs, paymentHash).changes === 1
+    );
+  }
+
+  /** Suspect payments, oldest first: what `/readyz` names until the operator resolves them. */
+  suspectPayments(): PaymentRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM payments WHERE state = 'suspect' ORDER BY started_at_ms`)
+      .all() as PaymentRow[];
+    return rows.map(paymentFromRow);
+  }
+
+  /** The service acknowledged the `paymentResult`; only a succeeded or failed payment can have been reported. */
   markReported(paymentHash: string): boolean {
     return (
-      this.db.prepare(`UPDATE payments SET reported = 1 WHERE payment_hash = ? AND state <> 'paying'`).run(paymentHash)
-        .changes === 1
+      this.db
+        .prepare(`UPDATE payments SET reported = 1 WHERE payment_hash = ? AND state IN ('succeeded', 'failed')`)
+        .run(paymentHash).changes === 1
     );
   }
 
@@ -343,10 +380,10 @@ export class ProviderState {
     return rows.map(paymentFromRow);
   }
 
-  /** Outcomes the service has not acknowledged yet: sent again until it does. */
+  /** Outcomes the service has not acknowledged yet: sent again until it does. A suspect payment has none to send. */
   unreportedPayments(): PaymentRecord[] {
     const rows = this.db
-      .prepare(`SELECT * FROM payments WHERE state <> 'paying' AND reported = 0 ORDER BY resolved_at_ms`)
+      .prepare(`SELECT * FROM payments WHERE state IN ('succeeded', 'failed') AND reported = 0 ORDER BY resolved_at_ms`)
       .all() as PaymentRow[];
     return rows.map(paymentFromRow);
   }
@@ -432,6 +469,8 @@ function paymentFromRow(row: PaymentRow): PaymentRecord {
     ...(row.preimage === null ? {} : { preimage: row.preimage }),
     ...(row.fee_msat === null ? {} : { feeMillisatoshis: BigInt(row.fee_msat) }),
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
+    ...(row.suspect_reason === null ? {} : { suspectReason: row.suspect_reason }),
+    ...(row.node_report === null ? {} : { nodeReport: row.node_report }),
     reported: row.reported === 1,
     startedAtMs: row.started_at_ms,
     ...(row.resolved_at_ms === null ? {} : { resolvedAtMs: row.resolved_at_ms }),

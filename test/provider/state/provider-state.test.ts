@@ -226,6 +226,57 @@ describe('the provider state file', () => {
     }
   });
 
+  test('a file of the schema before suspect payments keeps its payments and claims, and takes a suspect one', () => {
+    const path = join(dir, 'before-suspect.sqlite');
+    const raw = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration);
+    raw.pragma('user_version = 3');
+    raw
+      .prepare(
+        `INSERT INTO payments (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, preimage, started_at_ms)
+         VALUES (?, 'paid', 'lnbcrt1', '1000', '10', 'succeeded', ?, 1), (?, 'odd', 'lnbcrt2', '2000', '10', 'paying', NULL, 2)`,
+      )
+      .run('aa'.repeat(32), 'bb'.repeat(32), 'cc'.repeat(32));
+    raw
+      .prepare(
+        `INSERT INTO claims (order_id, chain, payment_hash, refund_height, state) VALUES ('paid', 'ethereum', ?, 900, 'pending')`,
+      )
+      .run('aa'.repeat(32));
+    raw.close();
+
+    const migrated = ProviderState.open(path);
+    try {
+      assert.equal(migrated.payment('aa'.repeat(32))?.preimage, 'bb'.repeat(32));
+      assert.equal(migrated.claim('paid')?.paymentHash, 'aa'.repeat(32));
+      assert.ok(
+        migrated.recordPaymentSuspect('cc'.repeat(32), {
+          reason: 'amount-mismatch',
+          nodeReport: 'paid 9 msat',
+          nowMs: 3,
+        }),
+      );
+      assert.equal(migrated.recordPaymentFailed('cc'.repeat(32), 'error', 4), false, 'a suspect payment stays so');
+      assert.equal(migrated.markReported('cc'.repeat(32)), false, 'nothing of it is reported');
+      assert.deepEqual(
+        migrated.suspectPayments().map((payment) => [payment.orderId, payment.suspectReason, payment.nodeReport]),
+        [['odd', 'amount-mismatch', 'paid 9 msat']],
+      );
+      assert.equal(migrated.paymentCounts().suspect, 1);
+    } finally {
+      migrated.close();
+    }
+    const check = new Database(path, { readonly: true });
+    try {
+      assert.deepEqual(check.pragma('foreign_key_check'), []);
+      assert.match(
+        String((check.prepare(`SELECT sql FROM sqlite_master WHERE name = 'claims'`).get() as { sql: string }).sql),
+        /REFERENCES payments \(payment_hash\)/,
+      );
+    } finally {
+      check.close();
+    }
+  });
+
   test("the service's own SQLite database given as the state file is refused, naming the file and its tables", async () => {
     const path = join(dir, 'service.sqlite');
     const service = await openStore(`sqlite:${path}`);
