@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Hex } from 'viem';
 import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
+import type { LightningBackend } from '../../src/chains/lightning/lightning-backend.js';
 import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
 import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
 import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
@@ -43,11 +44,26 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
     name: string,
     lightning: 'lnd' | 'cln',
     ethereum: Record<string, unknown> = {},
-  ): Promise<{ daemon: ProviderDaemon; provider: TestProvider; stateFile: string; lines: Record<string, unknown>[] }> {
+  ): Promise<{
+    daemon: ProviderDaemon;
+    provider: TestProvider;
+    stateFile: string;
+    lines: Record<string, unknown>[];
+    /** Rounds gone so far: each asks the node's `getInfo` once for readiness (and the start once more). */
+    rounds: () => number;
+  }> {
     const provider = await world.newProvider(name);
     const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, lightning, ethereum), 'utf8')));
     const { logger, lines } = recordingLogger();
     const stateFile = join(world.dir, `${name}.sqlite`);
+    const node = openLightningBackend(file.lightning);
+    let infoCalls = 0;
+    const counted = Object.assign(Object.create(node) as LightningBackend, {
+      getInfo: () => {
+        infoCalls += 1;
+        return node.getInfo();
+      },
+    });
     const daemon = await startProviderDaemon(
       {
         serviceUrl: world.harness.service.url,
@@ -58,9 +74,9 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
         file,
         ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
       },
-      { logger, lightning: openLightningBackend(file.lightning) },
+      { logger, lightning: counted },
     );
-    return { daemon, provider, stateFile, lines };
+    return { daemon, provider, stateFile, lines, rounds: () => infoCalls };
   }
 
   /** The sample of `name` with `labels`, undefined when the family has none; a family not exported fails. */
@@ -158,16 +174,18 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
     }
   });
 
-  test('a node reporting a success whose preimage does not hash: suspect, one error line, the metric, /readyz says why', async () => {
-    const { daemon, stateFile, lines } = await startDaemon('bad-preimage', 'lnd');
+  test('a node reporting a success whose preimage does not hash: suspect, one error line, the metric, /readyz says why', async (t) => {
+    const { daemon, stateFile, lines, rounds } = await startDaemon('bad-preimage', 'lnd');
     try {
       const swap = await world.swap(ETHER_MARKET, 'settle-bad-preimage');
       const paymentHash = swap.invoice.paymentHash;
       const state = ProviderState.open(stateFile);
       try {
         await eventually(() => state.payment(paymentHash)?.state === 'suspect', 'the payment suspect');
+        const suspectAt = rounds();
         // Rounds go every 20 ms: a line per round would show as dozens.
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await eventually(() => rounds() >= suspectAt + 50, '50 more rounds');
+        t.diagnostic(`${rounds() - suspectAt} rounds after the payment turned suspect`);
         const payment = state.payment(paymentHash);
         assert.equal(payment?.suspectReason, 'preimage-mismatch');
         assert.equal(payment.reported, false, 'never reported: money may have gone out');

@@ -183,14 +183,16 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
       assert.equal(payments.payment(invoice.paymentHash), undefined);
     });
 
-    test('a node presenting another certificate than the pinned one is not talked to: a certificate mismatch', async () => {
+    test('a node presenting another certificate than the pinned one is not talked to: a certificate mismatch', async (t) => {
       const misled = spec.connect({
         node,
         certificatePem: makeSelfSignedCertificate().certificatePem,
         files: FILES,
       });
+      const started = performance.now();
       await assert.rejects(misled.getInfo(), (error: unknown) => {
         assert.ok(error instanceof LightningNodeError);
+        t.diagnostic(`${error.fault} in ${(performance.now() - started).toFixed(1)} ms: ${error.message}`);
         assert.equal(error.fault, 'certificate-mismatch');
         assert.match(error.message, /certificate mismatch/);
         assert.ok(error.message.includes(FILES.certificate), error.message);
@@ -210,7 +212,7 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
       });
     });
 
-    test('nothing listening, a node that never answers and one that answers no JSON: each named by its cause', async () => {
+    test('nothing listening, a node that never answers and one that answers no JSON: each named by its cause', async (t) => {
       const closedPort = await new Promise<number>((resolve) => {
         const server = createServer().listen(0, '127.0.0.1', () => {
           const { port } = server.address() as { port: number };
@@ -218,6 +220,7 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
         });
       });
       const faultOf = async (target: RunningStandIn, timeoutMs = 5_000) => {
+        const started = performance.now();
         const error = await spec
           .connect({ node: target, timeoutMs })
           .getInfo()
@@ -226,6 +229,7 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
             (thrown: unknown) => thrown,
           );
         assert.ok(error instanceof LightningNodeError, String(error));
+        t.diagnostic(`${error.fault} in ${(performance.now() - started).toFixed(1)} ms: ${error.message}`);
         return { fault: error.fault, message: error.message };
       };
       const refused = await faultOf({ ...node, url: `https://127.0.0.1:${closedPort}` });

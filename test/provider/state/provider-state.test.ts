@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -274,6 +274,51 @@ describe('the provider state file', () => {
       );
     } finally {
       check.close();
+    }
+  });
+
+  test("the operator's two resolutions of a suspect payment in docs/provider.md: looked up again, or failed", () => {
+    const docs = readFileSync(new URL('../../../docs/provider.md', import.meta.url), 'utf8');
+    const statements = [...docs.matchAll(/`(UPDATE payments SET [^`]*AND state = 'suspect';)`/g)].map(
+      (match) => match[1]!,
+    );
+    assert.equal(statements.length, 2, 'docs/provider.md gives two statements');
+    const [lookAgain, failed] = statements;
+    for (const [name, statement] of [
+      ['look-again', lookAgain!],
+      ['failed', failed!],
+    ] as const) {
+      const path = join(dir, `resolve-${name}.sqlite`);
+      const start = { ...newPayment(), nowMs: 1 };
+      const opened = ProviderState.open(path);
+      opened.beginPayment(start);
+      opened.recordPaymentSuspect(start.paymentHash, {
+        reason: 'preimage-mismatch',
+        nodeReport: 'preimage 00',
+        nowMs: 2,
+      });
+      opened.close();
+      const raw = new Database(path);
+      assert.equal(raw.prepare(statement.replace('HASH', start.paymentHash)).run().changes, 1, name);
+      assert.equal(raw.prepare(statement.replace('HASH', start.paymentHash)).run().changes, 0, 'only a suspect one');
+      raw.close();
+      const reopened = ProviderState.open(path);
+      try {
+        assert.deepEqual(reopened.suspectPayments(), []);
+        if (name === 'look-again') {
+          assert.deepEqual(
+            reopened.paymentsInFlight().map((payment) => payment.paymentHash),
+            [start.paymentHash],
+          );
+        } else {
+          assert.deepEqual(
+            reopened.unreportedPayments().map((payment) => [payment.paymentHash, payment.state]),
+            [[start.paymentHash, 'failed']],
+          );
+        }
+      } finally {
+        reopened.close();
+      }
     }
   });
 
