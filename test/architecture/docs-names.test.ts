@@ -51,7 +51,9 @@ function pathExists(path: string): boolean {
 
 for (const page of CHECKED_PAGES) {
   test(`${page} cites only files and code names that exist`, () => {
-    const tokens = [...readFileSync(repositoryPath(page), 'utf8').matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+    const tokens = [...readFileSync(repositoryPath(page), 'utf8').matchAll(/`([^`\n]+)`/g)].map(
+      (match) => match[1] ?? '',
+    );
     const missing = new Set<string>();
     for (const token of tokens) {
       const path = citedPath(token);

@@ -5,7 +5,8 @@
  * user refunds; an order funded too close to its refund height is not paid; a claim not confirmed as
  * the refund height nears is sent again at a higher fee with the same nonce; a relay in front of the service
  * answering the order with a tenfold invoice of the same hash, or the funding with another contract: never paid,
- * one error line, counted, and the failure reported to the service.
+ * one error line, counted, and the failure reported to the service; a node reporting a success whose preimage
+ * does not hash leaves the payment suspect, said once in the log, in the metrics and on `/readyz`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import type { Hex } from 'viem';
 import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
 import { decodeInvoice } from '../../src/domain/invoice.js';
+import type { LightningBackend } from '../../src/chains/lightning/lightning-backend.js';
 import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
 import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
 import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
@@ -49,11 +51,26 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
     lightning: 'lnd' | 'cln',
     ethereum: Record<string, unknown> = {},
     serviceUrl = world.harness.service.url,
-  ): Promise<{ daemon: ProviderDaemon; provider: TestProvider; stateFile: string; lines: Record<string, unknown>[] }> {
+  ): Promise<{
+    daemon: ProviderDaemon;
+    provider: TestProvider;
+    stateFile: string;
+    lines: Record<string, unknown>[];
+    /** Rounds gone so far: each asks the node's `getInfo` once for readiness (and the start once more). */
+    rounds: () => number;
+  }> {
     const provider = await world.newProvider(name);
     const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, lightning, ethereum), 'utf8')));
     const { logger, lines } = recordingLogger();
     const stateFile = join(world.dir, `${name}.sqlite`);
+    const node = openLightningBackend(file.lightning);
+    let infoCalls = 0;
+    const counted = Object.assign(Object.create(node) as LightningBackend, {
+      getInfo: () => {
+        infoCalls += 1;
+        return node.getInfo();
+      },
+    });
     const daemon = await startProviderDaemon(
       {
         serviceUrl,
@@ -64,9 +81,9 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
         file,
         ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
       },
-      { logger, lightning: openLightningBackend(file.lightning) },
+      { logger, lightning: counted },
     );
-    return { daemon, provider, stateFile, lines };
+    return { daemon, provider, stateFile, lines, rounds: () => infoCalls };
   }
 
   /** The sample of `name` with `labels`, undefined when the family has none; a family not exported fails. */
@@ -128,6 +145,7 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
           service: true,
           lightning: true,
           chains: { ethereum: true },
+          suspectPayments: [],
         });
         const logged = JSON.stringify(lines);
         assert.ok(!logged.includes(provider.keys.secretKey) && !logged.includes(provider.payoutKey.slice(2)));
@@ -158,6 +176,48 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
       });
       await world.anvil.mine(CONFIRMATIONS);
       await untilState(world, swap.orderId, 'Refunded');
+    } finally {
+      await daemon.close();
+    }
+  });
+
+  test('a node reporting a success whose preimage does not hash: suspect, one error line, the metric, /readyz says why', async (t) => {
+    const { daemon, stateFile, lines, rounds } = await startDaemon('bad-preimage', 'lnd');
+    try {
+      const swap = await world.swap(ETHER_MARKET, 'settle-bad-preimage');
+      const paymentHash = swap.invoice.paymentHash;
+      const state = ProviderState.open(stateFile);
+      try {
+        await eventually(() => state.payment(paymentHash)?.state === 'suspect', 'the payment suspect');
+        const suspectAt = rounds();
+        // Rounds go every 20 ms: a line per round would show as dozens.
+        await eventually(() => rounds() >= suspectAt + 50, '50 more rounds');
+        t.diagnostic(`${rounds() - suspectAt} rounds after the payment turned suspect`);
+        const payment = state.payment(paymentHash);
+        assert.equal(payment?.suspectReason, 'preimage-mismatch');
+        assert.equal(payment.reported, false, 'never reported: money may have gone out');
+        assert.equal(state.claim(swap.orderId), undefined, 'never claimed without a valid preimage');
+      } finally {
+        state.close();
+      }
+      const loud = lines.filter((line) => line.orderId === swap.orderId && Number(line.level) >= 40);
+      assert.equal(loud.length, 1, JSON.stringify(loud));
+      assert.equal(loud[0]?.level, 50);
+      assert.equal(loud[0]?.paymentHash, paymentHash);
+      assert.equal(loud[0]?.reason, 'preimage-mismatch');
+      assert.equal(world.payments.sendAttempts.get(paymentHash), 1, 'never paid again');
+      assert.equal(await world.orderState(swap.orderId), 'Funded', 'no failure reported to the service');
+      assert.equal(await metric(daemon, 'lnswap_provider_payments_suspect'), 1);
+      assert.equal(await metric(daemon, 'lnswap_provider_payments', { outcome: 'suspect' }), 1);
+      const ready = await fetch(`${daemon.probesUrl}/readyz`);
+      assert.equal(ready.status, 503);
+      const body = (await ready.json()) as { status: string; suspectPayments: unknown; reasons: string[] };
+      assert.equal(body.status, 'not ready');
+      assert.deepEqual(body.suspectPayments, [{ orderId: swap.orderId, paymentHash, reason: 'preimage-mismatch' }]);
+      assert.ok(
+        body.reasons.some((reason) => reason.includes(paymentHash) && reason.includes('suspect (preimage-mismatch)')),
+        JSON.stringify(body.reasons),
+      );
     } finally {
       await daemon.close();
     }

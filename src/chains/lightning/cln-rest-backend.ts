@@ -3,6 +3,7 @@ import type { Network } from '../../domain/markets.js';
 import { amountAt, arrayAt, asRecord, numberAt, stringAt } from './json-fields.js';
 import {
   LightningNodeError,
+  nodeReport,
   type LightningBackend,
   type LightningNodeInfo,
   type PaymentFailureReason,
@@ -11,7 +12,13 @@ import {
   type PayRequest,
   type RouteEstimate,
 } from './lightning-backend.js';
-import { LIGHTNING_CALL_LIMITS, callJson, type NodeAnswer, type PinnedEndpoint } from './pinned-https.js';
+import {
+  LIGHTNING_CALL_LIMITS,
+  callJson,
+  credentialRefused,
+  type NodeAnswer,
+  type PinnedEndpoint,
+} from './pinned-https.js';
 
 export interface ClnRestOptions {
   /** `https://host:port` of the clnrest plugin (clnrest-port). */
@@ -20,6 +27,9 @@ export interface ClnRestOptions {
   certificatePem: string;
   /** A rune made with `lightning-cli createrune`, restricted to what the provider calls. */
   rune: string;
+  /** The files the certificate and the rune were read from, named in errors. */
+  certificateFile?: string;
+  runeFile?: string;
   timeoutMs?: number;
   maxResponseBytes?: number;
 }
@@ -55,6 +65,10 @@ export class ClnRestBackend implements LightningBackend {
       baseUrl: options.url,
       certificatePem: options.certificatePem,
       headers: { Rune: options.rune },
+      sources: {
+        certificate: options.certificateFile === undefined ? 'the pinned one' : `the one in ${options.certificateFile}`,
+        credential: options.runeFile === undefined ? 'the rune' : `the rune in ${options.runeFile}`,
+      },
       timeoutMs: options.timeoutMs ?? LIGHTNING_CALL_LIMITS.timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? LIGHTNING_CALL_LIMITS.maxResponseBytes,
     };
@@ -66,7 +80,7 @@ export class ClnRestBackend implements LightningBackend {
     const publicKey = stringAt(info, 'id');
     const blockHeight = numberAt(info, 'blockheight');
     if (network === undefined || publicKey === undefined || blockHeight === undefined) {
-      throw new LightningNodeError('malformed', 'cln getinfo');
+      throw new LightningNodeError('bad-answer', 'cln getinfo');
     }
     // lightningd sets these warnings while it or bitcoind is still catching up.
     const synced = info?.['warning_bitcoind_sync'] === undefined && info?.['warning_lightningd_sync'] === undefined;
@@ -97,7 +111,7 @@ export class ClnRestBackend implements LightningBackend {
     const sent = amountAt(firstHop, 'amount_msat');
     const delay = numberAt(firstHop, 'delay');
     if (sent === undefined || delay === undefined || sent < amountMillisatoshis) {
-      throw new LightningNodeError('malformed', 'cln getroute');
+      throw new LightningNodeError('bad-answer', 'cln getroute');
     }
     return { feeMillisatoshis: sent - amountMillisatoshis, timeLockDelta: delay };
   }
@@ -112,7 +126,7 @@ export class ClnRestBackend implements LightningBackend {
       });
     } catch (error) {
       // `pay` blocks while an HTLC is stuck; a call that ends without an answer leaves the payment to be looked up.
-      if (error instanceof LightningNodeError && error.fault !== 'malformed') return { kind: 'pending' };
+      if (error instanceof LightningNodeError && error.fault !== 'bad-answer') return { kind: 'pending' };
       throw error;
     }
     const error = rpcError(answer);
@@ -147,6 +161,8 @@ export class ClnRestBackend implements LightningBackend {
     if (pays.length === 0) return { kind: 'unknown' };
     const complete = pays.find((pay) => stringAt(pay, 'status') === 'complete');
     if (complete !== undefined) return payOutcome(complete);
+    const unknown = pays.find((pay) => !KNOWN_PAY_STATUSES.has(stringAt(pay, 'status') ?? ''));
+    if (unknown !== undefined) return payOutcome(unknown);
     if (pays.some((pay) => stringAt(pay, 'status') === 'pending')) return { kind: 'pending' };
     return { kind: 'failed', reason: 'error' };
   }
@@ -167,7 +183,7 @@ export class ClnRestBackend implements LightningBackend {
   }
 
   private throwIfUnauthorized(answer: NodeAnswer, method: string): void {
-    if (answer.status === 401 || answer.status === 403) throw new LightningNodeError('unauthorized', `cln ${method}`);
+    if (answer.status === 401 || answer.status === 403) throw credentialRefused(this.endpoint, `cln ${method}`);
   }
 
   private success(answer: NodeAnswer, method: string): Record<string, unknown> | undefined {
@@ -177,18 +193,30 @@ export class ClnRestBackend implements LightningBackend {
   }
 }
 
+/** The statuses `pay` and `listpays` report; any other is a node the backend cannot read. */
+const KNOWN_PAY_STATUSES: ReadonlySet<string> = new Set(['complete', 'pending', 'failed']);
+
+/** `pay`'s answer or a `listpays` entry; `amount_msat` is what reached the payee, without the fee. */
 function payOutcome(pay: Record<string, unknown> | undefined): PaymentOutcome {
   const status = stringAt(pay, 'status');
   if (status === 'complete') {
-    const preimage = stringAt(pay, 'payment_preimage') ?? stringAt(pay, 'preimage');
+    const preimage = stringAt(pay, 'payment_preimage') ?? stringAt(pay, 'preimage') ?? '';
     const amount = amountAt(pay, 'amount_msat');
     const sent = amountAt(pay, 'amount_sent_msat');
-    if (preimage === undefined || !/^[0-9a-f]{64}$/.test(preimage)) return { kind: 'pending' };
+    if (!/^[0-9a-f]{64}$/.test(preimage)) {
+      return { kind: 'suspect', reason: 'preimage-mismatch', nodeReport: nodeReport(`preimage ${preimage}`) };
+    }
     const fee = amount !== undefined && sent !== undefined && sent >= amount ? sent - amount : 0n;
-    return { kind: 'succeeded', preimage, feeMillisatoshis: fee };
+    return {
+      kind: 'succeeded',
+      preimage,
+      feeMillisatoshis: fee,
+      ...(amount === undefined ? {} : { amountMillisatoshis: amount }),
+    };
   }
   if (status === 'failed') return { kind: 'failed', reason: 'error' satisfies PaymentFailureReason };
-  return { kind: 'pending' };
+  if (status === 'pending') return { kind: 'pending' };
+  return { kind: 'suspect', reason: 'unknown-status', nodeReport: nodeReport(`status ${String(status)}`) };
 }
 
 function rpcError(answer: NodeAnswer): { code: number; message: string } | undefined {

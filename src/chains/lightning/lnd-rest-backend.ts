@@ -3,6 +3,7 @@ import type { Network } from '../../domain/markets.js';
 import { amountAt, arrayAt, asRecord, numberAt, stringAt, booleanAt } from './json-fields.js';
 import {
   LightningNodeError,
+  nodeReport,
   type LightningBackend,
   type LightningNodeInfo,
   type PaymentFailureReason,
@@ -15,6 +16,7 @@ import {
   LIGHTNING_CALL_LIMITS,
   callJson,
   callJsonLines,
+  credentialRefused,
   type NodeAnswer,
   type PinnedEndpoint,
 } from './pinned-https.js';
@@ -26,6 +28,9 @@ export interface LndRestOptions {
   certificatePem: string;
   /** The macaroon file's bytes as hex, as LND's REST gateway expects it. */
   macaroonHex: string;
+  /** The files the certificate and the macaroon were read from, named in errors. */
+  certificateFile?: string;
+  macaroonFile?: string;
   timeoutMs?: number;
   maxResponseBytes?: number;
 }
@@ -62,6 +67,10 @@ export class LndRestBackend implements LightningBackend {
       baseUrl: options.url,
       certificatePem: options.certificatePem,
       headers: { 'Grpc-Metadata-macaroon': options.macaroonHex },
+      sources: {
+        certificate: options.certificateFile === undefined ? 'the pinned one' : `the one in ${options.certificateFile}`,
+        credential: options.macaroonFile === undefined ? 'the macaroon' : `the macaroon in ${options.macaroonFile}`,
+      },
       timeoutMs: options.timeoutMs ?? LIGHTNING_CALL_LIMITS.timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? LIGHTNING_CALL_LIMITS.maxResponseBytes,
     };
@@ -77,7 +86,7 @@ export class LndRestBackend implements LightningBackend {
     const publicKey = stringAt(info, 'identity_pubkey');
     const blockHeight = numberAt(info, 'block_height');
     if (network === undefined || publicKey === undefined || blockHeight === undefined) {
-      throw new LightningNodeError('malformed', 'lnd getinfo');
+      throw new LightningNodeError('bad-answer', 'lnd getinfo');
     }
     return { publicKey, network, blockHeight, synced: booleanAt(info, 'synced_to_chain') === true };
   }
@@ -89,7 +98,7 @@ export class LndRestBackend implements LightningBackend {
       what,
     );
     const local = amountAt(asRecord(balance?.['local_balance']), 'msat');
-    if (local === undefined) throw new LightningNodeError('malformed', what);
+    if (local === undefined) throw new LightningNodeError('bad-answer', what);
     return local;
   }
 
@@ -108,7 +117,7 @@ export class LndRestBackend implements LightningBackend {
     if (route === undefined) return undefined;
     const fee = amountAt(route, 'total_fees_msat');
     const timeLock = numberAt(route, 'total_time_lock');
-    if (fee === undefined || timeLock === undefined) throw new LightningNodeError('malformed', what);
+    if (fee === undefined || timeLock === undefined) throw new LightningNodeError('bad-answer', what);
     return { feeMillisatoshis: fee, timeLockDelta: timeLock - info.blockHeight };
   }
 
@@ -141,7 +150,7 @@ export class LndRestBackend implements LightningBackend {
       if (refusal === undefined && answer.status !== 200)
         refusal = errorOf({ status: answer.status, body: safeParse(answer.rest) });
     } catch (error) {
-      if (error instanceof LightningNodeError && error.fault !== 'malformed') return { kind: 'pending' };
+      if (error instanceof LightningNodeError && error.fault !== 'bad-answer') return { kind: 'pending' };
       throw error;
     }
     if (refusal === undefined) return outcome;
@@ -158,7 +167,7 @@ export class LndRestBackend implements LightningBackend {
         const line = asRecord(value);
         const error = streamError(line);
         if (error !== undefined) {
-          found = notFoundOrThrow(error, what);
+          found = this.notFoundOrThrow(error, what);
           return true;
         }
         found = paymentOutcome(asRecord(line?.['result']));
@@ -167,13 +176,13 @@ export class LndRestBackend implements LightningBackend {
     );
     if (found !== undefined) return found;
     const error = errorOf({ status: answer.status, body: safeParse(answer.rest) });
-    if (error !== undefined) return notFoundOrThrow(error, what);
-    throw new LightningNodeError('malformed', what);
+    if (error !== undefined) return this.notFoundOrThrow(error, what);
+    throw new LightningNodeError('bad-answer', what);
   }
 
   /** LND refuses a second payment to a hash it has paid or is paying; the first one's outcome is the answer. */
   private async refusedPayment(refusal: { code: number; message: string }, invoice: string): Promise<PaymentOutcome> {
-    if (isMacaroonRefusal(refusal.message)) throw new LightningNodeError('unauthorized', 'lnd send payment');
+    if (isMacaroonRefusal(refusal.message)) throw credentialRefused(this.endpoint, 'lnd send payment');
     if (/already paid|in transition|already exists/i.test(refusal.message)) {
       const paymentHash = decodeInvoice(invoice)?.paymentHash;
       const lookup = paymentHash === undefined ? { kind: 'pending' as const } : await this.lookupPayment(paymentHash);
@@ -186,26 +195,46 @@ export class LndRestBackend implements LightningBackend {
   private unary(answer: NodeAnswer, what: string): Record<string, unknown> | undefined {
     const error = errorOf(answer);
     if (error !== undefined) {
-      throw new LightningNodeError(
-        isMacaroonRefusal(error.message) || answer.status === 401 || answer.status === 403 ? 'unauthorized' : 'refused',
-        what,
-      );
+      if (isMacaroonRefusal(error.message) || answer.status === 401 || answer.status === 403) {
+        throw credentialRefused(this.endpoint, what);
+      }
+      throw new LightningNodeError('refused', what);
     }
     return asRecord(answer.body);
   }
+
+  private notFoundOrThrow(error: { code: number; message: string }, what: string): PaymentLookup {
+    if (error.code === GRPC_NOT_FOUND || /isn't initiated|not found/i.test(error.message)) return { kind: 'unknown' };
+    if (isMacaroonRefusal(error.message)) throw credentialRefused(this.endpoint, what);
+    throw new LightningNodeError('refused', what);
+  }
 }
 
+/** A `Payment` of LND's router; no payment at all (a line without one) is no news: still pending. */
 function paymentOutcome(payment: Record<string, unknown> | undefined): PaymentOutcome {
-  switch (stringAt(payment, 'status')) {
+  if (payment === undefined) return { kind: 'pending' };
+  const status = stringAt(payment, 'status');
+  switch (status) {
     case 'SUCCEEDED': {
-      const preimage = stringAt(payment, 'payment_preimage');
-      if (preimage === undefined || !/^[0-9a-f]{64}$/.test(preimage)) return { kind: 'pending' };
-      return { kind: 'succeeded', preimage, feeMillisatoshis: amountAt(payment, 'fee_msat') ?? 0n };
+      const preimage = stringAt(payment, 'payment_preimage') ?? '';
+      if (!/^[0-9a-f]{64}$/.test(preimage)) {
+        return { kind: 'suspect', reason: 'preimage-mismatch', nodeReport: nodeReport(`preimage ${preimage}`) };
+      }
+      const amount = amountAt(payment, 'value_msat');
+      return {
+        kind: 'succeeded',
+        preimage,
+        feeMillisatoshis: amountAt(payment, 'fee_msat') ?? 0n,
+        ...(amount === undefined ? {} : { amountMillisatoshis: amount }),
+      };
     }
     case 'FAILED':
       return { kind: 'failed', reason: LND_FAILURE_REASONS[stringAt(payment, 'failure_reason') ?? ''] ?? 'error' };
-    default:
+    case 'IN_FLIGHT':
+    case 'INITIATED':
       return { kind: 'pending' };
+    default:
+      return { kind: 'suspect', reason: 'unknown-status', nodeReport: nodeReport(`status ${String(status)}`) };
   }
 }
 
@@ -224,11 +253,6 @@ function errorOf(answer: NodeAnswer): { code: number; message: string } | undefi
   if (streamed !== undefined) return streamed;
   if (answer.status >= 200 && answer.status < 300) return undefined;
   return { code: numberAt(body, 'code') ?? 0, message: stringAt(body, 'message') ?? `HTTP ${answer.status}` };
-}
-
-function notFoundOrThrow(error: { code: number; message: string }, what: string): PaymentLookup {
-  if (error.code === GRPC_NOT_FOUND || /isn't initiated|not found/i.test(error.message)) return { kind: 'unknown' };
-  throw new LightningNodeError(isMacaroonRefusal(error.message) ? 'unauthorized' : 'refused', what);
 }
 
 /** LND answers a missing or wrong macaroon with gRPC code 2 and one of these messages. */

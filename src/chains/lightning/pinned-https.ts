@@ -22,8 +22,21 @@ export interface PinnedEndpoint {
   certificatePem: string;
   /** The credential header (macaroon, rune): sent, never logged or put in an error. */
   headers: Readonly<Record<string, string>>;
+  /** Where the pinned certificate and the credential were read from, for errors: file names, never contents. */
+  sources: EndpointSources;
   timeoutMs: number;
   maxResponseBytes: number;
+}
+
+/** What errors name the pinned certificate and the credential by: "the macaroon in /path/admin.macaroon". */
+export interface EndpointSources {
+  certificate: string;
+  credential: string;
+}
+
+/** The node refused the credential: the error names the file it was read from, never its content. */
+export function credentialRefused(endpoint: PinnedEndpoint, what: string): LightningNodeError {
+  return new LightningNodeError('unauthorized', what, `the node refused ${endpoint.sources.credential}`);
 }
 
 export interface NodeAnswer {
@@ -80,7 +93,7 @@ function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new LightningNodeError('malformed', what);
+    throw new LightningNodeError('bad-answer', what, 'not JSON');
   }
 }
 
@@ -111,36 +124,69 @@ function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk:
       allowPartialTrustChain: true,
       // Only the host name check is replaced; the pinning is checked again here, not left to the chain alone.
       checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
-        isPinnedOrSignedByIt(certificate, pinned) ? undefined : new Error('not the pinned certificate'),
+        isPinnedOrSignedByIt(certificate, pinned) ? undefined : new NotThePinnedCertificate(),
       agent: false,
     });
     const timer = setTimeout(
-      () => finish({ error: new LightningNodeError('timeout', options.what) }),
+      () =>
+        finish({
+          error: new LightningNodeError('timeout', options.what, `no full answer within ${endpoint.timeoutMs} ms`),
+        }),
       endpoint.timeoutMs,
     );
-    req.on('error', () => finish({ error: new LightningNodeError('unreachable', options.what) }));
+    req.on('error', (error) => finish({ error: transportFault(error, endpoint, options.what) }));
     req.on('response', (response: IncomingMessage) => {
       let received = 0;
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
         received += Buffer.byteLength(chunk);
         if (received > endpoint.maxResponseBytes) {
-          finish({ error: new LightningNodeError('too-large', options.what) });
+          finish({
+            error: new LightningNodeError('too-large', options.what, `more than ${endpoint.maxResponseBytes} bytes`),
+          });
           return;
         }
         try {
           if (onChunk(chunk)) finish({ status: response.statusCode ?? 0 });
         } catch (error) {
           finish({
-            error: error instanceof LightningNodeError ? error : new LightningNodeError('malformed', options.what),
+            error: error instanceof LightningNodeError ? error : new LightningNodeError('bad-answer', options.what),
           });
         }
       });
       response.on('end', () => finish({ status: response.statusCode ?? 0 }));
-      response.on('error', () => finish({ error: new LightningNodeError('unreachable', options.what) }));
+      response.on('error', (error) => finish({ error: transportFault(error, endpoint, options.what) }));
     });
     req.end(payload);
   });
+}
+
+/** The certificate the node presented passed OpenSSL's checks but is neither the pinned one nor signed by it. */
+class NotThePinnedCertificate extends Error {
+  constructor() {
+    super('not the pinned certificate');
+    this.name = 'NotThePinnedCertificate';
+  }
+}
+
+/** OpenSSL's verification failures (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, ...): another certificate. */
+const CERTIFICATE_CODES = /CERT|SELF_SIGNED|ISSUER|LEAF_SIGNATURE|INVALID_CA/;
+
+/** A request that failed before a full answer, named by its cause: the fix differs for each. */
+function transportFault(error: Error, endpoint: PinnedEndpoint, what: string): LightningNodeError {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (error instanceof NotThePinnedCertificate || CERTIFICATE_CODES.test(code)) {
+    const cause = code === '' ? '' : `: ${code}`;
+    return new LightningNodeError(
+      'certificate-mismatch',
+      what,
+      `the node's TLS certificate is not ${endpoint.sources.certificate}${cause}`,
+    );
+  }
+  if (code === 'ECONNREFUSED')
+    return new LightningNodeError('connection-refused', what, "nothing listens at the node's address");
+  if (code === 'ETIMEDOUT') return new LightningNodeError('timeout', what, code);
+  return new LightningNodeError('unreachable', what, code === '' ? error.name : code);
 }
 
 function isPinnedOrSignedByIt(presented: PeerCertificate, pinned: X509Certificate): boolean {

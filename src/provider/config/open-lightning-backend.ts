@@ -7,7 +7,7 @@ import { ProviderConfigError, type LightningConfig } from './provider-config.js'
 /**
  * The Lightning backend the configuration names, its credential and certificate read from their
  * files: LND's macaroon as the file's bytes (sent as hex), Core Lightning's rune as the file's text.
- * An unreadable file is named by its field, never by its content.
+ * An unreadable file is named by its field, never by its content; the node's refusals name the files.
  */
 export function openLightningBackend(config: LightningConfig): LightningBackend {
   const certificatePem = readText(config.tlsCertFile, 'lightning.tlsCertFile');
@@ -16,12 +16,16 @@ export function openLightningBackend(config: LightningConfig): LightningBackend 
       url: config.url,
       certificatePem,
       macaroonHex: read(config.macaroonFile, 'lightning.macaroonFile').toString('hex'),
+      certificateFile: config.tlsCertFile,
+      macaroonFile: config.macaroonFile,
     });
   }
   return new ClnRestBackend({
     url: config.url,
     certificatePem,
     rune: readText(config.runeFile, 'lightning.runeFile').trim(),
+    certificateFile: config.tlsCertFile,
+    runeFile: config.runeFile,
   });
 }
 

@@ -65,6 +65,7 @@ function outcomeOf(step: BitcoinSettlementStep): SettleOutcome {
   switch (step.kind) {
     case 'waiting':
     case 'not-paying':
+    case 'payment-suspect':
       return { kind: step.kind, reason: step.reason };
     case 'payment-pending':
     case 'payment-failed':

@@ -14,7 +14,14 @@ export interface WonOrder {
 
 /** Where one settlement step left an order: what `settleEthereumOrder` and its Bitcoin twin answer. */
 export interface SettleOutcome {
-  kind: 'waiting' | 'not-paying' | 'payment-pending' | 'payment-failed' | 'claim-sent' | 'claim-broadcast';
+  kind:
+    | 'waiting'
+    | 'not-paying'
+    | 'payment-pending'
+    | 'payment-failed'
+    | 'payment-suspect'
+    | 'claim-sent'
+    | 'claim-broadcast';
   reason?: string;
 }
 

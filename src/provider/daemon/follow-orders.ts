@@ -4,7 +4,7 @@ import { isOrderState, LIVE_ORDER_STATES, type OrderState } from '../../domain/s
 import type { SendPaymentResult } from '../payments/report-outcomes.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
 import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
-import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
+import type { PaymentRecord, ProviderState, QuoteRecord } from '../state/provider-state.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
 import { readServiceJson } from './service-reads.js';
@@ -36,6 +36,8 @@ const LIVE: ReadonlySet<OrderState> = new Set(LIVE_ORDER_STATES);
  * quoted for, once the service says `Funded` or a payment of it is under way; a decision never to pay is
  * reported as a failure; an order that is over, with nothing in flight or owed, is closed. An answer
  * naming this provider's quote with other terms (`judgeServiceAnswer`) closes the order unpaid for good.
+ * An order whose payment is suspect is left alone (no read, no node call, no report) and logged at error once
+ * per process.
  */
 export async function followOrdersRound(following: OrderFollowing): Promise<void> {
   for (const quote of following.state.openQuotes()) {
@@ -54,6 +56,11 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
   const { state, logger } = following;
   const settlement = following.settlements.get(quote.market);
   if (settlement === undefined) return;
+  const begun = state.paymentOfOrder(quote.orderId);
+  if (begun?.state === 'suspect') {
+    logSuspectOnce(following, begun);
+    return;
+  }
   if (!quote.won) {
     const funding = await readServiceJson(following, `/api/orders/${quote.orderId}/fundDetails`);
     if (funding === 'not-found') {
@@ -107,6 +114,10 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
     }
   }
   const after = state.paymentOfOrder(quote.orderId);
+  if (after?.state === 'suspect') {
+    logSuspectOnce(following, after);
+    return;
+  }
   const owed = after !== undefined && (after.state === 'paying' || !after.reported);
   if (!LIVE.has(serviceState) && !owed && state.claim(quote.orderId)?.state !== 'pending') {
     state.closeQuote(quote.orderId);
@@ -158,6 +169,7 @@ async function refusalTaken(following: OrderFollowing, orderId: string): Promise
 }
 
 function logOnce(following: OrderFollowing, orderId: string, outcome: SettleOutcome): void {
+  if (outcome.kind === 'payment-suspect') return;
   const seen = following.loggedSteps;
   const key = `${outcome.kind}:${outcome.reason ?? ''}`;
   if (seen.get(orderId) === key) return;
@@ -168,6 +180,26 @@ function logOnce(following: OrderFollowing, orderId: string, outcome: SettleOutc
   } else {
     following.logger.info(fields, 'order settlement');
   }
+}
+
+/**
+ * One error line per suspect payment and process, with what the node said: the metric and `/readyz` keep saying
+ * it, so a line on every round would only bury the rest of the log.
+ */
+function logSuspectOnce(following: OrderFollowing, payment: PaymentRecord): void {
+  const key = 'payment-suspect';
+  if (following.loggedSteps.get(payment.orderId) === key) return;
+  following.loggedSteps.set(payment.orderId, key);
+  following.logger.error(
+    {
+      orderId: payment.orderId,
+      paymentHash: payment.paymentHash,
+      reason: payment.suspectReason,
+      nodeReport: payment.nodeReport,
+    },
+    'payment SUSPECT: the Lightning node reported it in a state the daemon cannot trust; it is not paid again, ' +
+      'reported or claimed until the operator resolves it (docs/provider.md, Suspect payments)',
+  );
 }
 
 /** Chains of the settlements, for the claim watch. */

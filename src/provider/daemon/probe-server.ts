@@ -2,11 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PROVIDER_METRICS_CONTENT_TYPE, type ProviderMetrics } from './provider-metrics.js';
 
-/** What `/readyz` reports: each dependency the daemon needs, as last checked. */
+/** What `/readyz` reports: each dependency the daemon needs, as last checked, and the payments awaiting the operator. */
 export interface Readiness {
   service: boolean;
   lightning: boolean;
+  /** Why the Lightning node's last check failed (the error's first line, which names its cause). */
+  lightningError?: string;
   chains: Record<string, boolean>;
+  suspectPayments: { orderId: string; paymentHash: string; reason: string }[];
 }
 
 export interface ProbeSources {
@@ -23,8 +26,9 @@ export interface ProbeServer {
 
 /**
  * The daemon's own port: `/metrics` for Prometheus, `/healthz` (the loop is going round) and
- * `/readyz` (the service connection, the Lightning node and every chain answer), 200 or 503 with
- * a JSON body naming each check. Nothing secret is ever in an answer.
+ * `/readyz` (the service connection, the Lightning node and every chain answer, and no payment is
+ * suspect), 200 or 503 with a JSON body naming each check, and when not ready `reasons`, one line
+ * per failing check. Nothing secret is ever in an answer.
  */
 export async function startProbeServer(host: string, port: number, sources: ProbeSources): Promise<ProbeServer> {
   const server: Server = createServer((request, response) => {
@@ -47,8 +51,13 @@ export async function startProbeServer(host: string, port: number, sources: Prob
     }
     if (path === '/readyz') {
       const readiness = sources.readiness();
-      const ready = readiness.service && readiness.lightning && Object.values(readiness.chains).every(Boolean);
-      json(response, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', ...readiness });
+      const reasons = notReadyReasons(readiness);
+      const ready = reasons.length === 0;
+      json(response, ready ? 200 : 503, {
+        status: ready ? 'ready' : 'not ready',
+        ...readiness,
+        ...(ready ? {} : { reasons }),
+      });
       return;
     }
     json(response, 404, { error: 'NotFound' });
@@ -66,6 +75,22 @@ export async function startProbeServer(host: string, port: number, sources: Prob
         server.close(() => resolve());
       }),
   };
+}
+
+function notReadyReasons(readiness: Readiness): string[] {
+  const reasons: string[] = [];
+  if (!readiness.service) reasons.push('service: not connected');
+  if (!readiness.lightning) reasons.push(`lightning: ${readiness.lightningError ?? 'not synced to the chain'}`);
+  for (const [chain, up] of Object.entries(readiness.chains)) {
+    if (!up) reasons.push(`${chain}: the node does not answer`);
+  }
+  for (const payment of readiness.suspectPayments) {
+    reasons.push(
+      `payment ${payment.paymentHash} of order ${payment.orderId} is suspect (${payment.reason}): ` +
+        'look it up on the Lightning node (docs/provider.md, Suspect payments)',
+    );
+  }
+  return reasons;
 }
 
 function json(response: import('node:http').ServerResponse, status: number, body: unknown): void {

@@ -20,6 +20,7 @@ import { ethereumChainSettlement } from './ethereum-chain-settlement.js';
 import { followOrdersRound, settlementsByChain, type OrderFollowing } from './follow-orders.js';
 import { startProbeServer, type ProbeServer, type Readiness } from './probe-server.js';
 import { ProviderMetrics } from './provider-metrics.js';
+import { faultCountingLightning } from './fault-counting-lightning.js';
 import { watchClaimsRound } from './watch-claims.js';
 import { firstLineOf } from '../../domain/errors.js';
 
@@ -71,10 +72,12 @@ export async function startProviderDaemon(
   config: ProviderDaemonConfig,
   deps: ProviderDaemonDeps,
 ): Promise<ProviderDaemon> {
-  const { logger, lightning } = deps;
+  const { logger } = deps;
   const now = deps.now ?? Date.now;
   const serviceTimeoutMs = config.serviceTimeoutMs ?? 10_000;
   const state = ProviderState.open(config.stateFile);
+  const metrics = new ProviderMetrics(state);
+  const lightning = faultCountingLightning(deps.lightning, (fault) => metrics.lightningFailed(fault));
   const cleanups: (() => Promise<void> | void)[] = [() => state.close()];
   let closed = false;
   const cleanUp = async () => {
@@ -85,7 +88,6 @@ export async function startProviderDaemon(
   try {
     const nodeInfo = await lightning.getInfo();
     logger.info({ lightning: lightning.kind, network: nodeInfo.network }, 'Lightning node answered');
-    const metrics = new ProviderMetrics(state);
     const settlements = new Map<string, ChainSettlement>();
     const rates = new Map<string, { source: RateSource; refreshMs: number; dueAtMs: number }>();
     const served: ServedMarket[] = [];
@@ -230,7 +232,7 @@ export async function startProviderDaemon(
       'connected to the service and quoting',
     );
 
-    const readiness: Readiness = { service: true, lightning: true, chains: {} };
+    const readiness: Omit<Readiness, 'suspectPayments'> = { service: true, lightning: true, chains: {} };
     const chains = settlementsByChain(settlements);
     const following: OrderFollowing = {
       state,
@@ -247,10 +249,16 @@ export async function startProviderDaemon(
     const blocksLogged = new Map<string, number>();
     const checkReadiness = async () => {
       readiness.service = responder.ready();
-      readiness.lightning = await lightning.getInfo().then(
-        (info) => info.synced,
-        () => false,
+      const lightningError = await lightning.getInfo().then(
+        (info) => (info.synced ? undefined : 'not synced to the chain'),
+        (error: unknown) => firstLineOf(error),
       );
+      if (lightningError !== undefined && lightningError !== readiness.lightningError) {
+        logger.warn({ lightning: lightning.kind, error: lightningError }, 'Lightning node not ready');
+      }
+      readiness.lightning = lightningError === undefined;
+      if (lightningError === undefined) delete readiness.lightningError;
+      else readiness.lightningError = lightningError;
       for (const [kind, chain] of chains) {
         readiness.chains[kind] = await chain.height().then(
           () => true,
@@ -290,7 +298,14 @@ export async function startProviderDaemon(
       const staleAfterMs = Math.max(60_000, 10 * config.pollIntervalMs);
       probes = await startProbeServer(config.probes.host, config.probes.port, {
         metrics,
-        readiness: () => readiness,
+        readiness: () => ({
+          ...readiness,
+          suspectPayments: state.suspectPayments().map((payment) => ({
+            orderId: payment.orderId,
+            paymentHash: payment.paymentHash,
+            reason: payment.suspectReason ?? 'unknown-status',
+          })),
+        }),
         alive: () => now() - lastRoundAtMs < staleAfterMs,
       });
       cleanups.push(() => probes?.close());

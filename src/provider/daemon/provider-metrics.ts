@@ -1,4 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
+import type { LightningNodeFault } from '../../chains/lightning/lightning-backend.js';
 import type { ChainKind } from '../../domain/markets.js';
 import type { QuotedTerm } from '../rules/quoted-terms.js';
 import type { ProviderState } from '../state/provider-state.js';
@@ -19,6 +20,7 @@ export class ProviderMetrics {
   private readonly mismatches: Counter<'field'>;
   private readonly blocksToDeadline: Gauge<'chain' | 'order_id'>;
   private readonly atRisk: Gauge<'chain'>;
+  private readonly lightningFaults: Counter<'fault'>;
 
   constructor(state: ProviderState) {
     const registers = [this.registry];
@@ -58,13 +60,27 @@ export class ProviderMetrics {
       labelNames: ['chain'],
       registers,
     });
+    this.lightningFaults = new Counter({
+      name: 'lnswap_provider_lightning_errors_total',
+      help: 'Calls to the Lightning node that failed, by cause (certificate-mismatch, unauthorized, timeout, ...)',
+      labelNames: ['fault'],
+      registers,
+    });
     new Gauge({
       name: 'lnswap_provider_payments',
-      help: 'Lightning payments in the state file, by outcome (paying: in flight)',
+      help: 'Lightning payments in the state file, by outcome (paying: in flight; suspect: see docs/provider.md)',
       labelNames: ['outcome'],
       registers,
       collect() {
         for (const [outcome, count] of Object.entries(state.paymentCounts())) this.set({ outcome }, count);
+      },
+    });
+    new Gauge({
+      name: 'lnswap_provider_payments_suspect',
+      help: 'Payments the Lightning node reported in a state the daemon cannot trust: the operator resolves each',
+      registers,
+      collect() {
+        this.set(state.paymentCounts().suspect);
       },
     });
     new Gauge({
@@ -89,6 +105,10 @@ export class ProviderMetrics {
 
   quoteJudged(market: string, result: string): void {
     this.quotes.inc({ market, result });
+  }
+
+  lightningFailed(fault: LightningNodeFault): void {
+    this.lightningFaults.inc({ fault });
   }
 
   quoteWon(market: string): void {

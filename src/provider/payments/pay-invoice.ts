@@ -1,4 +1,4 @@
-import type { LightningBackend, PaymentOutcome } from '../../chains/lightning/lightning-backend.js';
+import type { LightningBackend, PaymentOutcome, SuspectReason } from '../../chains/lightning/lightning-backend.js';
 import { preimageMatchesPaymentHash } from '../../domain/invoice.js';
 import type { ChainKind } from '../../domain/markets.js';
 import type { OrderState } from '../../domain/states.js';
@@ -22,7 +22,8 @@ export type PaymentProgress = { record: PaymentRecord } | { notSent: PaymentReco
 /**
  * Pays an invoice the money rules cleared, at most once per payment hash: the payment is written
  * down before the node is asked; one written down before is looked up at the node and sent only if
- * the node never received it. A payment the node leaves in flight stays `paying`, to be resumed.
+ * the node never received it. A payment the node leaves in flight stays `paying`, to be resumed; one the node
+ * reports in a state the daemon cannot trust is `suspect`, and stays so.
  */
 export async function payInvoice(
   state: ProviderState,
@@ -83,9 +84,15 @@ export interface PaymentSettings {
   now: () => number;
 }
 
-/** Where an order's payment stands for a settlement step: in flight, failed, or paid with its preimage. */
+/**
+ * Where an order's payment stands for a settlement step: in flight, failed, paid with its preimage, or suspect
+ * (nothing more is done for it until the operator resolves it).
+ */
 export type PaymentStanding =
-  { kind: 'payment-pending' } | { kind: 'payment-failed' } | { kind: 'paid'; preimage: string };
+  | { kind: 'payment-pending' }
+  | { kind: 'payment-failed' }
+  | { kind: 'paid'; preimage: string }
+  | { kind: 'payment-suspect'; reason: SuspectReason };
 
 /**
  * The payment to `paymentHash` before the money rules are asked: one in flight is looked up at the node first.
@@ -168,6 +175,8 @@ function standingOf(record: PaymentRecord): PaymentStanding {
       return { kind: 'payment-failed' };
     case 'succeeded':
       return { kind: 'paid', preimage: record.preimage ?? '' };
+    case 'suspect':
+      return { kind: 'payment-suspect', reason: record.suspectReason ?? 'unknown-status' };
   }
 }
 
@@ -179,16 +188,25 @@ function applyOutcome(
   now: () => number,
 ): PaymentRecord {
   switch (outcome.kind) {
-    case 'succeeded':
-      // The preimage is what the claim spends with: a wrong one would be recorded as paid and never claim.
-      if (!preimageMatchesPaymentHash(outcome.preimage, record.paymentHash)) {
-        throw new Error(`the Lightning node reported a preimage that does not match payment ${record.paymentHash}`);
+    case 'succeeded': {
+      const suspicion = suspicionOf(outcome, record);
+      if (suspicion !== undefined) {
+        state.recordPaymentSuspect(record.paymentHash, { ...suspicion, nowMs: now() });
+        break;
       }
       state.recordPaymentSucceeded(
         record.paymentHash,
         { preimage: outcome.preimage, feeMillisatoshis: outcome.feeMillisatoshis, nowMs: now() },
         claim,
       );
+      break;
+    }
+    case 'suspect':
+      state.recordPaymentSuspect(record.paymentHash, {
+        reason: outcome.reason,
+        nodeReport: outcome.nodeReport,
+        nowMs: now(),
+      });
       break;
     case 'failed':
       state.recordPaymentFailed(record.paymentHash, outcome.reason, now());
@@ -197,6 +215,28 @@ function applyOutcome(
       break;
   }
   return requireRecord(state, record.paymentHash);
+}
+
+/**
+ * Why a success the node reports cannot be trusted, if it cannot: the preimage is what the claim spends with, so
+ * one that does not hash to the payment hash claims nothing; an amount other than the invoice's is not the
+ * payment the money rules cleared.
+ */
+function suspicionOf(
+  outcome: Extract<PaymentOutcome, { kind: 'succeeded' }>,
+  record: PaymentRecord,
+): { reason: SuspectReason; nodeReport: string } | undefined {
+  if (!preimageMatchesPaymentHash(outcome.preimage, record.paymentHash)) {
+    return { reason: 'preimage-mismatch', nodeReport: `preimage ${outcome.preimage}` };
+  }
+  const amount = outcome.amountMillisatoshis;
+  if (amount !== undefined && amount !== record.amountMillisatoshis) {
+    return {
+      reason: 'amount-mismatch',
+      nodeReport: `paid ${amount} msat for an invoice of ${record.amountMillisatoshis} msat`,
+    };
+  }
+  return undefined;
 }
 
 function requireRecord(state: ProviderState, paymentHash: string): PaymentRecord {

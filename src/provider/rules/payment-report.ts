@@ -14,14 +14,20 @@ export const PAYMENT_FAILED = 'PaymentFailed';
 
 /**
  * What to tell the service about a payment: the preimage on success, a failure once it failed for
- * good, and nothing while it is in flight (a failure reported then could be followed by a success).
+ * good, and nothing while it is in flight (a failure reported then could be followed by a success)
+ * or suspect (money may have gone out, and there is no preimage to give).
  */
 export function paymentResultFor(
   orderId: string,
-  payment: { state: 'paying' | 'succeeded' | 'failed'; preimage?: string; failureReason?: RecordedFailureReason },
+  payment: {
+    state: 'paying' | 'succeeded' | 'failed' | 'suspect';
+    preimage?: string;
+    failureReason?: RecordedFailureReason;
+  },
 ): PaymentResultMessage | undefined {
   switch (payment.state) {
     case 'paying':
+    case 'suspect':
       return undefined;
     case 'succeeded':
       if (payment.preimage === undefined) throw new Error('a succeeded payment without its preimage');

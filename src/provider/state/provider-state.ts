@@ -1,6 +1,7 @@
 import Database, { type Database as Db } from 'better-sqlite3';
-import type { PaymentFailureReason } from '../../chains/lightning/lightning-backend.js';
+import type { PaymentFailureReason, SuspectReason } from '../../chains/lightning/lightning-backend.js';
 import type { ChainKind } from '../../domain/markets.js';
+import { refuseForeignTables } from './own-tables.js';
 import { migrateProviderState } from './schema.js';
 
 export interface QuoteRecord {
@@ -18,7 +19,12 @@ export interface QuoteRecord {
   closed: boolean;
 }
 
-export type PaymentState = 'paying' | 'succeeded' | 'failed';
+/**
+ * `suspect`: the node reported the payment in a state the daemon cannot trust (SuspectReason). Money may have gone
+ * out, so it is never paid again nor reported failed, and without a valid preimage never claimed: the operator
+ * resolves it (docs/provider.md, Suspect payments).
+ */
+export type PaymentState = 'paying' | 'succeeded' | 'failed' | 'suspect';
 
 /**
  * Why a payment failed: the node's reason, or `service-mismatch` for one never sent because the service
@@ -36,6 +42,9 @@ export interface PaymentRecord {
   preimage?: string;
   feeMillisatoshis?: bigint;
   failureReason?: RecordedFailureReason;
+  suspectReason?: SuspectReason;
+  /** What the node said of a suspect payment (its preimage, amount or status), shortened. */
+  nodeReport?: string;
   /** The service acknowledged the `paymentResult` for this outcome. */
   reported: boolean;
   startedAtMs: number;
@@ -92,6 +101,8 @@ interface PaymentRow {
   preimage: string | null;
   fee_msat: string | null;
   failure_reason: RecordedFailureReason | null;
+  suspect_reason: SuspectReason | null;
+  node_report: string | null;
   reported: number;
   started_at_ms: number;
   resolved_at_ms: number | null;
@@ -144,11 +155,13 @@ export class ProviderState {
 
   /**
    * `synchronous = FULL`: a commit is on disk before the call returns, so a payment begun is never
-   * forgotten, even by a power cut (NORMAL would only survive the process dying).
+   * forgotten, even by a power cut (NORMAL would only survive the process dying). A file holding another
+   * program's tables is refused before anything is written to it (ForeignStateFileError).
    */
   static open(path: string): ProviderState {
     const db = new Database(path);
     try {
+      refuseForeignTables(db, path);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
@@ -281,7 +294,7 @@ export class ProviderState {
 
   /** How many payments are in each state, for metrics. */
   paymentCounts(): Record<PaymentState, number> {
-    const counts: Record<PaymentState, number> = { paying: 0, succeeded: 0, failed: 0 };
+    const counts: Record<PaymentState, number> = { paying: 0, succeeded: 0, failed: 0, suspect: 0 };
     const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM payments GROUP BY state').all() as {
       state: PaymentState;
       n: number;
@@ -362,11 +375,38 @@ export class ProviderState {
     );
   }
 
-  /** The service acknowledged the `paymentResult`; only a resolved payment can have been reported. */
+  /**
+   * The node reported the payment in a state the daemon cannot trust: kept apart, with why and what the node said.
+   * False when it was not in flight.
+   */
+  recordPaymentSuspect(
+    paymentHash: string,
+    suspicion: { reason: SuspectReason; nodeReport: string; nowMs: number },
+  ): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE payments SET state = 'suspect', suspect_reason = ?, node_report = ?, resolved_at_ms = ?
+           WHERE payment_hash = ? AND state = 'paying'`,
+        )
+        .run(suspicion.reason, suspicion.nodeReport, suspicion.nowMs, paymentHash).changes === 1
+    );
+  }
+
+  /** Suspect payments, oldest first: what `/readyz` names until the operator resolves them. */
+  suspectPayments(): PaymentRecord[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM payments WHERE state = 'suspect' ORDER BY started_at_ms`)
+      .all() as PaymentRow[];
+    return rows.map(paymentFromRow);
+  }
+
+  /** The service acknowledged the `paymentResult`; only a succeeded or failed payment can have been reported. */
   markReported(paymentHash: string): boolean {
     return (
-      this.db.prepare(`UPDATE payments SET reported = 1 WHERE payment_hash = ? AND state <> 'paying'`).run(paymentHash)
-        .changes === 1
+      this.db
+        .prepare(`UPDATE payments SET reported = 1 WHERE payment_hash = ? AND state IN ('succeeded', 'failed')`)
+        .run(paymentHash).changes === 1
     );
   }
 
@@ -384,10 +424,10 @@ export class ProviderState {
     return rows.map(paymentFromRow);
   }
 
-  /** Outcomes the service has not acknowledged yet: sent again until it does. */
+  /** Outcomes the service has not acknowledged yet: sent again until it does. A suspect payment has none to send. */
   unreportedPayments(): PaymentRecord[] {
     const rows = this.db
-      .prepare(`SELECT * FROM payments WHERE state <> 'paying' AND reported = 0 ORDER BY resolved_at_ms`)
+      .prepare(`SELECT * FROM payments WHERE state IN ('succeeded', 'failed') AND reported = 0 ORDER BY resolved_at_ms`)
       .all() as PaymentRow[];
     return rows.map(paymentFromRow);
   }
@@ -474,6 +514,8 @@ function paymentFromRow(row: PaymentRow): PaymentRecord {
     ...(row.preimage === null ? {} : { preimage: row.preimage }),
     ...(row.fee_msat === null ? {} : { feeMillisatoshis: BigInt(row.fee_msat) }),
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
+    ...(row.suspect_reason === null ? {} : { suspectReason: row.suspect_reason }),
+    ...(row.node_report === null ? {} : { nodeReport: row.node_report }),
     reported: row.reported === 1,
     startedAtMs: row.started_at_ms,
     ...(row.resolved_at_ms === null ? {} : { resolvedAtMs: row.resolved_at_ms }),

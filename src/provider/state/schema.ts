@@ -103,8 +103,43 @@ const SCHEMA_4 = `
 ALTER TABLE quotes ADD COLUMN invoice TEXT;
 `;
 
+/**
+ * Version 5, suspect payments: a payment the Lightning node reported in a state the daemon cannot trust (a preimage that
+ * does not hash to the payment hash, another amount than the invoice's, a status it does not know) is `suspect`,
+ * with why (`suspect_reason`) and what the node said (`node_report`), until the operator resolves it
+ * (docs/provider.md, Suspect payments). The payments table is rebuilt for its CHECK, with the claims' references
+ * to it off during the rebuild (migrateProviderState checks them before the commit).
+ */
+const SUSPECT_PAYMENTS = `
+CREATE TABLE payments_2 (
+  payment_hash TEXT PRIMARY KEY,
+  order_id TEXT NOT NULL,
+  invoice TEXT NOT NULL,
+  amount_msat TEXT NOT NULL,
+  fee_limit_msat TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('paying', 'succeeded', 'failed', 'suspect')),
+  preimage TEXT,
+  fee_msat TEXT,
+  failure_reason TEXT,
+  reported INTEGER NOT NULL DEFAULT 0,
+  started_at_ms INTEGER NOT NULL,
+  resolved_at_ms INTEGER,
+  suspect_reason TEXT,
+  node_report TEXT,
+  CHECK ((state = 'succeeded') = (preimage IS NOT NULL)),
+  CHECK ((state = 'suspect') = (suspect_reason IS NOT NULL))
+);
+INSERT INTO payments_2 (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, preimage, fee_msat,
+    failure_reason, reported, started_at_ms, resolved_at_ms)
+  SELECT payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, preimage, fee_msat,
+    failure_reason, reported, started_at_ms, resolved_at_ms FROM payments;
+DROP TABLE payments;
+ALTER TABLE payments_2 RENAME TO payments;
+CREATE INDEX payments_paying ON payments (state) WHERE state = 'paying';
+`;
+
 /** Each migration takes the schema from its index to the next version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4];
+export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4, SUSPECT_PAYMENTS];
 const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrateProviderState(db: Database): void {
@@ -112,8 +147,20 @@ export function migrateProviderState(db: Database): void {
   if (version === SCHEMA_VERSION) return;
   if (version > SCHEMA_VERSION)
     throw new Error(`provider state: schema version ${String(version)} is newer than this lnswap knows`);
-  db.transaction(() => {
-    for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  // SQLite's way to rebuild a table others reference: references off (not possible inside a transaction), the
+  // rebuild, then every reference checked before the commit.
+  const enforced = Number(db.pragma('foreign_keys', { simple: true })) === 1;
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      for (const migration of MIGRATIONS.slice(version)) db.exec(migration);
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length > 0) {
+        throw new Error(`provider state: migrating left ${String(broken.length)} claims without their payment`);
+      }
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  } finally {
+    if (enforced) db.pragma('foreign_keys = ON');
+  }
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import {
   LightningNodeError,
@@ -6,7 +7,7 @@ import {
   type PaymentFailureReason,
 } from '../../../src/chains/lightning/lightning-backend.js';
 import { makeInvoice, TEST_NODE_PUBLIC_KEY } from '../../support/invoices.js';
-import type { RunningStandIn } from '../../support/lightning/https-stand-in.js';
+import { startHttpsStandIn, type RunningStandIn } from '../../support/lightning/https-stand-in.js';
 import { makeSelfSignedCertificate } from '../../support/lightning/self-signed-certificate.js';
 import { SimulatedPayments } from '../../support/lightning/simulated-payments.js';
 
@@ -17,6 +18,8 @@ export interface BackendConnection {
   credential?: string;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** The files the certificate and the credential are said to come from, for errors. */
+  files?: { certificate: string; credential: string };
 }
 
 /** What differs between LND and Core Lightning in the one set of tests both backends pass. */
@@ -39,6 +42,9 @@ export interface BackendSpec {
   /** The part of a wrong credential an error must not carry. */
   secretPartOf(credential: string): string;
 }
+
+/** Configuration file names the errors must name (never the files' contents). */
+const FILES = { certificate: '/etc/lnswap/node-tls.cert', credential: '/etc/lnswap/provider.credential' };
 
 /** Each backend against its stand-in: real TLS, real invoices, the simulated network's failure modes. */
 export function describeBackendAgainstStandIn(spec: BackendSpec): void {
@@ -84,7 +90,7 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
       assert.equal(await backend.estimateRoute(TEST_NODE_PUBLIC_KEY, payments.spendableMillisatoshis * 2n), undefined);
     });
 
-    test('a settled payment gives the preimage and the fee paid', async () => {
+    test('a settled payment gives the preimage, the fee paid and the amount delivered', async () => {
       const invoice = invoiceFor('settle');
       const outcome = await backend.pay({
         invoice: invoice.invoice,
@@ -95,6 +101,7 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
         kind: 'succeeded',
         preimage: invoice.preimage,
         feeMillisatoshis: payments.routeFeeMillisatoshis,
+        amountMillisatoshis: 50_000_000n,
       });
       assert.deepEqual(await backend.lookupPayment(invoice.paymentHash), outcome);
     });
@@ -120,6 +127,7 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
         kind: 'succeeded',
         preimage: invoice.preimage,
         feeMillisatoshis: payments.routeFeeMillisatoshis,
+        amountMillisatoshis: 50_000_000n,
       };
       assert.deepEqual(await backend.lookupPayment(invoice.paymentHash), settled);
       assert.deepEqual(await backend.pay(request), settled, spec.alreadyPaidMessage);
@@ -137,6 +145,18 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
         kind: 'failed',
         reason: spec.lookedUpFailureReason,
       });
+    });
+
+    test('a success for another amount is passed on as the node said it; a status no node uses is suspect', async () => {
+      const request = (invoice: string) => ({ invoice, feeLimitMillisatoshis: 5_000n, timeoutSeconds: 30 });
+      const overpaid = invoiceFor('settle-other-amount');
+      const paid = await backend.pay(request(overpaid.invoice));
+      assert.equal(paid.kind === 'succeeded' ? paid.amountMillisatoshis : paid.kind, 500_000_000n);
+      assert.deepEqual(await backend.lookupPayment(overpaid.paymentHash), paid);
+      const odd = invoiceFor('unknown-status');
+      const suspect = { kind: 'suspect', reason: 'unknown-status', nodeReport: 'status UNHEARD_OF' };
+      assert.deepEqual(await backend.pay(request(odd.invoice)), suspect);
+      assert.deepEqual(await backend.lookupPayment(odd.paymentHash), suspect);
     });
 
     test('a hash the node never paid is unknown', async () => {
@@ -163,12 +183,73 @@ export function describeBackendAgainstStandIn(spec: BackendSpec): void {
       assert.equal(payments.payment(invoice.paymentHash), undefined);
     });
 
-    test('a node presenting another certificate than the pinned one is not talked to', async () => {
-      const misled = spec.connect({ node, certificatePem: makeSelfSignedCertificate().certificatePem });
-      await assert.rejects(
-        misled.getInfo(),
-        (error: unknown) => error instanceof LightningNodeError && error.fault === 'unreachable',
-      );
+    test('a node presenting another certificate than the pinned one is not talked to: a certificate mismatch', async (t) => {
+      const misled = spec.connect({
+        node,
+        certificatePem: makeSelfSignedCertificate().certificatePem,
+        files: FILES,
+      });
+      const started = performance.now();
+      await assert.rejects(misled.getInfo(), (error: unknown) => {
+        assert.ok(error instanceof LightningNodeError);
+        t.diagnostic(`${error.fault} in ${(performance.now() - started).toFixed(1)} ms: ${error.message}`);
+        assert.equal(error.fault, 'certificate-mismatch');
+        assert.match(error.message, /certificate mismatch/);
+        assert.ok(error.message.includes(FILES.certificate), error.message);
+        return true;
+      });
+    });
+
+    test('a refused credential is named by its file, never by its content', async () => {
+      const [wrong = ''] = spec.wrongCredentials;
+      await assert.rejects(spec.connect({ node, credential: wrong, files: FILES }).getInfo(), (error: unknown) => {
+        assert.ok(error instanceof LightningNodeError);
+        assert.equal(error.fault, 'unauthorized');
+        assert.match(error.message, /authentication refused/);
+        assert.ok(error.message.includes(FILES.credential), error.message);
+        assert.doesNotMatch(error.message, new RegExp(spec.secretPartOf(wrong)));
+        return true;
+      });
+    });
+
+    test('nothing listening, a node that never answers and one that answers no JSON: each named by its cause', async (t) => {
+      const closedPort = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as { port: number };
+          server.close(() => resolve(port));
+        });
+      });
+      const faultOf = async (target: RunningStandIn, timeoutMs = 5_000) => {
+        const started = performance.now();
+        const error = await spec
+          .connect({ node: target, timeoutMs })
+          .getInfo()
+          .then(
+            () => undefined,
+            (thrown: unknown) => thrown,
+          );
+        assert.ok(error instanceof LightningNodeError, String(error));
+        t.diagnostic(`${error.fault} in ${(performance.now() - started).toFixed(1)} ms: ${error.message}`);
+        return { fault: error.fault, message: error.message };
+      };
+      const refused = await faultOf({ ...node, url: `https://127.0.0.1:${closedPort}` });
+      assert.equal(refused.fault, 'connection-refused');
+      assert.match(refused.message, /connection refused/);
+      const silent = await startHttpsStandIn(() => undefined);
+      const garbage = await startHttpsStandIn((_request, _body, response) => {
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+      });
+      try {
+        const timedOut = await faultOf(silent, 300);
+        assert.equal(timedOut.fault, 'timeout');
+        assert.match(timedOut.message, /timed out \(no full answer within 300 ms\)/);
+        const bad = await faultOf(garbage);
+        assert.equal(bad.fault, 'bad-answer');
+        assert.match(bad.message, /bad answer/);
+      } finally {
+        await silent.close();
+        await garbage.close();
+      }
     });
 
     test('an answer larger than the cap is refused', async () => {

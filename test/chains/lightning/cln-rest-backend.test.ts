@@ -18,13 +18,14 @@ const RUNE = 'tU-RLjMiDpY2U0o3W1oFowar36RFGpWloPbW9-RuZdo9MyZpZD0wMjRiOWE';
 describeBackendAgainstStandIn({
   title: 'Core Lightning REST backend against the stand-in clnrest',
   startStandIn: (payments) => startClnRestStandIn(payments, RUNE),
-  connect: ({ node, certificatePem, credential, timeoutMs, maxResponseBytes }) =>
+  connect: ({ node, certificatePem, credential, timeoutMs, maxResponseBytes, files }) =>
     new ClnRestBackend({
       url: node.url,
       certificatePem: certificatePem ?? node.certificatePem,
       rune: credential ?? RUNE,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+      ...(files === undefined ? {} : { certificateFile: files.certificate, runeFile: files.credential }),
     }),
   standInPublicKey: CLN_STAND_IN_PUBLIC_KEY,
   standInBlockHeight: CLN_STAND_IN_BLOCK_HEIGHT,
@@ -59,7 +60,7 @@ describe("clnrest's default certificate, signed by the node's own CA and naming 
     for (const pinned of [other.caPem, other.certificatePem]) {
       await assert.rejects(
         pinning(pinned).getInfo(),
-        (error: unknown) => error instanceof LightningNodeError && error.fault === 'unreachable',
+        (error: unknown) => error instanceof LightningNodeError && error.fault === 'certificate-mismatch',
       );
     }
   });

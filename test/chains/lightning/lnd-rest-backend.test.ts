@@ -11,13 +11,14 @@ const MACAROON_HEX = '0201036c6e640258030a10' + 'ab'.repeat(40);
 describeBackendAgainstStandIn({
   title: 'LND REST backend against the stand-in LND',
   startStandIn: (payments) => startLndRestStandIn(payments, MACAROON_HEX),
-  connect: ({ node, certificatePem, credential, timeoutMs, maxResponseBytes }) =>
+  connect: ({ node, certificatePem, credential, timeoutMs, maxResponseBytes, files }) =>
     new LndRestBackend({
       url: node.url,
       certificatePem: certificatePem ?? node.certificatePem,
       macaroonHex: credential ?? MACAROON_HEX,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+      ...(files === undefined ? {} : { certificateFile: files.certificate, macaroonFile: files.credential }),
     }),
   standInPublicKey: LND_STAND_IN_PUBLIC_KEY,
   standInBlockHeight: LND_STAND_IN_BLOCK_HEIGHT,

@@ -91,7 +91,7 @@ describe('the demo simulated LND node', () => {
     });
     await assert.rejects(
       otherCertificate.getInfo(),
-      (error: unknown) => error instanceof LightningNodeError && error.fault === 'unreachable',
+      (error: unknown) => error instanceof LightningNodeError && error.fault === 'certificate-mismatch',
     );
   });
 });

@@ -6,7 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import { ClnRestBackend } from '../../../src/chains/lightning/cln-rest-backend.js';
 import { LightningNodeError, type LightningBackend } from '../../../src/chains/lightning/lightning-backend.js';
 import { LndRestBackend } from '../../../src/chains/lightning/lnd-rest-backend.js';
-import { payInvoice, resumePayment, type InvoicePayment } from '../../../src/provider/payments/pay-invoice.js';
+import {
+  payInvoice,
+  paymentStanding,
+  resumePayment,
+  type InvoicePayment,
+} from '../../../src/provider/payments/pay-invoice.js';
+import { reportOutcomes } from '../../../src/provider/payments/report-outcomes.js';
 import { ProviderState } from '../../../src/provider/state/provider-state.js';
 import { makeInvoice } from '../../support/invoices.js';
 import { startClnRestStandIn } from '../../support/lightning/cln-rest-stand-in.js';
@@ -138,6 +144,44 @@ for (const kind of KINDS) {
       assert.equal((await payInvoice(state, lightning, order, now)).state, 'succeeded');
       assert.equal(payments.sendAttempts.get(order.paymentHash), 1);
     });
+
+    for (const [behaviour, reason, report] of [
+      ['settle-bad-preimage', 'preimage-mismatch', /^preimage [0-9a-f]{64}$/],
+      ['settle-other-amount', 'amount-mismatch', /^paid 400000000 msat for an invoice of 40000000 msat$/],
+      ['unknown-status', 'unknown-status', /^status UNHEARD_OF$/],
+    ] as const) {
+      test(`a node reporting ${behaviour}: suspect, no claim, never paid again, looked up or reported`, async () => {
+        const order = orderFor(behaviour);
+        const record = await payInvoice(state, lightning, order, now);
+        assert.equal(record.state, 'suspect');
+        assert.equal(record.suspectReason, reason);
+        assert.match(record.nodeReport ?? '', report);
+        assert.equal(state.claim(order.orderId), undefined, 'no claim without a valid preimage');
+        assert.deepEqual(await payInvoice(state, lightning, order, now), record);
+        assert.equal(payments.sendAttempts.get(order.paymentHash), 1);
+        const nodeGone = kind.backend({ ...node, url: 'https://127.0.0.1:1' }, CREDENTIAL, 1_000);
+        const settings = {
+          state,
+          lightning: nodeGone,
+          paymentTimeoutSeconds: 30,
+          feeLimitMillisatoshis: () => 5_000n,
+          requiredConfirmations: 1,
+          claimMarginBlocks: 10,
+          now,
+        };
+        assert.deepEqual(await paymentStanding(settings, order.paymentHash, order.claim), {
+          kind: 'payment-suspect',
+          reason,
+        });
+        const sent: unknown[] = [];
+        await reportOutcomes(state, (message) => {
+          sent.push(message);
+          return Promise.resolve({ success: true });
+        });
+        assert.ok(!sent.some((message) => (message as { orderId: string }).orderId === order.orderId));
+        assert.equal(state.paymentCounts().suspect >= 1, true);
+      });
+    }
 
     test('a refused credential sends nothing and leaves the payment to be looked up', async () => {
       const order = orderFor('settle');

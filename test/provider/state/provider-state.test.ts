@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ProviderState, type PaymentStart } from '../../../src/provider/state/provider-state.js';
 import { MIGRATIONS } from '../../../src/provider/state/schema.js';
+import { ForeignStateFileError } from '../../../src/provider/state/own-tables.js';
+import { openStore } from '../../../src/store/open.js';
 import { programArgs } from '../../support/repository.js';
 
 describe('the provider state file', () => {
@@ -298,5 +300,142 @@ describe('the provider state file', () => {
     } finally {
       migrated.close();
     }
+  });
+
+  test('a file of the schema before suspect payments keeps its payments and claims, and takes a suspect one', () => {
+    const path = join(dir, 'before-suspect.sqlite');
+    const raw = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 3)) raw.exec(migration);
+    raw.pragma('user_version = 3');
+    raw
+      .prepare(
+        `INSERT INTO payments (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, preimage, started_at_ms)
+         VALUES (?, 'paid', 'lnbcrt1', '1000', '10', 'succeeded', ?, 1), (?, 'odd', 'lnbcrt2', '2000', '10', 'paying', NULL, 2)`,
+      )
+      .run('aa'.repeat(32), 'bb'.repeat(32), 'cc'.repeat(32));
+    raw
+      .prepare(
+        `INSERT INTO claims (order_id, chain, payment_hash, refund_height, state) VALUES ('paid', 'ethereum', ?, 900, 'pending')`,
+      )
+      .run('aa'.repeat(32));
+    raw.close();
+
+    const migrated = ProviderState.open(path);
+    try {
+      assert.equal(migrated.payment('aa'.repeat(32))?.preimage, 'bb'.repeat(32));
+      assert.equal(migrated.claim('paid')?.paymentHash, 'aa'.repeat(32));
+      assert.ok(
+        migrated.recordPaymentSuspect('cc'.repeat(32), {
+          reason: 'amount-mismatch',
+          nodeReport: 'paid 9 msat',
+          nowMs: 3,
+        }),
+      );
+      assert.equal(migrated.recordPaymentFailed('cc'.repeat(32), 'error', 4), false, 'a suspect payment stays so');
+      assert.equal(migrated.markReported('cc'.repeat(32)), false, 'nothing of it is reported');
+      assert.deepEqual(
+        migrated.suspectPayments().map((payment) => [payment.orderId, payment.suspectReason, payment.nodeReport]),
+        [['odd', 'amount-mismatch', 'paid 9 msat']],
+      );
+      assert.equal(migrated.paymentCounts().suspect, 1);
+    } finally {
+      migrated.close();
+    }
+    const check = new Database(path, { readonly: true });
+    try {
+      assert.deepEqual(check.pragma('foreign_key_check'), []);
+      assert.match(
+        String((check.prepare(`SELECT sql FROM sqlite_master WHERE name = 'claims'`).get() as { sql: string }).sql),
+        /REFERENCES payments \(payment_hash\)/,
+      );
+    } finally {
+      check.close();
+    }
+  });
+
+  test("the operator's two resolutions of a suspect payment in docs/provider.md: looked up again, or failed", () => {
+    const docs = readFileSync(new URL('../../../docs/provider.md', import.meta.url), 'utf8');
+    const statements = [...docs.matchAll(/`(UPDATE payments SET [^`]*AND state = 'suspect';)`/g)].map(
+      (match) => match[1]!,
+    );
+    assert.equal(statements.length, 2, 'docs/provider.md gives two statements');
+    const [lookAgain, failed] = statements;
+    for (const [name, statement] of [
+      ['look-again', lookAgain!],
+      ['failed', failed!],
+    ] as const) {
+      const path = join(dir, `resolve-${name}.sqlite`);
+      const start = { ...newPayment(), nowMs: 1 };
+      const opened = ProviderState.open(path);
+      opened.beginPayment(start);
+      opened.recordPaymentSuspect(start.paymentHash, {
+        reason: 'preimage-mismatch',
+        nodeReport: 'preimage 00',
+        nowMs: 2,
+      });
+      opened.close();
+      const raw = new Database(path);
+      assert.equal(raw.prepare(statement.replace('HASH', start.paymentHash)).run().changes, 1, name);
+      assert.equal(raw.prepare(statement.replace('HASH', start.paymentHash)).run().changes, 0, 'only a suspect one');
+      raw.close();
+      const reopened = ProviderState.open(path);
+      try {
+        assert.deepEqual(reopened.suspectPayments(), []);
+        if (name === 'look-again') {
+          assert.deepEqual(
+            reopened.paymentsInFlight().map((payment) => payment.paymentHash),
+            [start.paymentHash],
+          );
+        } else {
+          assert.deepEqual(
+            reopened.unreportedPayments().map((payment) => [payment.paymentHash, payment.state]),
+            [[start.paymentHash, 'failed']],
+          );
+        }
+      } finally {
+        reopened.close();
+      }
+    }
+  });
+
+  test("the service's own SQLite database given as the state file is refused, naming the file and its tables", async () => {
+    const path = join(dir, 'service.sqlite');
+    const service = await openStore(`sqlite:${path}`);
+    await service.close();
+    const tablesOf = () => {
+      const raw = new Database(path, { readonly: true });
+      try {
+        return (
+          raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]
+        ).map((row) => row.name);
+      } finally {
+        raw.close();
+      }
+    };
+    const before = tablesOf();
+    assert.ok(before.includes('orders'), 'the service made its tables');
+    assert.throws(
+      () => ProviderState.open(path),
+      (error: unknown) =>
+        error instanceof ForeignStateFileError &&
+        error.message.includes(path) &&
+        error.foreignTables.includes('orders') &&
+        error.foreignTables.every((table) => before.includes(table)) &&
+        error.message.includes('orders'),
+    );
+    assert.deepEqual(tablesOf(), before, 'nothing added to the service database');
+  });
+
+  test('a file of an older schema, or with one more table than the provider made, is told apart', () => {
+    const path = join(dir, 'one-more-table.sqlite');
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0]!);
+    raw.pragma('user_version = 1');
+    raw.close();
+    ProviderState.open(path).close();
+    const extra = new Database(path);
+    extra.exec('CREATE TABLE notes (body TEXT)');
+    extra.close();
+    assert.throws(() => ProviderState.open(path), /holds tables of another program \(notes\)/);
   });
 });

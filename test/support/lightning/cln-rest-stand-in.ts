@@ -154,12 +154,13 @@ function payResult(payment: SimulatedPayment): Record<string, unknown> {
     amount_msat: Number(payment.amountMillisatoshis),
     amount_sent_msat: Number(payment.amountMillisatoshis + payment.feeMillisatoshis),
     payment_preimage: payment.preimage,
-    status: 'complete',
+    status: payment.statusWord ?? 'complete',
   };
 }
 
 function listPaysEntry(payment: SimulatedPayment): Record<string, unknown> {
-  const status = { 'in-flight': 'pending', succeeded: 'complete', failed: 'failed' }[payment.status];
+  const status =
+    payment.statusWord ?? { 'in-flight': 'pending', succeeded: 'complete', failed: 'failed' }[payment.status];
   return {
     bolt11: payment.invoice,
     destination: TEST_NODE_PUBLIC_KEY,

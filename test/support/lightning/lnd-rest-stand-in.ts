@@ -158,7 +158,8 @@ function streamUntilFinal(
 }
 
 function lndPayment(payment: SimulatedPayment): Record<string, unknown> {
-  const status = { 'in-flight': 'IN_FLIGHT', succeeded: 'SUCCEEDED', failed: 'FAILED' }[payment.status];
+  const status =
+    payment.statusWord ?? { 'in-flight': 'IN_FLIGHT', succeeded: 'SUCCEEDED', failed: 'FAILED' }[payment.status];
   return {
     payment_hash: payment.paymentHash,
     value: (payment.amountMillisatoshis / 1000n).toString(),

@@ -6,10 +6,14 @@ import { TEST_NODE_PUBLIC_KEY, type SignedInvoice } from '../invoices.js';
  * - settle: the payee releases the preimage at once;
  * - hold: HTLCs are out until the test calls settle() or fail() (a payment in flight);
  * - no-route: no path to the payee;
- * - keep-searching: the node keeps looking for a route until the payment's own timeout ends it.
+ * - keep-searching: the node keeps looking for a route until the payment's own timeout ends it;
+ * - settle-bad-preimage, settle-other-amount, unknown-status: settled at once, and the node then
+ *   reports a preimage that does not hash to the payment hash, ten times the invoice's amount, or a
+ *   status word no node version uses (a node with a bug, a corrupt database, or one that lies).
  * A payment larger than the spendable balance fails for insufficient balance, whatever the behaviour.
  */
-export type PayeeBehaviour = 'settle' | 'hold' | 'no-route' | 'keep-searching';
+export type PayeeBehaviour =
+  'settle' | 'hold' | 'no-route' | 'keep-searching' | 'settle-bad-preimage' | 'settle-other-amount' | 'unknown-status';
 
 export type SimulatedFailure = 'no-route' | 'insufficient-balance' | 'timeout' | 'fee-limit' | 'incorrect-details';
 
@@ -19,6 +23,8 @@ export interface SimulatedPayment {
   amountMillisatoshis: bigint;
   feeMillisatoshis: bigint;
   status: 'in-flight' | 'succeeded' | 'failed';
+  /** The status word the node reports instead of its own for `status` (unknown-status). */
+  statusWord?: string;
   failure?: SimulatedFailure;
   preimage?: string;
   createdAtSeconds: number;
@@ -91,7 +97,7 @@ export class SimulatedPayments {
     } else {
       this.sendAttempts.set(payment.paymentHash, (this.sendAttempts.get(payment.paymentHash) ?? 0) + 1);
       payment.feeMillisatoshis = this.routeFeeMillisatoshis;
-      if (payee.behaviour === 'settle') this.settle(payment.paymentHash);
+      if (payee.behaviour !== 'hold') this.settle(payment.paymentHash);
     }
     return { payment, existing: false };
   }
@@ -103,7 +109,9 @@ export class SimulatedPayments {
     if (payment?.status !== 'in-flight' || payee === undefined)
       throw new Error(`no payment in flight for ${paymentHash}`);
     payment.status = 'succeeded';
-    payment.preimage = payee.preimage;
+    payment.preimage = payee.behaviour === 'settle-bad-preimage' ? anotherPreimage(payee.preimage) : payee.preimage;
+    if (payee.behaviour === 'settle-other-amount') payment.amountMillisatoshis *= 10n;
+    if (payee.behaviour === 'unknown-status') payment.statusWord = 'UNHEARD_OF';
     this.spendableMillisatoshis -= payment.amountMillisatoshis + payment.feeMillisatoshis;
     this.notify(payment);
   }
@@ -140,4 +148,10 @@ export class SimulatedPayments {
     this.watchers.delete(payment.paymentHash);
     for (const listener of listeners ?? []) listener(payment);
   }
+}
+
+/** A well-formed preimage (64 hex digits) that does not hash to the payment hash of `preimage`. */
+function anotherPreimage(preimage: string): string {
+  const first = Number.parseInt(preimage.slice(0, 2), 16) ^ 0x01;
+  return first.toString(16).padStart(2, '0') + preimage.slice(2);
 }
