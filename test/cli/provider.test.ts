@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { PROVIDER_SECRETS, PROVIDER_SETTINGS } from '../../src/cli/provider-settings.js';
 import { openStore } from '../../src/store/open.js';
 import { makeSelfSignedCertificate } from '../support/lightning/self-signed-certificate.js';
+import { repositoryPath } from '../support/repository.js';
 import { runCli } from './cli-process.js';
 
 describe('lnswap provider: its command line', () => {
@@ -40,7 +41,7 @@ describe('lnswap provider: its command line', () => {
       await (await openStore(`sqlite:${serviceDatabase}`)).close();
       writeFileSync(join(dir, 'tls.cert'), makeSelfSignedCertificate().certificatePem);
       writeFileSync(join(dir, 'provider.macaroon'), Buffer.from('0201036c6e64', 'hex'));
-      const example = JSON.parse(readFileSync(new URL('../../examples/provider.json', import.meta.url), 'utf8')) as {
+      const example = JSON.parse(readFileSync(repositoryPath('examples', 'provider.json'), 'utf8')) as {
         lightning: Record<string, string>;
         bitcoin?: unknown;
         markets: Record<string, unknown>;

@@ -9,7 +9,7 @@ import { ProviderState, type PaymentStart } from '../../../src/provider/state/pr
 import { MIGRATIONS } from '../../../src/provider/state/schema.js';
 import { ForeignStateFileError } from '../../../src/provider/state/own-tables.js';
 import { openStore } from '../../../src/store/open.js';
-import { programArgs } from '../../support/repository.js';
+import { programArgs, repositoryPath } from '../../support/repository.js';
 
 describe('the provider state file', () => {
   let dir: string;
@@ -354,7 +354,7 @@ describe('the provider state file', () => {
   });
 
   test("the operator's two resolutions of a suspect payment in docs/provider.md: looked up again, or failed", () => {
-    const docs = readFileSync(new URL('../../../docs/provider.md', import.meta.url), 'utf8');
+    const docs = readFileSync(repositoryPath('docs', 'provider.md'), 'utf8');
     const statements = [...docs.matchAll(/`(UPDATE payments SET [^`]*AND state = 'suspect';)`/g)].map(
       (match) => match[1]!,
     );
