@@ -46,7 +46,8 @@ export function deriveRefundDetails(order: OrderRecord, market: Market, chains: 
 /**
  * The refund of one funder's slot of an Ethereum order: the same answer, its figures that slot's alone (its
  * own refund height, what it still holds), whatever the order's other slots say; `details` is the same
- * `refund(orderUUID)` call, which refunds the slot of the account that sends it.
+ * `refund(orderUUID)` call, which refunds the slot of the account that sends it. The principal slot of a
+ * Complete order is the provider's, whose claim of it may not be observed yet: nothing to refund there.
  */
 export function deriveSlotRefundDetails(
   order: OrderRecord,
@@ -58,7 +59,7 @@ export function deriveSlotRefundDetails(
   return refundAnswer(order, market, details, {
     blockHeight,
     refundableAtBlockHeight: slot.refundHeight ?? order.htlc.refundableAtBlockHeight,
-    refundableBalance: slot.held,
+    refundableBalance: order.state === 'Complete' && slot.role === 'principal' ? 0n : slot.held,
   });
 }
 
