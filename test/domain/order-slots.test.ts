@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import type { ClaimObservation, FundingObservation, RefundObservation } from '../../src/domain/chain-observations.js';
 import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import type { OrderRecord } from '../../src/domain/order.js';
+import type { AssetOfOrder } from '../../src/domain/ethereum-slots.js';
 import { DUST_DIVISOR, fundingSlots, orderSlots, slotOfFunder } from '../../src/domain/order-slots.js';
 
 const preimage = '11'.repeat(32);
@@ -167,6 +168,31 @@ describe('the slots of an Ethereum order', () => {
       'a claim whose preimage does not open the payment hash claims nothing',
     );
     assert.equal(wrongPreimage[0]?.held, 900n);
+  });
+
+  test('a token order: the same rules over its fundToken slots; an ether slot under it is foreign', () => {
+    const TOKEN = '0x' + '70'.repeat(20);
+    const usdc: AssetOfOrder = () => ({
+      ticker: 'SUSDC',
+      chain: 'ethereum',
+      network: 'simnet',
+      decimals: 6,
+      tokenAddress: TOKEN,
+    });
+    const observations = [
+      funding(STRANGER, 10, 1n, { token: TOKEN }),
+      funding(USER, 11, 600n, { token: TOKEN }),
+      funding(SECOND, 12, 400n, { token: TOKEN }),
+      funding(CLAIMER, 13, 5_000n),
+    ];
+    assert.deepStrictEqual(
+      orderSlots(order, observations, 'ethereum', usdc).map((slot) => [slot.funder, slot.role]),
+      [
+        [USER, 'principal'],
+        [STRANGER, 'dust'],
+        [SECOND, 'order'],
+      ],
+    );
   });
 
   test('a Bitcoin order has no slots', () => {
