@@ -1,5 +1,6 @@
 // One order: its state timeline, how to fund it (with a QR code), its transactions and, once it can be
-// refunded, how. Reads the read API and the tracker's history route; moves come from Live.
+// refunded, how; on Ethereum, the slot of a funding address the user gives. Reads the read API and the
+// tracker's history route; moves come from Live.
 import qrcode from '/assets/qrcode.mjs';
 import { copyable, formatDuration, getJson, h, plainField, timeElement } from './dom.js';
 import { amountLeft, bitcoinUri, ethereumChainId, ethereumUri } from './payment-uri.js';
@@ -24,6 +25,11 @@ const REASONS = {
   refundSeen: 'Refund seen on chain',
   refundConfirmed: 'Refund confirmed',
   refundReorged: 'Refund undone by a reorganisation',
+};
+
+const SLOT_REFUSALS = {
+  InvalidFunder: 'That is not an Ethereum address (0x and 40 hex digits).',
+  SlotNotFound: 'No funding of this order from that address.',
 };
 
 function describeCause(cause) {
@@ -57,12 +63,20 @@ export class OrderCard {
   #data;
   #countdown;
   #reloading;
+  /** The card's parts drawn again on every move and block; the slot form below them is kept, with what is typed in it. */
+  #body = h('div', { class: 'order-body' });
+  #slotForm;
+  #slotResult;
+  /** The funding address asked about, and its slot's refund answer (or refusal token), read again on every move. */
+  #funder;
+  #slot;
   element;
 
   constructor(orderId, live) {
     this.orderId = orderId;
     this.#live = live;
     this.element = h('article', { class: 'order', 'data-order-id': orderId, 'aria-labelledby': `order-${orderId}` });
+    this.element.append(this.#body);
   }
 
   async load() {
@@ -73,6 +87,7 @@ export class OrderCard {
     ]);
     const refund = REFUNDING.has(order.state) ? await getJson(`/api/orders/${this.orderId}/refund`) : undefined;
     const { asset } = history;
+    if (this.#funder !== undefined) this.#slot = await this.#readSlot(this.#funder);
     const firstLoad = this.#data === undefined;
     this.#data = { order, funding, history, refund, asset };
     const height = history.chainHeight ?? refund?.details.currentBlockHeight;
@@ -147,7 +162,109 @@ export class OrderCard {
       this.#transactions(history),
       refund === undefined ? undefined : this.#refund(refund, order),
     ];
-    this.element.replaceChildren(...sections.filter((section) => section !== undefined));
+    this.#body.replaceChildren(...sections.filter((section) => section !== undefined));
+    if (asset.chain === 'ethereum' && order.state !== 'WaitingForFundingTx') this.#showSlotForm(order);
+  }
+
+  /**
+   * The contract refunds each funding account's slot on its own, and the order's figures leave out other people's
+   * small slots: a funder sees its own slot by giving the address it funded from.
+   */
+  #showSlotForm(order) {
+    if (this.#slotForm === undefined) {
+      const inputId = `funder-${order.id}`;
+      const input = h('input', {
+        id: inputId,
+        name: 'funder',
+        type: 'text',
+        required: true,
+        spellcheck: 'false',
+        autocomplete: 'off',
+        autocapitalize: 'off',
+        placeholder: '0x…',
+      });
+      const form = h(
+        'form',
+        { class: 'slot-lookup' },
+        h('label', { for: inputId }, 'Your funding address'),
+        input,
+        h('button', { type: 'submit' }, 'Show my slot'),
+      );
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        this.#askSlot(input.value.trim());
+      });
+      this.#slotResult = h('div', { class: 'slot-result', role: 'status' });
+      this.#slotForm = h(
+        'section',
+        { class: 'slot', 'aria-label': 'Your slot' },
+        h('h3', {}, 'Your slot'),
+        h('p', { class: 'hint' }, 'Each funding account has its own slot in the swap contract, refunded on its own.'),
+        form,
+        this.#slotResult,
+      );
+      this.element.append(this.#slotForm);
+    }
+    this.#slotResult.replaceChildren(...this.#slotView(order));
+  }
+
+  #askSlot(funder) {
+    this.#funder = funder;
+    this.#readSlot(funder).then((slot) => {
+      this.#slot = slot;
+      this.#render();
+    });
+  }
+
+  async #readSlot(funder) {
+    try {
+      return { refund: await getJson(`/api/orders/${this.orderId}/refund?funder=${encodeURIComponent(funder)}`) };
+    } catch (error) {
+      return { refusal: error.token ?? 'unreachable' };
+    }
+  }
+
+  #slotView(order) {
+    if (this.#slot === undefined) return [];
+    const { refund, refusal } = this.#slot;
+    if (refund === undefined) return [h('p', {}, SLOT_REFUSALS[refusal] ?? `Could not read the slot (${refusal}).`)];
+    const empty = /^0(\.0*)?$/.test(refund.refundableBalance);
+    return [
+      h(
+        'p',
+        { class: 'slot-when', 'data-blocks-remaining': this.#remaining(refund) },
+        empty ? 'Nothing is left in this slot.' : this.#slotWhen(refund),
+      ),
+      h(
+        'dl',
+        { class: 'fields' },
+        plainField('Refundable balance of your slot', `${refund.refundableBalance} ${order.onchainTicker}`),
+        copyable('Contract (to), for your slot', refund.details.to),
+        copyable('Refund call data, sent from your address', refund.details.data),
+      ),
+    ];
+  }
+
+  #remaining(refund) {
+    if (refund.refundableAtBlockHeight === undefined) return undefined;
+    return this.#tip === undefined ? refund.blocksRemaining : Math.max(0, refund.refundableAtBlockHeight - this.#tip);
+  }
+
+  #slotWhen(refund) {
+    return this.#remaining(refund) === undefined ? 'The operator refunds this slot.' : this.#refundableIn(refund);
+  }
+
+  #when(refund, order) {
+    if (order.state === 'WaitingForRefundTxConfirmation') {
+      return 'The refund transaction is sent; it counts once confirmed.';
+    }
+    return this.#remaining(refund) === undefined ? 'The operator started this refund.' : this.#refundableIn(refund);
+  }
+
+  #refundableIn(refund) {
+    const remaining = this.#remaining(refund);
+    if (remaining === 0) return `Refundable now (from block ${refund.refundableAtBlockHeight}).`;
+    return `Refundable in ${remaining} block${remaining === 1 ? '' : 's'}, at block ${refund.refundableAtBlockHeight}.`;
   }
 
   #timeline(history) {
@@ -303,20 +420,8 @@ export class OrderCard {
 
   #refund(refund, order) {
     const { details } = refund;
-    const remaining =
-      refund.refundableAtBlockHeight === undefined
-        ? undefined
-        : this.#tip === undefined
-          ? refund.blocksRemaining
-          : Math.max(0, refund.refundableAtBlockHeight - this.#tip);
-    const when =
-      order.state === 'WaitingForRefundTxConfirmation'
-        ? 'The refund transaction is sent; it counts once confirmed.'
-        : remaining === undefined
-          ? 'The operator started this refund.'
-          : remaining === 0
-            ? `Refundable now (from block ${refund.refundableAtBlockHeight}).`
-            : `Refundable in ${remaining} block${remaining === 1 ? '' : 's'}, at block ${refund.refundableAtBlockHeight}.`;
+    const remaining = this.#remaining(refund);
+    const when = this.#when(refund, order);
     const fields =
       details.to !== undefined
         ? [copyable('Contract (to)', details.to), copyable('Refund call data', details.data)]

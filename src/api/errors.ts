@@ -11,12 +11,12 @@ import { READ_METHODS } from './methods.js';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
 /**
- * Every token refuses something the client sent, so 400, except a well-formed id of no order, and a
- * database that cannot be reached, which is no fault of the request.
+ * Every token refuses something the client sent, so 400, except a well-formed id of no order or a well-formed
+ * funder of no slot, and a database that cannot be reached, which is no fault of the request.
  */
 export function statusForToken(token: ErrorToken): number {
   if (token === 'ServiceUnavailable') return 503;
-  return token === 'OrderNotFound' ? 404 : 400;
+  return token === 'OrderNotFound' || token === 'SlotNotFound' ? 404 : 400;
 }
 
 /** Seconds a client is asked to wait before repeating a request refused with ServiceUnavailable. */

@@ -3,6 +3,7 @@
  * routes (`orders.ts`) are registered from this table and the read lane (`read-lane.ts`) matches requests
  * against it, so a route the API serves is served the same way by both.
  */
+import type { ErrorToken } from '../domain/errors.js';
 import type { OrderReads } from './order-reads.js';
 import {
   findOrdersQueryTokens,
@@ -10,11 +11,17 @@ import {
   fundingDetailsSchema,
   getOrderSchema,
   orderStateSchema,
+  refundQueryTokens,
   refundSchema,
   transactionsSchema,
 } from './schemas.js';
 
 export type OrderAnswer = string | Promise<string>;
+
+/** The query fields a read of one order takes (the refund's `funder`); a plain request has none. */
+export interface OneOrderQuery {
+  readonly funder?: string;
+}
 
 /** A read of one order: `/api/orders/:id` followed by `tail`. */
 export interface OneOrderRoute {
@@ -26,11 +33,18 @@ export interface OneOrderRoute {
     | typeof fundingDetailsSchema
     | typeof transactionsSchema
     | typeof refundSchema;
-  readonly read: (reads: OrderReads, rawId: string) => OrderAnswer;
+  /** The token refusing each query field the schema checks. */
+  readonly queryTokens?: ReadonlyMap<string, ErrorToken>;
+  readonly read: (reads: OrderReads, rawId: string, query: OneOrderQuery) => OrderAnswer;
 }
 
-function oneOrderRoute(tail: string, schema: OneOrderRoute['schema'], read: OneOrderRoute['read']): OneOrderRoute {
-  return { url: `/api/orders/:id${tail}`, tail, schema, read };
+function oneOrderRoute(
+  tail: string,
+  schema: OneOrderRoute['schema'],
+  read: OneOrderRoute['read'],
+  queryTokens?: ReadonlyMap<string, ErrorToken>,
+): OneOrderRoute {
+  return { url: `/api/orders/:id${tail}`, tail, schema, read, ...(queryTokens === undefined ? {} : { queryTokens }) };
 }
 
 export const ONE_ORDER_ROUTES: readonly OneOrderRoute[] = [
@@ -38,7 +52,7 @@ export const ONE_ORDER_ROUTES: readonly OneOrderRoute[] = [
   oneOrderRoute('/state', orderStateSchema, (reads, id) => reads.state(id)),
   oneOrderRoute('/fundDetails', fundingDetailsSchema, (reads, id) => reads.fundDetails(id)),
   oneOrderRoute('/transactions', transactionsSchema, (reads, id) => reads.transactions(id)),
-  oneOrderRoute('/refund', refundSchema, (reads, id) => reads.refund(id)),
+  oneOrderRoute('/refund', refundSchema, (reads, id, { funder }) => reads.refund(id, funder), refundQueryTokens),
 ];
 
 /** The orders of one invoice: `/api/orders?invoiceHash=`, with an optional `onchainTicker`. */

@@ -13,6 +13,7 @@ import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
+import { deriveFunderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
 import type { ConfigurationReadStore, OrderReadStore, StoreChanges } from '../store/store.js';
 import {
   presentFundingDetails,
@@ -59,7 +60,7 @@ function orderTag(order: OrderRecord): string {
 }
 
 export interface OrderReadsOptions {
-  readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges;
+  readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges & FunderRefundStore;
   /** Budget for serialized answers about orders; 0 turns the cache off. */
   readonly responseCacheBytes: number;
   /** Counts the cache's hits and misses, for metrics. */
@@ -67,7 +68,7 @@ export interface OrderReadsOptions {
 }
 
 export class OrderReads {
-  private readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges;
+  private readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges & FunderRefundStore;
   private readonly responses: OrderResponses;
   private readonly cacheCounts: ResponseCacheCounts | undefined;
 
@@ -127,11 +128,18 @@ export class OrderReads {
     return serialize.fundDetails(presentFundingDetails(deriveFundingDetails(order, market, chains), market));
   }
 
-  /** `GET /api/orders/:id/refund`: never cached, it depends on the chain view. */
-  async refund(rawId: string): Promise<string> {
+  /**
+   * `GET /api/orders/:id/refund`, with `funder` (already checked to be an address) about that funder's slot
+   * alone: never cached, it depends on the chain view.
+   */
+  async refund(rawId: string, funder?: string): Promise<string> {
     const { order, market } = await this.loadOrder(rawId);
-    const { chains } = await this.store.getConfiguration();
-    return serialize.refund(presentRefund(deriveRefundDetails(order, market, chains), market));
+    const configuration = await this.store.getConfiguration();
+    const refund =
+      funder === undefined
+        ? deriveRefundDetails(order, market, configuration.chains)
+        : await deriveFunderRefund(this.store, configuration, order, market, funder);
+    return serialize.refund(presentRefund(refund, market));
   }
 
   stop(): void {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyReply } from 'fastify';
 import { routeMethods } from './methods.js';
-import { FIND_ORDERS_ROUTE, ONE_ORDER_ROUTES, type OrderAnswer } from './order-read-routes.js';
+import { FIND_ORDERS_ROUTE, ONE_ORDER_ROUTES, type OneOrderQuery, type OrderAnswer } from './order-read-routes.js';
 import type { OrderReads } from './order-reads.js';
 import { refuseWithTokens } from './schemas.js';
 
@@ -50,12 +50,13 @@ export const orderRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: OrderRoute
       send(reply, FIND_ORDERS_ROUTE.read(reads, request.query.invoiceHash, request.query.onchainTicker)),
   });
 
-  for (const { url, schema, read } of ONE_ORDER_ROUTES) {
+  for (const { url, schema, read, queryTokens } of ONE_ORDER_ROUTES) {
     app.route({
       method,
       url,
       schema,
-      handler: (request, reply) => send(reply, read(reads, request.params.id)),
+      ...(queryTokens === undefined ? {} : { schemaErrorFormatter: refuseWithTokens(queryTokens) }),
+      handler: (request, reply) => send(reply, read(reads, request.params.id, request.query as OneOrderQuery)),
     });
   }
 };

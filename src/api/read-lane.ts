@@ -20,7 +20,7 @@ import { LnswapError } from '../domain/errors.js';
 import { AnswersOfOneTurn } from './answers-of-one-turn.js';
 import { TEXT_CONTENT_TYPE, textAnswerOf } from './errors.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { FIND_ORDERS_ROUTE, ONE_ORDER_ROUTES, type OrderAnswer } from './order-read-routes.js';
+import { FIND_ORDERS_ROUTE, ONE_ORDER_ROUTES, type OneOrderQuery, type OrderAnswer } from './order-read-routes.js';
 import type { OrderReads } from './order-reads.js';
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -41,6 +41,9 @@ const FIND_ORDERS = new RegExp(`^/api/orders\\?invoiceHash=(${PLAIN}*)(?:&onchai
 /** The route schema's own check of the hash, so the lane refuses exactly what Fastify refuses. */
 const INVOICE_HASH = new RegExp(FIND_ORDERS_ROUTE.schema.querystring.properties.invoiceHash.pattern);
 const INVALID_INVOICE_HASH = new LnswapError(FIND_ORDERS_ROUTE.queryTokens.get('invoiceHash') ?? 'BadRequest');
+
+/** The lane takes no query on a read of one order: a refund `?funder=` is Fastify's to answer. */
+const NO_QUERY: OneOrderQuery = {};
 
 interface LaneRead {
   readonly route: string;
@@ -145,7 +148,7 @@ function laneRead(reads: OrderReads, url: string | undefined): LaneRead | undefi
   const byId = ONE_ORDER.exec(url);
   if (byId !== null) {
     const { url: route, read } = ROUTES_BY_TAIL.get(byId[2] ?? '')!;
-    return { route, answer: read(reads, byId[1]!) };
+    return { route, answer: read(reads, byId[1]!, NO_QUERY) };
   }
   const find = FIND_ORDERS.exec(url);
   if (find === null) return undefined;

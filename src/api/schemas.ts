@@ -17,6 +17,7 @@ import {
   refundShape,
   transactionShape,
 } from '../wire/response-shapes.js';
+import { FUNDER_PATTERN } from '../wire/socket-payloads.js';
 
 type SchemaErrorFormatter = NonNullable<FastifyServerOptions['schemaErrorFormatter']>;
 
@@ -113,9 +114,28 @@ export const transactionsSchema = {
 export const refundSchema = {
   operationId: 'getOrderRefund',
   summary: 'How the order can be refunded: TimelockRefund, or AdminRefund without the timing fields',
+  description:
+    "Without funder, the figures of the order's slots (dust left out); with funder, those of that funder's slot alone",
   params: orderIdParams,
-  response: { 200: refundShape, ...orderErrors },
+  querystring: {
+    type: 'object',
+    properties: {
+      funder: {
+        type: 'string',
+        pattern: FUNDER_PATTERN,
+        description: 'Optional, Ethereum orders: the funding account, any case; the answer is about its slot alone',
+      },
+    },
+  },
+  response: {
+    200: refundShape,
+    400: tokenBody('InvalidOrderId', 'InvalidFunder', 'OrderHasNoSlots'),
+    404: tokenBody('OrderNotFound', 'SlotNotFound'),
+  },
 } as const;
+
+/** The query fields of Get Order Refund with the token that refuses each. */
+export const refundQueryTokens: ReadonlyMap<string, ErrorToken> = new Map([['funder', 'InvalidFunder']]);
 
 /** The field a validation failure is about: the missing one, or the first segment of the failing path. */
 function failingField(error: FastifySchemaValidationError): string {
@@ -156,7 +176,7 @@ export const readyzSchema = {
 
 export const metricsSchema = {
   operationId: 'metrics',
-  summary: "Prometheus metrics in the text exposition format (version 0.0.4); docs/operations.md lists them",
+  summary: 'Prometheus metrics in the text exposition format (version 0.0.4); docs/operations.md lists them',
   tags: ['operations'],
   response: { 200: { type: 'string', description: 'Prometheus text exposition format' } },
 } as const;

@@ -8,6 +8,7 @@ import Fastify, {
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { LnswapError } from '../domain/errors.js';
+import type { FunderRefundStore } from '../engine/funder-refund.js';
 import type { ConfigurationReadStore, OrderReadStore, StoreChanges } from '../store/store.js';
 import {
   handleClientError,
@@ -32,7 +33,7 @@ import { orderHistoryRoutes } from './order-history.js';
 import { trackerPageRoutes } from './tracker-page.js';
 
 export interface ApiServerOptions {
-  readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges;
+  readonly store: ConfigurationReadStore & OrderReadStore & StoreChanges & FunderRefundStore;
   readonly logger?: FastifyServerOptions['logger'];
   /** An existing pino logger to log through (takes precedence over `logger`). */
   readonly loggerInstance?: FastifyBaseLogger;

@@ -7,6 +7,7 @@ import {
   type RefundObservation,
 } from './chain-observations.js';
 import { countedObservations, type AssetOfOrder } from './ethereum-slots.js';
+import { fundingSlots, orderSlots } from './order-slots.js';
 import { preimageMatchesPaymentHash } from './invoice.js';
 import type { ChainKind } from './markets.js';
 import type { OrderRecord, OrderTransaction } from './order.js';
@@ -36,19 +37,23 @@ export interface ChainContext {
 
 /**
  * Observations in chain order, those in the node's mempool last (`MEMPOOL_BLOCK`). Only those that count
- * toward the order are read (`countedObservations`: on Ethereum the order's matching slots); claims whose
- * preimage does not hash to the order's payment hash are ignored, and so is a spend in the mempool that is
- * no claim before the refund height, when no refund could be valid in the next block (what a node listing a
- * "claim" with a wrong preimage would show).
+ * toward the order are read: on Bitcoin every one, on Ethereum those of the order's slots (`orderSlots`: the
+ * principal and every slot that is not dust), whose funding state is the principal's alone, since a provider
+ * claims one slot. Claims whose preimage does not hash to the order's payment hash are ignored, and so is a
+ * spend in the mempool that is no claim before the refund height, when no refund could be valid in the next
+ * block (what a node listing a "claim" with a wrong preimage would show).
  */
 export function deriveChainTarget(
   order: OrderRecord,
   observations: readonly ChainObservation[],
   context: ChainContext,
 ): ChainTarget {
-  const counted = countedObservations(order, observations, context.chain, context.assetOf).filter(
-    (observation) => !impossibleRefund(observation, order, context),
+  const view = orderView(
+    order,
+    observations.filter((observation) => !impossibleRefund(observation, order, context)),
+    context,
   );
+  const { counted } = view;
   const confirmed = (observation: ChainObservation) =>
     confirmationsAt(observation.block.height, context.head.height) >= context.confirmations;
   const fundings = counted.filter((observation) => observation.kind === 'funding');
@@ -57,14 +62,12 @@ export function deriveChainTarget(
       observation.kind === 'claim' && preimageMatchesPaymentHash(observation.preimage, order.paymentHash),
   );
   const refunds = settlingRefunds(counted, fundings, context.chain);
-  const refundableAtBlockHeight = latestRefundHeight(fundings) ?? order.htlc.refundableAtBlockHeight;
+  const { refundableAtBlockHeight } = view;
 
-  const seen = sum(fundings);
-  const settled = sum(fundings.filter(confirmed));
   const state = targetState(order.state, {
-    seen,
+    seen: sum(view.stateFundings),
     inBlocks: sum(fundings.filter((funding) => !inMempool(funding))),
-    settled,
+    settled: sum(view.stateFundings.filter(confirmed)),
     amount: order.amount,
     claimed: claim === undefined ? 'no' : confirmed(claim) ? 'confirmed' : 'seen',
     refunded: refunds.every === 'no' ? 'no' : refunds.observed.every(confirmed) ? 'confirmed' : 'seen',
@@ -81,6 +84,47 @@ export function deriveChainTarget(
   };
 }
 
+interface OrderView {
+  /** What counts toward the order, in chain order. */
+  readonly counted: readonly ChainObservation[];
+  /** The fundings the funding state is read from: the principal slot's on Ethereum, every one on Bitcoin. */
+  readonly stateFundings: readonly FundingObservation[];
+  readonly refundableAtBlockHeight: number;
+}
+
+/**
+ * The order as its funders see it. On Ethereum, dust (`DUST_DIVISOR`) is left out: a stranger's small slot
+ * neither moves the state nor the refund height, and its funder refunds it apart. The refund height is the
+ * latest of the order's slots that still hold money, so no funder of the order is told too early and a slot
+ * already refunded or claimed holds no one back; the principal's once none hold any.
+ */
+function orderView(order: OrderRecord, observations: readonly ChainObservation[], context: ChainContext): OrderView {
+  if (context.chain !== 'ethereum') {
+    const counted = countedObservations(order, observations, context.chain);
+    const fundings = counted.filter((observation) => observation.kind === 'funding');
+    return {
+      counted,
+      stateFundings: fundings,
+      refundableAtBlockHeight: latestRefundHeight(fundings) ?? order.htlc.refundableAtBlockHeight,
+    };
+  }
+  const slots = orderSlots(order, observations, context.chain, context.assetOf);
+  const carrying = fundingSlots(slots);
+  const counted = carrying
+    .flatMap((slot) => [...slot.fundings, ...slot.claims, ...slot.refunds])
+    .sort((a, b) => a.block.height - b.block.height || a.position - b.position);
+  const principal = slots[0];
+  const holding = carrying.filter((slot) => slot.held > 0n);
+  const heights = (holding.length > 0 ? holding : carrying.slice(0, 1)).flatMap((slot) =>
+    slot.refundHeight === undefined ? [] : [slot.refundHeight],
+  );
+  return {
+    counted,
+    stateFundings: principal?.fundings ?? [],
+    refundableAtBlockHeight: heights.length === 0 ? order.htlc.refundableAtBlockHeight : Math.max(...heights),
+  };
+}
+
 /** A refund in the mempool before the refund height: its lock time cannot be final in the next block. */
 function impossibleRefund(observation: ChainObservation, order: OrderRecord, context: ChainContext): boolean {
   return (
@@ -92,8 +136,8 @@ function impossibleRefund(observation: ChainObservation, order: OrderRecord, con
 
 /**
  * The refunds an order shows, and whether they return all of it. Bitcoin: the last spend of the HTLC that is
- * not a claim returns everything. Ethereum: each matching slot is refunded on its own; the order is refunded
- * once every one of them is (a slot claimed instead completes the order).
+ * not a claim returns everything. Ethereum: each of the order's slots is refunded on its own; the order is
+ * refunded once every one of them is (a slot claimed instead completes the order), whatever dust is left.
  */
 function settlingRefunds(
   counted: readonly ChainObservation[],
@@ -121,20 +165,18 @@ function refundTransaction(refund: RefundObservation): OrderTransaction {
   };
 }
 
-/**
- * The refund height of the order: the latest of its slots' (each fixed by the slot's first funding), so no
- * funder is told its slot is refundable before it is. Undefined when no counted funding names one.
- */
+/** The refund height of a Bitcoin order: the latest its fundings name; undefined when none names one. */
 function latestRefundHeight(fundings: readonly FundingObservation[]): number | undefined {
   const heights = fundings.flatMap((funding) => (funding.refundHeight === undefined ? [] : [funding.refundHeight]));
   return heights.length === 0 ? undefined : Math.max(...heights);
 }
 
 interface Balance {
-  /** Every funding, the mempool's included. */
+  /** The funding state's fundings (the principal slot's on Ethereum), the mempool's included. */
   readonly seen: bigint;
-  /** Fundings in blocks, confirmed enough or not. */
+  /** Every counted funding in a block, confirmed enough or not. */
   readonly inBlocks: bigint;
+  /** The funding state's fundings with their confirmations. */
   readonly settled: bigint;
   readonly amount: bigint;
   readonly claimed: 'no' | 'seen' | 'confirmed';
@@ -170,6 +212,10 @@ function targetState(current: OrderState, balance: Balance): OrderState {
   return funding;
 }
 
+/**
+ * Funded means what one provider can claim pays the order: on Ethereum one slot (the principal) holding the
+ * amount, since a claim takes one slot; several accounts' slots adding up to it stay PartiallyFunded.
+ */
 function fundingState({ seen, settled, amount }: Balance): OrderState {
   if (settled >= amount) return 'Funded';
   if (settled > 0n) return seen > settled ? 'WaitingForAdditionalFundingTxConfirmation' : 'PartiallyFunded';
@@ -259,7 +305,7 @@ export function planChainMoves(
 ): ChainMove[] | undefined {
   const path = viaSeenFunding(order.state, target.state);
   if (path === undefined) return undefined;
-  const counted = countedObservations(order, observations, context.chain, context.assetOf);
+  const { counted } = orderView(order, observations, context);
   const moves: ChainMove[] = [];
   let from = order.state;
   // Only Bitcoin's watcher reads a mempool; elsewhere a transaction without a block came from an import.

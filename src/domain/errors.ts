@@ -13,6 +13,11 @@ export type ErrorToken =
   // order subscriptions: sinceSequence not a non-negative integer
   | 'InvalidSinceSequence'
   | 'OrderNotFound'
+  // refund details by funder: not an Ethereum address; no slot of the order's terms funded from it; an order
+  // without slots (Bitcoin, one HTLC)
+  | 'InvalidFunder'
+  | 'SlotNotFound'
+  | 'OrderHasNoSlots'
   // a request the HTTP layer cannot make sense of (bad percent-encoding, unparseable request line)
   | 'BadRequest'
   // quote requests

@@ -1,6 +1,7 @@
 import { encodeRefundCalldata } from './ethereum.js';
 import type { Market } from './markets.js';
 import type { ChainViews, OrderRecord, OrderTransaction } from './order.js';
+import type { OrderSlot } from './order-slots.js';
 import type { OrderState } from './states.js';
 
 export interface BitcoinRefundDetails {
@@ -29,18 +30,55 @@ export interface RefundDerivation {
 
 /**
  * What a wallet needs to take its funds back, derived from the order and the current chain view
- * rather than stored, so it can never disagree with either.
+ * rather than stored, so it can never disagree with either. On Ethereum the figures describe the order's
+ * slots (the refund height the watcher derived from them, what they still hold), never a stranger's dust.
  */
 export function deriveRefundDetails(order: OrderRecord, market: Market, chains: ChainViews): RefundDerivation {
   const funds = fundsStillLocked(order) ? order.transactions.filter((transaction) => transaction.type === 'FUND') : [];
-  const refundableBalance = lockedBalance(order, funds);
   const { blockHeight, details } = chainDetails(order, market, chains, funds);
+  return refundAnswer(order, market, details, {
+    blockHeight,
+    refundableAtBlockHeight: order.htlc.refundableAtBlockHeight,
+    refundableBalance: lockedBalance(order, funds),
+  });
+}
 
+/**
+ * The refund of one funder's slot of an Ethereum order: the same answer, its figures that slot's alone (its
+ * own refund height, what it still holds), whatever the order's other slots say; `details` is the same
+ * `refund(orderUUID)` call, which refunds the slot of the account that sends it. The principal slot of a
+ * Complete order is the provider's, whose claim of it may not be observed yet: nothing to refund there.
+ */
+export function deriveSlotRefundDetails(
+  order: OrderRecord,
+  market: Market,
+  chains: ChainViews,
+  slot: OrderSlot,
+): RefundDerivation {
+  const { blockHeight, details } = chainDetails(order, market, chains, []);
+  return refundAnswer(order, market, details, {
+    blockHeight,
+    refundableAtBlockHeight: slot.refundHeight ?? order.htlc.refundableAtBlockHeight,
+    refundableBalance: order.state === 'Complete' && slot.role === 'principal' ? 0n : slot.held,
+  });
+}
+
+interface RefundFigures {
+  readonly blockHeight: number;
+  readonly refundableAtBlockHeight: number;
+  readonly refundableBalance: bigint;
+}
+
+function refundAnswer(
+  order: OrderRecord,
+  market: Market,
+  details: BitcoinRefundDetails | EthereumRefundDetails,
+  { blockHeight, refundableAtBlockHeight, refundableBalance }: RefundFigures,
+): RefundDerivation {
   // One literal per shape: spreading the optional fields in took V8's slow object clone on every refund answer.
   if (order.state === 'AddressBlacklistedWaitingForRefundTx') {
     return { market: market.name, type: 'AdminRefund', state: order.state, refundableBalance, details };
   }
-  const { refundableAtBlockHeight } = order.htlc;
   return {
     market: market.name,
     type: 'TimelockRefund',

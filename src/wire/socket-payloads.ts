@@ -35,10 +35,24 @@ export const quoteRequestShape: PayloadShape = {
   token: 'InvalidOrMissingQuoteRequestFields',
 };
 
-/** `unsubscribeFromOrderState` and `requestRefundDetails`: a UUID, any case, with or without dashes. */
+/** An Ethereum address, any case (no checksum is asked for): the funder whose slot a refund request is about. */
+export const FUNDER_PATTERN = '^0x[0-9a-fA-F]{40}$';
+
+/** `unsubscribeFromOrderState`: a UUID, any case, with or without dashes. */
 export const orderIdRequestShape: PayloadShape = {
   schema: { type: 'object', required: ['orderId'], properties: { orderId } },
   token: 'InvalidOrderId',
+};
+
+/** `requestRefundDetails`: the order, and optionally the funder whose slot alone the answer describes. */
+export const refundDetailsRequestShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['orderId'],
+    properties: { orderId, funder: { type: 'string', pattern: FUNDER_PATTERN } },
+  },
+  token: 'InvalidOrderId',
+  tokensByField: { funder: 'InvalidFunder' },
 };
 
 /** `subscribeToOrderState`: the order, and the last sequence of it the client has (absent or null: none). */
@@ -157,7 +171,7 @@ export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonl
     requestQuote: quoteRequestShape,
     subscribeToOrderState: orderStateSubscriptionShape,
     unsubscribeFromOrderState: orderIdRequestShape,
-    requestRefundDetails: orderIdRequestShape,
+    requestRefundDetails: refundDetailsRequestShape,
     broadcastTransaction: broadcastTransactionShape,
     subscribeToBlockHeight: blockHeightTopicShape,
     unsubscribeFromBlockHeight: blockHeightTopicShape,

@@ -22,6 +22,7 @@ import { OrderSubscriptions } from './order-subscriptions.js';
 import { marketQuotesRoom } from './rooms.js';
 import { resolveSocketOptions, type SocketOptions } from './socket-options.js';
 import { serveUserNamespace } from './user-namespace.js';
+import type { FunderRefundStore } from '../engine/funder-refund.js';
 
 export const USER_NAMESPACE = '/user/v1';
 export const PROVIDER_NAMESPACE = '/provider/v1';
@@ -29,7 +30,7 @@ export const PROVIDER_NAMESPACE = '/provider/v1';
 const STATE_CHANGED_ELSEWHERE = 'lnswap:stateChanged';
 
 /** The store's roles the namespaces use: reads, providers and their credentials, rate limits. */
-export type SocketStore = ConfigurationReadStore & OrderReadStore & ProviderStore & RateLimitStore;
+export type SocketStore = ConfigurationReadStore & OrderReadStore & ProviderStore & RateLimitStore & FunderRefundStore;
 
 export interface SocketServerDependencies {
   readonly store: SocketStore;

@@ -8,8 +8,13 @@ import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
 import { requirementsForAllMarkets } from '../domain/requirements.js';
+import { deriveFunderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
 import { payloadReader } from '../engine/payload-shapes.js';
-import { orderIdRequestShape, orderStateSubscriptionShape } from '../wire/socket-payloads.js';
+import {
+  orderIdRequestShape,
+  orderStateSubscriptionShape,
+  refundDetailsRequestShape,
+} from '../wire/socket-payloads.js';
 import type { QuoteDesk } from '../engine/quote-desk.js';
 import type { ConfigurationReadStore, OrderReadStore } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
@@ -24,7 +29,7 @@ import { blockHeightRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 
 export interface UserNamespaceDependencies {
-  readonly store: ConfigurationReadStore & OrderReadStore;
+  readonly store: ConfigurationReadStore & OrderReadStore & FunderRefundStore;
   readonly desk: QuoteDesk;
   readonly subscriptions: OrderSubscriptions;
   readonly addressLimits: AddressLimits;
@@ -105,10 +110,15 @@ function userHandlers(socket: Socket, dependencies: UserNamespaceDependencies): 
     },
 
     requestRefundDetails: async (payload) => {
-      const order = await findOrder(store, readOrderId(payload));
+      const request = readRefundDetailsRequest(payload);
+      const order = await findOrder(store, normalizedOrderId(request.orderId));
       const configuration = await store.getConfiguration();
       const market = catalogOf(configuration).marketOf(order);
-      return presentRefund(deriveRefundDetails(order, market, configuration.chains), market);
+      const refund =
+        request.funder === undefined
+          ? deriveRefundDetails(order, market, configuration.chains)
+          : await deriveFunderRefund(store, configuration, order, market, request.funder);
+      return presentRefund(refund, market);
     },
 
     broadcastTransaction: async (payload) => {
@@ -124,6 +134,7 @@ function userHandlers(socket: Socket, dependencies: UserNamespaceDependencies): 
 }
 
 const readOrderIdRequest = payloadReader<{ orderId: string }>(orderIdRequestShape);
+const readRefundDetailsRequest = payloadReader<{ orderId: string; funder?: string }>(refundDetailsRequestShape);
 const readOrderStateSubscription = payloadReader<{ orderId: string; sinceSequence?: number | null }>(
   orderStateSubscriptionShape,
 );

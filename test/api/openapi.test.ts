@@ -74,7 +74,8 @@ test('the document lists every GET route the server registers, apart from the re
   const served = [...registeredRoutes()]
     .filter((route) => route.startsWith('GET ') && !route.startsWith('GET /docs'))
     .sort();
-  for (const route of ['GET /api/orders/:id/refund', 'GET /readyz', 'GET /metrics']) assert.ok(served.includes(route), route);
+  for (const route of ['GET /api/orders/:id/refund', 'GET /readyz', 'GET /metrics'])
+    assert.ok(served.includes(route), route);
   assert.deepEqual(documented, served);
   // Every other method of a documented path is the 405 refusal the document describes, not a route of its own.
   for (const route of registeredRoutes()) {
@@ -106,6 +107,18 @@ test('every operation has an id, its path parameters, and its refusal tokens as 
     'InvalidOnchainTicker',
     'BadRequest',
   ]);
+  const refund = document.paths['/api/orders/{id}/refund']?.['get'];
+  assert.deepEqual(
+    refund?.parameters?.map(({ name, in: where }) => `${where}:${name}`),
+    ['query:funder', 'path:id'],
+  );
+  assert.deepEqual(refund?.responses['400']?.content?.['text/plain']?.schema.enum, [
+    'InvalidOrderId',
+    'InvalidFunder',
+    'OrderHasNoSlots',
+    'BadRequest',
+  ]);
+  assert.deepEqual(refund?.responses['404']?.content?.['text/plain']?.schema.enum, ['OrderNotFound', 'SlotNotFound']);
   const ids = Object.values(document.paths).flatMap((item) =>
     Object.values(item).map((operation) => operation.operationId),
   );

@@ -55,6 +55,10 @@ function urls(): string[] {
     `/api/orders/x.y~z_/fundDetails`,
     `/api/orders/${unknownId}/state`,
     `/api/orders/${unknownId}/elsewhere`,
+    `/api/orders/${ethereum.record.id}/refund?funder=0x${'ab'.repeat(20)}`,
+    `/api/orders/${ethereum.record.id}/refund?funder=0x${'AB'.repeat(19)}`,
+    `/api/orders/${complete.record.id}/refund?funder=0x${'ab'.repeat(20)}`,
+    `/api/orders/${unknownId}/refund?funder=0x${'ab'.repeat(20)}`,
   ];
   for (const { record } of ORDERS) {
     const dashless = record.id.replaceAll('-', '').toUpperCase();

@@ -204,14 +204,37 @@ describe('Ethereum slots: only those with the order\'s payment hash, claimer and
     assert.equal(deriveChainTarget(imported, [funding(10, 100n)], context(20)).state, 'WaitingForFundingTx');
   });
 
-  test('matching slots of several funders add up; the refund height is the latest slot\'s', () => {
+  test('matching slots of several funders do not add up to Funded: the principal slot alone does; the refund height is the latest slot\'s', () => {
     const observations = [funding(10, 40n), funding(15, 60n, '0xf15', { funder: SECOND_ACCOUNT, refundHeight: 55 })];
     assert.equal(deriveChainTarget(order('WaitingForFundingTx'), observations.slice(0, 1), context(12)).state, 'PartiallyFunded');
     const target = deriveChainTarget(order('PartiallyFunded'), observations, context(16));
-    assert.equal(target.state, 'Funded');
+    assert.equal(target.state, 'PartiallyFunded', '40 + 60 from two accounts: no one slot pays the order');
     assert.equal(target.refundableAtBlockHeight, 55);
-    assert.equal(deriveChainTarget(order('Funded'), observations, context(54)).state, 'Funded', 'the second slot is not refundable yet');
-    assert.equal(deriveChainTarget(order('Funded'), observations, context(55)).state, 'WaitingForRefundTx');
+    assert.equal(deriveChainTarget(order('PartiallyFunded'), observations, context(54)).state, 'PartiallyFunded', 'the second slot is not refundable yet');
+    assert.equal(deriveChainTarget(order('PartiallyFunded'), observations, context(55)).state, 'WaitingForRefundTx');
+    const toppedUp = [...observations, funding(17, 40n, '0xf17', { funder: SECOND_ACCOUNT })];
+    assert.equal(deriveChainTarget(order('PartiallyFunded'), toppedUp, context(17)).state, 'WaitingForAdditionalFundingTxConfirmation');
+    assert.equal(deriveChainTarget(order('PartiallyFunded'), toppedUp, context(18)).state, 'Funded', 'a top-up of the principal slot to the amount funds the order');
+  });
+
+  test('a stranger\'s dust slot opened after the user\'s moves neither the refund height nor the state, and stays out of the transactions', () => {
+    const observations = [funding(10, 100n, '0xuser', { refundHeight: 50 }), funding(20, 1n, '0xwei', { funder: ATTACKER, refundHeight: 60 })];
+    const target = deriveChainTarget(order('Funded'), observations, context(30));
+    assert.equal(target.state, 'Funded');
+    assert.equal(target.refundableAtBlockHeight, 50);
+    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xuser']);
+    assert.equal(deriveChainTarget(order('Funded'), observations, context(50)).state, 'WaitingForRefundTx', "the user's slot is refundable at its own height");
+    const refunded = [...observations, refund(51, USER, { amount: 100n })];
+    assert.equal(deriveChainTarget(order('WaitingForRefundTxConfirmation'), refunded, context(52)).state, 'Refunded', 'the dust left behind holds nothing back');
+  });
+
+  test('a slot of a tenth of the amount carries the order: its later refund height counts while it holds money', () => {
+    const observations = [funding(10, 90n, '0xuser', { refundHeight: 50 }), funding(20, 10n, '0xtenth', { funder: SECOND_ACCOUNT, refundHeight: 60 })];
+    assert.equal(deriveChainTarget(order('PartiallyFunded'), observations, context(30)).refundableAtBlockHeight, 60);
+    const secondRefunded = [...observations, refund(61, SECOND_ACCOUNT, { amount: 10n })];
+    assert.equal(deriveChainTarget(order('WaitingForRefundTx'), secondRefunded, context(62)).refundableAtBlockHeight, 50, 'a refunded slot holds no one back');
+    const nine = [funding(10, 90n, '0xuser', { refundHeight: 50 }), funding(20, 9n, '0xnine', { funder: SECOND_ACCOUNT, refundHeight: 60 })];
+    assert.equal(deriveChainTarget(order('PartiallyFunded'), nine, context(30)).refundableAtBlockHeight, 50, 'one base unit under a tenth is dust');
   });
 
   test('the 1-wei first funder is one slot among others: the user\'s funding still funds the order', () => {

@@ -256,6 +256,48 @@ describe('ERC-20 token swaps over socket.io and HTTP on Anvil', { skip: anvilSki
     assert.equal(order.paymentPreimage, undefined);
   });
 
+  test("a stranger's 1-unit token slot after the user's moves nothing of the order; Refunded after the user's refund", async () => {
+    await atTip();
+    const userSocket = await harness.connect('/user/v1');
+    const { paymentHash, quote } = await quoteForNewInvoice(userSocket);
+    const changes: StateChanged[] = [];
+    const { settled } = await followOrder(userSocket, quote.orderId, (change) => changes.push(change));
+    await broadcastExactly(userSocket, quote.details.unsignedApprovalTx);
+    const funding = await broadcastExactly(userSocket, quote.details.unsignedFundingTx);
+    await node.mine(CONFIRMATIONS - 1);
+    await eventually(() => changes.some((change) => change.state === 'Funded'), 'Funded');
+    const userRefundHeight = Number(funding.blockNumber) + REFUND_DELAY;
+    await node.approveToken(token, attacker(), contract, 1n);
+    const dust = await sendExactly(
+      {
+        to: contract,
+        data: encodeFundTokenCalldata(quote.orderId, paymentHash, PROVIDER_PAYOUT_ADDRESS, token, 1n),
+        value: '0',
+      },
+      attacker(),
+    );
+    await node.mine(CONFIRMATIONS - 1);
+    await atTip();
+    assert.ok(Number(dust.blockNumber) + REFUND_DELAY > userRefundHeight);
+
+    type Refund = { refundableAtBlockHeight: number; refundableBalance: string };
+    const topLevel = await getJson<Refund>(`/api/orders/${quote.orderId}/refund`);
+    assert.equal(topLevel.refundableAtBlockHeight, userRefundHeight, "the stranger's slot moves nothing");
+    assert.equal(topLevel.refundableBalance, '6.03');
+    const byStranger = await getJson<Refund>(`/api/orders/${quote.orderId}/refund?funder=${attacker().address}`);
+    assert.equal(byStranger.refundableAtBlockHeight, Number(dust.blockNumber) + REFUND_DELAY);
+    assert.equal(byStranger.refundableBalance, '0.000001');
+    const byUser = await getJson<Refund>(`/api/orders/${quote.orderId}/refund?funder=${user().address}`);
+    assert.deepEqual(byUser, topLevel);
+
+    await node.mine(userRefundHeight - Number(await node.blockNumber()));
+    await eventually(() => changes.some((change) => change.state === 'WaitingForRefundTx'), 'WaitingForRefundTx');
+    const refunded = await sendExactly({ to: contract, data: encodeRefundCalldata(quote.orderId), value: '0' });
+    assert.equal(refunded.status, 'success');
+    await node.mine(CONFIRMATIONS - 1);
+    assert.equal((await settled).state, 'Refunded', "the stranger's unit holds nothing back");
+  });
+
   test("a blacklisted token order: the operator's admin-refund pays the user's tokens back, nobody else's", async () => {
     await atTip();
     const userSocket = await harness.connect('/user/v1');

@@ -12,7 +12,7 @@ import type { ChainViews } from '../../src/domain/order.js';
 import { chromiumSkipReason, launchChromium, type Chromium } from '../support/chromium.js';
 import { DEMO_SNAPSHOT, startDemoService, type DemoService } from '../support/demo-service.js';
 import { eventually } from '../support/eventually.js';
-import { buildOrder } from '../support/fixtures.js';
+import { buildOrder, uuidFor } from '../support/fixtures.js';
 
 interface SnapshotOrder {
   readonly id: string;
@@ -213,6 +213,78 @@ describe('the order tracker page in Chromium', { skip: chromiumSkipReason() }, (
     assert.equal(await page.locator('.qr').count(), 0, 'no payment link stands for two transactions');
   });
 
+  test('an Ethereum order: a funder sees its own slot by its address, and it follows new blocks', async () => {
+    const claimer = `0x${'c1'.repeat(20)}`;
+    const [user, stranger] = [`0x${'a1'.repeat(20)}`, `0x${'ee'.repeat(20)}`];
+    const head = chains.ethereum.blockHeight;
+    const { record } = buildOrder({
+      label: 'tracker slots',
+      market: 'ETH_LBTC',
+      state: 'WaitingForRefundTx',
+      amount: 10n ** 18n,
+      funds: [10n ** 18n],
+      refundableAtBlockHeight: head - 5,
+    });
+    const order = { ...record, claimAddress: claimer };
+    await demo.fresh.store.importAtomically(async (session) => session.writeOrders([order]));
+    const block = (height: number) => ({ height, hash: `0x${height.toString(16).padStart(64, '0')}` });
+    const slot = (funder: string, height: number, amount: bigint, refundHeight: number) => ({
+      kind: 'funding' as const,
+      orderId: order.id,
+      txId: `0x${funder.slice(2, 4).repeat(32)}`,
+      position: 0,
+      block: block(height),
+      amount,
+      refundHeight,
+      funder,
+      claimer,
+      token: `0x${'0'.repeat(40)}`,
+      paymentHash: order.paymentHash,
+    });
+    await demo.fresh.store.applyChainStep({
+      chain: 'ethereum',
+      startHeight: head - 100,
+      observations: [slot(user, head - 50, 10n ** 18n, head - 5), slot(stranger, head - 10, 1n, head + 40)],
+      cursor: block(head),
+      orders: [],
+    });
+
+    await page.goto(`${base}/orders/${order.id}`);
+    await page.locator('.refund').waitFor();
+    assert.equal(await page.locator('.blocks-remaining').innerText(), `Refundable now (from block ${head - 5}).`);
+    const address = page.getByLabel('Your funding address');
+    await address.fill(stranger.toUpperCase().replace('0X', '0x'));
+    await address.press('Enter');
+    const when = page.locator('.slot-when');
+    await when.waitFor();
+    assert.equal(await when.innerText(), `Refundable in 40 blocks, at block ${head + 40}.`);
+    assert.match(
+      await page.locator('.slot').innerText(),
+      /Refundable balance of your slot\s+0\.000000000000000001 ETH/,
+    );
+    assert.equal(
+      await fieldValue('Refund call data, sent from your address'),
+      (await getJson<{ details: { data: string } }>(`/api/orders/${order.id}/refund`)).details.data,
+    );
+
+    await demo.fresh.store.setChainViews({ ...chains, ethereum: { ...chains.ethereum, blockHeight: head + 1 } });
+    await eventually(async () => {
+      assert.equal(await when.innerText(), `Refundable in 39 blocks, at block ${head + 40}.`);
+    }, 'the new block height reaches the slot');
+    assert.equal(await address.inputValue(), stranger.toUpperCase().replace('0X', '0x'), 'what was typed is kept');
+
+    await address.fill(user);
+    await address.press('Enter');
+    await page.locator('.slot-when', { hasText: `Refundable now (from block ${head - 5}).` }).waitFor();
+    await address.fill(`0x${'99'.repeat(20)}`);
+    await address.press('Enter');
+    await page.locator('.slot-result', { hasText: 'No funding of this order from that address.' }).waitFor();
+    await address.fill('0x1234');
+    await address.press('Enter');
+    await page.locator('.slot-result', { hasText: 'That is not an Ethereum address' }).waitFor();
+    await demo.fresh.store.setChainViews(chains);
+  });
+
   test('the markets view lists every market with its requirements', async () => {
     await page.goto(`${base}/markets`);
     await page.locator('li.market').first().waitFor();
@@ -236,6 +308,7 @@ describe('the order tracker page in Chromium', { skip: chromiumSkipReason() }, (
       [`/orders/${ethereumToFund.id}`, '.qr svg'],
       [`/orders/${bitcoinToFund.id}`, '.transactions'],
       [`/orders/${refundable.id}`, '.refund'],
+      [`/orders/${uuidFor('tracker slots')}`, '.slot'],
       ['/markets', 'li.market'],
     ] as const) {
       await page.goto(`${base}${path}`);

@@ -131,7 +131,7 @@ describe(
       assert.equal(
         stored?.htlc.refundableAtBlockHeight,
         userFundHeight + REFUND_DELAY,
-        "the latest slot's refund height",
+        "the user's slot's refund height",
       );
 
       await chain.mine((stored?.htlc.refundableAtBlockHeight ?? 0) - (await chain.height()));
@@ -220,19 +220,65 @@ describe(
       );
     });
 
-    test("two matching slots of the user's accounts add up", async () => {
+    test("two matching slots of the user's accounts do not add up to Funded; a top-up of the larger one does", async () => {
       const { record } = await newOrder('two accounts', 1000n);
       const first = await chain.fund(record.id, record.paymentHash, 400n);
       await settle();
       await reaches(record.id, 'PartiallyFunded');
       const second = await chain.fund(record.id, record.paymentHash, 600n, 'wallet2');
       await settle();
-      await reaches(record.id, 'Funded');
+      assert.equal((await fresh.store.getOrder(record.id))?.state, 'PartiallyFunded', '400 + 600 wei from two slots');
       assert.equal((await apiOrder(record.id)).amountPaid, '0.000000000000001');
+      assert.ok(
+        (await fresh.store.getOrderHistory(record.id)).every((change) => change.state !== 'Funded'),
+        'never Funded',
+      );
+      const topUp = await chain.fund(record.id, record.paymentHash, 400n, 'wallet2');
+      await settle();
+      await reaches(record.id, 'Funded');
       assert.deepEqual(await apiOrder(record.id, '/transactions'), [
         { type: 'FUND', id: first },
         { type: 'FUND', id: second },
+        { type: 'FUND', id: topUp },
       ]);
+    });
+
+    test("a stranger's 1-wei slot opened after the user's: the user's refund by funder, the order's figures unmoved, Refunded after the user's refund", async () => {
+      const { record } = await newOrder('one wei later');
+      const userFunding = await chain.fund(record.id, record.paymentHash, AMOUNT);
+      await settle();
+      await reaches(record.id, 'Funded');
+      const userRefundHeight =
+        Number((await chain.node.publicClient.getTransactionReceipt({ hash: userFunding })).blockNumber) + REFUND_DELAY;
+      await chain.mine(3);
+      const strangerFunding = await chain.fund(record.id, record.paymentHash, 1n, 'attacker');
+      await settle();
+      const strangerRefundHeight =
+        Number((await chain.node.publicClient.getTransactionReceipt({ hash: strangerFunding })).blockNumber) +
+        REFUND_DELAY;
+      assert.equal(strangerRefundHeight, userRefundHeight + 6, 'funded 6 blocks after the user');
+
+      const topLevel = await apiOrder(record.id, '/refund');
+      assert.equal(topLevel.refundableAtBlockHeight, userRefundHeight, "the stranger's slot moves nothing");
+      assert.equal(topLevel.refundableBalance, '0.001');
+      assert.deepEqual(await apiOrder(record.id, '/transactions'), [{ type: 'FUND', id: userFunding }]);
+      const byUser = await apiOrder(record.id, `/refund?funder=${chain.account('user').address}`);
+      assert.equal(byUser.refundableAtBlockHeight, userRefundHeight);
+      assert.equal(byUser.refundableBalance, '0.001');
+      assert.equal(byUser.blocksRemaining, userRefundHeight - (await chain.height()));
+      const byStranger = await apiOrder(record.id, `/refund?funder=${chain.address('attacker')}`);
+      assert.equal(byStranger.refundableAtBlockHeight, strangerRefundHeight);
+      assert.equal(byStranger.refundableBalance, '0.000000000000000001');
+
+      await chain.mine(userRefundHeight - (await chain.height()));
+      await reaches(record.id, 'WaitingForRefundTx');
+      assert.equal(await received('user', () => chain.refund(record.id, 'user')), AMOUNT);
+      await settle();
+      await reaches(record.id, 'Refunded');
+      assert.ok((await chain.height()) < strangerRefundHeight, "Refunded before the stranger's slot is refundable");
+      assert.equal((await apiOrder(record.id, '/refund')).refundableBalance, '0');
+      const strangerAfter = await apiOrder(record.id, `/refund?funder=${chain.address('attacker')}`);
+      assert.equal(strangerAfter.refundableBalance, '0.000000000000000001', 'the stranger still sees its own wei');
     });
 
     test('a log of another contract, slipped in by the node, moves nothing', async () => {
