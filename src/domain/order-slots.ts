@@ -91,10 +91,10 @@ export function slotOfFunder(slots: readonly OrderSlot[], funder: string): Order
 }
 
 function buildSlot(order: OrderRecord, funder: string, list: readonly ChainObservation[]): Omit<OrderSlot, 'role'> {
-  const fundings = list.filter((observation) => observation.kind === 'funding');
-  const refunds = list.filter((observation) => observation.kind === 'refund');
+  const fundings = list.filter((observation): observation is FundingObservation => observation.kind === 'funding');
+  const refunds = list.filter((observation): observation is RefundObservation => observation.kind === 'refund');
   const claims = list.filter(
-    (observation) =>
+    (observation): observation is ClaimObservation =>
       observation.kind === 'claim' && preimageMatchesPaymentHash(observation.preimage, order.paymentHash),
   );
   const funded = fundings.reduce((total, funding) => total + funding.amount, 0n);
