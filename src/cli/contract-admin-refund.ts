@@ -1,12 +1,14 @@
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
 import { ethereumChainFitsNetwork } from '../domain/chain-networks.js';
-import { assetOfIn, countedObservations, slotTermsOf, type AssetOfOrder } from '../domain/ethereum-slots.js';
+import { assetOfIn, slotTermsOf } from '../domain/ethereum-slots.js';
 import { catalogOf } from '../domain/market-catalog.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
-import type { OrderRecord } from '../domain/order.js';
+import { orderSlots } from '../domain/order-slots.js';
 import type { Store } from '../store/store.js';
 import { connectWallet } from '../chains/ethereum/wallet-connection.js';
+import { baseUnitsText, planAdminRefund, weiText, type AdminRefundChoice } from './admin-refund-plan.js';
+import { estimateAdminRefunds, openMatchingSlots, sendAdminRefunds } from './admin-refund-transactions.js';
 import { accountOfKey, nodeFailureOrItself } from './ethereum-wallet.js';
 
 export interface AdminRefundRequest {
@@ -15,17 +17,22 @@ export interface AdminRefundRequest {
   readonly privateKey: `0x${string}`;
   /** Refund whatever the order's state; without it only AddressBlacklistedWaitingForRefundTx. */
   readonly force: boolean;
+  /** Which open matching slots to refund: the order's own unless `--funder` or `--all` says otherwise. */
+  readonly choice: AdminRefundChoice;
+  /** Print what would be refunded and skipped, and the gas, and send nothing. */
+  readonly dryRun: boolean;
 }
 
 /** The state whose refund is the operator's to send: the provider may not pay the user's address. */
 const ADMIN_REFUND_STATE = 'AddressBlacklistedWaitingForRefundTx';
-/** `State.Funded` of the contract's slots: money in, neither claimed nor refunded. */
-const SLOT_FUNDED = 1;
 
 /**
- * Sends `adminRefund(order, funder)` from the owner's key for each of the order's matching slots the contract
- * still holds, one transaction each, and reports each hash through `say`. Foreign slots under the order id
- * are left alone: they are not the order's, and their funders refund them after their own refund height.
+ * Sends `adminRefund(order, funder)` from the owner's key for the open matching slots `request.choice` picks, one
+ * transaction each, and reports through `say` what it refunds, what it skips (with amounts) and the gas it will
+ * spend before sending anything. By default only the order's own slots are refunded: anyone can open a matching
+ * slot for 1 wei, and refunding each would make the operator pay about 52,700 gas for it. Foreign slots under
+ * the order id are never touched: they are not the order's, and their funders refund them after their own
+ * refund height.
  */
 export async function adminRefundFromCli(
   store: Store,
@@ -68,45 +75,45 @@ async function adminRefund(store: Store, request: AdminRefundRequest, say: (line
     );
   }
 
-  const orderUUID = orderIdToBytes16(order.id);
-  const openSlots: { funder: Address; amount: bigint }[] = [];
-  for (const funder of await matchingFunders(store, order, assetOf)) {
-    const [paymentHash, claimer, token, amount, , state] = await publicClient.readContract({
-      address,
-      abi: SWAP_CONTRACT_ARTIFACT_ABI,
-      functionName: 'slots',
-      args: [orderUUID, funder],
-    });
-    // The chain, not the store, has the last word on what the slot holds and whether it is still open.
-    const same =
-      paymentHash.slice(2).toLowerCase() === terms.paymentHash &&
-      claimer.toLowerCase() === terms.claimer &&
-      token.toLowerCase() === terms.token;
-    if (same && state === SLOT_FUNDED) openSlots.push({ funder, amount });
-  }
-  if (openSlots.length === 0) throw new Error(`order ${order.id} has no open slot to refund`);
-
-  say(`refunding ${openSlots.length} slot(s) of order ${order.id} on chain id ${chainId} from ${account.address}`);
-  for (const { funder, amount } of openSlots) {
-    const { request: call } = await publicClient.simulateContract({
-      address,
-      abi: SWAP_CONTRACT_ARTIFACT_ABI,
-      functionName: 'adminRefund',
-      args: [orderUUID, funder],
-      account,
-    });
-    const hash = await walletClient.writeContract(call);
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`the admin refund ${hash} of ${funder}'s slot failed`);
-    say(`${hash} refunded ${amount} wei to ${funder}`);
-  }
-}
-
-/** The funders of the order's matching slots, as the watcher stored them. */
-async function matchingFunders(store: Store, order: OrderRecord, assetOf: AssetOfOrder): Promise<Address[]> {
+  const slots = { address, orderUUID: orderIdToBytes16(order.id), account, publicClient, walletClient };
   const observations = await store.listChainObservations('ethereum', [order.id]);
-  const funders = countedObservations(order, observations, 'ethereum', assetOf).flatMap((observation) =>
-    observation.kind === 'funding' && observation.funder !== undefined ? [observation.funder] : [],
+  const open = await openMatchingSlots(slots, orderSlots(order, observations, 'ethereum', assetOf), terms);
+  const plan = planAdminRefund(open, request.choice);
+  if (plan.unknownFunders.length > 0) {
+    throw new Error(`--funder ${plan.unknownFunders.join(', ')}: no open matching slot of order ${order.id}`);
+  }
+  if (plan.refund.length === 0) {
+    const dust =
+      plan.skip.length === 0 ? '' : ` by default; ${plan.skip.length} dust slot(s) skipped (--funder or --all)`;
+    throw new Error(`order ${order.id} has no open slot to refund${dust}`);
+  }
+
+  const estimates = await estimateAdminRefunds(slots, plan.refund);
+  const gasPrice = await publicClient.getGasPrice();
+  const totalGas = estimates.reduce((total, { gas }) => total + gas, 0n);
+
+  say(
+    `order ${order.id} on chain id ${chainId}: refunding ${plan.refund.length} of ${open.length} open matching ` +
+      `slot(s) from ${account.address}`,
   );
-  return [...new Set(funders)].map((funder) => getAddress(funder));
+  for (const { slot, gas } of estimates) {
+    say(`refund ${slot.funder} ${baseUnitsText(slot.amount, asset)} (${slot.role}): gas ${gas}`);
+  }
+  for (const slot of plan.skip) say(`skip ${slot.funder} ${baseUnitsText(slot.amount, asset)} (${slot.reason})`);
+  say(
+    `gas: ${totalGas} in ${estimates.length} transaction(s), about ${weiText(totalGas * gasPrice)} ` +
+      `at the current gas price of ${gasPrice} wei`,
+  );
+  if (request.dryRun) {
+    say('dry run: nothing sent');
+    return;
+  }
+
+  const spent = await sendAdminRefunds(slots, estimates, (hash, slot) =>
+    say(`${hash} refunds ${baseUnitsText(slot.amount, asset)} to ${slot.funder}`),
+  );
+  say(`spent ${spent.gas} gas, ${weiText(spent.wei)}`);
+  if (spent.failed.length > 0) {
+    throw new Error(`${spent.failed.length} admin refund(s) failed on chain, the first ${spent.failed[0]}`);
+  }
 }

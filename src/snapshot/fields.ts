@@ -30,10 +30,39 @@ export function readArray(value: unknown, field: string): readonly unknown[] {
   return value;
 }
 
+/** A string without NUL: PostgreSQL's text refuses it and SQLite's keeps it, so it is refused on both. */
 export function readString(value: unknown, field: string): string {
   if (value === undefined) fail(field, 'required');
   if (typeof value !== 'string') fail(field, 'must be a string');
+  if (value.includes('\0')) fail(field, 'must not contain a NUL character');
   return value;
+}
+
+/**
+ * The largest amount or payment requirement a snapshot holds: a uint256's largest value, more than any
+ * contract holds. PostgreSQL keeps these in NUMERIC(78, 0), up to 78 digits, and SQLite as text: both hold
+ * every value up to it exactly, so a snapshot imports alike on either store.
+ */
+export const MAX_SNAPSHOT_UNITS = 2n ** 256n - 1n;
+
+/** A number whose whole part has more digits than MAX_SNAPSHOT_UNITS (78) is above it, whatever follows. */
+const ABOVE_MAX_SNAPSHOT_UNITS = /^[1-9]\d{78}/;
+
+/**
+ * Base units `parse` reads from `text` (undefined when malformed), refused above MAX_SNAPSHOT_UNITS. A text
+ * with a longer whole part than the bound's is refused before parsing: BigInt's time grows with the square
+ * of the digits.
+ */
+export function readBoundedUnits(
+  text: string,
+  field: string,
+  parse: (text: string) => bigint | undefined,
+): bigint | undefined {
+  const tooLarge = 'must be at most 2^256 - 1 base units (the largest uint256)';
+  if (ABOVE_MAX_SNAPSHOT_UNITS.test(text)) fail(field, tooLarge);
+  const units = parse(text);
+  if (units !== undefined && units > MAX_SNAPSHOT_UNITS) fail(field, tooLarge);
+  return units;
 }
 
 /** Absent stays absent; `null` is not absence, since an export never writes it. */

@@ -9,6 +9,7 @@ import {
   fieldPath,
   readArray,
   readBoolean,
+  readBoundedUnits,
   readNonNegativeInteger,
   readNonNegativeNumber,
   readObject,
@@ -34,6 +35,7 @@ const TOKEN_FIELDS = new Set(['ticker', 'network', 'address', 'decimals']);
 const PROVIDER_FIELDS = new Set(['id', 'active', 'markets']);
 const PAY_REQ_FIELDS = new Set(['minExpirationSeconds', 'minBaseUnits', 'maxBaseUnits']);
 const MAX_PROVIDER_ID_LENGTH = 128;
+const CONTROL_CHARACTER = /\p{Cc}/u;
 
 export function validateVersion(version: unknown): void {
   if (version !== SNAPSHOT_VERSION) {
@@ -152,9 +154,12 @@ function readProviders(value: unknown, offeredMarkets: ReadonlySet<string>, cata
   return providers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** An id holding a control character (a NUL, a line break) is left out: the message stays one printable line. */
 function providerLabel(entry: unknown, index: number): string {
   const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
-  return typeof id === 'string' && id !== '' ? `providers[${index}] (id ${id})` : `providers[${index}]`;
+  return typeof id === 'string' && id !== '' && !CONTROL_CHARACTER.test(id)
+    ? `providers[${index}] (id ${id})`
+    : `providers[${index}]`;
 }
 
 function readProvider(value: unknown, offeredMarkets: ReadonlySet<string>, catalog: MarketCatalog): ProviderRecord {
@@ -183,7 +188,7 @@ function readPayReq(value: unknown, field: string): PayReq {
     const keyField = fieldPath(field, key);
     const value = payReq[key];
     if (value === undefined) fail(keyField, 'required');
-    const units = typeof value === 'string' ? parseBaseUnits(value) : undefined;
+    const units = typeof value === 'string' ? readBoundedUnits(value, keyField, parseBaseUnits) : undefined;
     return units ?? fail(keyField, 'must be a decimal integer string');
   };
   const result: PayReq = {

@@ -12,6 +12,7 @@ import { isOrderState, ORDER_STATES } from '../domain/states.js';
 import {
   fail,
   readArray,
+  readBoundedUnits,
   readNonNegativeInteger,
   readObject,
   readOptionalNonNegativeInteger,
@@ -39,6 +40,8 @@ const ORDER_FIELDS = new Set([
 ]);
 const HTLC_FIELDS = new Set(['redeemScript', 'refundableAtBlockHeight']);
 const TRANSACTION_FIELDS = new Set(['type', 'id', 'amount', 'outputIndex', 'blockHeight']);
+/** PostgreSQL keeps an output index in a 32-bit signed integer; no Bitcoin transaction has nearly as many outputs. */
+const MAX_OUTPUT_INDEX = 2 ** 31 - 1;
 
 /** Said of an invoice that does not parse, and of one whose signature does not hold. */
 export const INVOICE_NOT_SIGNED_BOLT11 = 'not a BOLT11 invoice with a valid signature';
@@ -143,7 +146,7 @@ function readMarket(value: unknown, { catalog, offeredMarkets }: OrderValidation
 
 function readAmount(value: unknown, field: string, market: Market): bigint {
   const { ticker, decimals } = market.onchain;
-  const amount = parseDecimalAmount(readString(value, field), decimals);
+  const amount = readBoundedUnits(readString(value, field), field, (text) => parseDecimalAmount(text, decimals));
   if (amount === undefined) fail(field, `must be a decimal amount of ${ticker} with at most ${decimals} decimals`);
   if (amount === 0n) fail(field, 'must be more than zero');
   return amount;
@@ -211,6 +214,7 @@ function readTransaction(value: unknown, field: string, market: Market): OrderTr
     }
   } else if (type === 'FUND') {
     outputIndex = readNonNegativeInteger(transaction.outputIndex, `${field}.outputIndex`);
+    if (outputIndex > MAX_OUTPUT_INDEX) fail(`${field}.outputIndex`, `must be at most ${MAX_OUTPUT_INDEX}`);
   } else if (transaction.outputIndex !== undefined) {
     fail(`${field}.outputIndex`, 'only FUND transactions carry an output index');
   }

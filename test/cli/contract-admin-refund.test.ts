@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bytesToHex } from 'viem';
+import { bytesToHex, encodeFunctionData, keccak256, stringToHex, type Address, type Hex } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../src/chains/ethereum/swap-contract-artifact.js';
 import { orderIdToBytes16 } from '../../src/domain/order-ids.js';
 import type { OrderState } from '../../src/domain/states.js';
@@ -18,6 +19,9 @@ const CONFIRMATIONS = 2;
 const MARKET = 'SETH_LSBTC';
 const HASH = /0x[0-9a-f]{64}/g;
 const SOME_ORDER = '0b5d2f4e-9a8c-4c71-8f3e-2d6b1a7c9e40';
+const STRANGERS = 200;
+/** Above the gas a first funding of a slot takes (about 160,000): 120 such transactions fill a 30-million-gas block. */
+const FUNDING_GAS = 250_000n;
 
 /** Asserts that no form of the key shows anywhere in what the command wrote. */
 function assertKeyNotPrinted(result: CliResult, key: string): void {
@@ -47,6 +51,13 @@ describe('lnswap contract admin-refund', () => {
         {},
         /--db and --force are for admin-refund/,
       ],
+      [
+        ['contract', 'deploy', '--ethereum-rpc', 'http://127.0.0.1:1', '--dry-run'],
+        {},
+        /--funder, --all and --dry-run are for admin-refund/,
+      ],
+      [[...refund, '--all', '--funder', `0x${'ab'.repeat(20)}`], {}, /--funder and --all exclude each other/],
+      [[...refund, '--funder', '0x1234'], {}, /--funder must be an Ethereum address, not "0x1234"/],
     ];
     const results = await Promise.all(cases.map(([args, env]) => runInProcess(args, { env })));
     for (const [index, result] of results.entries()) {
@@ -110,13 +121,14 @@ describe('lnswap contract admin-refund', () => {
       await eventually(async () => (await fresh.store.getOrder(orderId))?.state === state, `${orderId} in ${state}`);
     }
 
-    /** The contract's slot state of `party` under the order: 1 funded, 3 refunded. */
-    async function slotState(orderId: string, party: Party): Promise<number> {
+    /** The contract's slot state of `funder` (a party or an address) under the order: 1 funded, 3 refunded. */
+    async function slotState(orderId: string, funder: Party | Address): Promise<number> {
+      const address = funder.startsWith('0x') ? (funder as Address) : chain.account(funder as Party).address;
       const slot = await chain.node.publicClient.readContract({
         address: chain.contractAddress,
         abi: SWAP_CONTRACT_ARTIFACT_ABI,
         functionName: 'slots',
-        args: [orderIdToBytes16(orderId), chain.account(party).address],
+        args: [orderIdToBytes16(orderId), address],
       });
       return slot[5];
     }
@@ -192,6 +204,147 @@ describe('lnswap contract admin-refund', () => {
       assertKeyNotPrinted(forced, ownerKey);
       await chain.mine(CONFIRMATIONS);
       await reaches(record.id, 'Refunded');
+    });
+
+    /**
+     * Opens a 1-wei matching slot of the order from each of `count` fresh accounts, in two blocks: each
+     * account is given ether and signs its own `fund`, as strangers who read the order's funding details would.
+     */
+    async function strangersFund(orderId: string, paymentHash: string, count: number): Promise<PrivateKeyAccount[]> {
+      const strangers = Array.from({ length: count }, (_, index) =>
+        privateKeyToAccount(keccak256(stringToHex(`admin refund stranger ${orderId} ${index}`))),
+      );
+      const { node } = chain;
+      const data = encodeFunctionData({
+        abi: SWAP_CONTRACT_ARTIFACT_ABI,
+        functionName: 'fund',
+        args: [orderIdToBytes16(orderId), `0x${paymentHash}`, chain.account('provider').address],
+      });
+      const baseFee = (await node.publicClient.getBlock()).baseFeePerGas ?? 0n;
+      await node.setAutomine(false);
+      try {
+        await Promise.all(
+          strangers.map((stranger) => node.testClient.setBalance({ address: stranger.address, value: 10n ** 16n })),
+        );
+        const signed = await Promise.all(
+          strangers.map((stranger) =>
+            stranger.signTransaction({
+              chainId: node.chain.id,
+              type: 'eip1559',
+              to: chain.contractAddress,
+              data,
+              value: 1n,
+              nonce: 0,
+              gas: FUNDING_GAS,
+              maxFeePerGas: baseFee * 2n + 1n,
+              maxPriorityFeePerGas: 1n,
+            }),
+          ),
+        );
+        const hashes: Hex[] = await Promise.all(
+          signed.map((transaction) => node.publicClient.sendRawTransaction({ serializedTransaction: transaction })),
+        );
+        await node.mine(2);
+        const receipts = await Promise.all(hashes.map((hash) => node.publicClient.getTransactionReceipt({ hash })));
+        assert.ok(
+          receipts.every((receipt) => receipt.status === 'success'),
+          'every stranger opened a slot',
+        );
+      } finally {
+        await node.setAutomine(true);
+      }
+      return strangers;
+    }
+
+    test("200 strangers' 1-wei matching slots: by default only the user's slot is refunded and theirs listed; --dry-run sends nothing; --funder and --all refund theirs", async (context) => {
+      const { record } = await fundedOrder('strangers', [['user', 1_000n]]);
+      const strangers = await strangersFund(record.id, record.paymentHash, STRANGERS);
+      await chain.mine(CONFIRMATIONS);
+      await eventually(
+        async () =>
+          (await fresh.store.listChainObservations('ethereum', [record.id])).filter((o) => o.kind === 'funding')
+            .length ===
+          STRANGERS + 1,
+        'the watcher stored every funding',
+      );
+      assert.equal(
+        await service.transitions.apply({
+          orderId: record.id,
+          from: 'Funded',
+          to: 'AddressBlacklistedWaitingForRefundTx',
+          at: Date.now(),
+          cause: { source: 'request', reason: 'paymentFailedAddressBlacklisted' },
+        }),
+        true,
+      );
+      const owner = chain.account('owner').address;
+      const sent = () => chain.node.publicClient.getTransactionCount({ address: owner, blockTag: 'pending' });
+      const skipLine = (stranger: PrivateKeyAccount) =>
+        `skip ${stranger.address.toLowerCase()} 1 wei (dust: under a tenth of the order's amount)`;
+
+      const nonceBefore = await sent();
+      const dryRun = await adminRefund(record.id, ownerKey, '--dry-run');
+      assert.equal(dryRun.code, 0, dryRun.stderr);
+      assert.equal(await sent(), nonceBefore, 'a dry run sends nothing');
+      assert.equal(dryRun.stdout.match(HASH), null);
+      assert.match(dryRun.stdout, /^refund 0x[0-9a-f]{40} 1000 wei \(principal\): gas \d+$/m);
+      assert.match(
+        dryRun.stdout,
+        /^gas: \d+ in 1 transaction\(s\), about \d+ wei \([\d.]+ ETH\) at the current gas price of \d+ wei$/m,
+      );
+      assert.match(dryRun.stdout, /^dry run: nothing sent$/m);
+      assert.equal(await slotState(record.id, 'user'), 1);
+
+      const userBefore = await chain.balance('user');
+      const byDefault = await adminRefund(record.id, ownerKey);
+      assert.equal(byDefault.code, 0, byDefault.stderr);
+      assert.equal(byDefault.stdout.match(HASH)?.length, 1, "one transaction: the user's slot");
+      assert.equal(await sent(), nonceBefore + 1);
+      assert.equal((await chain.balance('user')) - userBefore, 1_000n);
+      assert.equal(await slotState(record.id, 'user'), 3);
+      const lines = byDefault.stdout.split('\n');
+      for (const stranger of strangers) assert.ok(lines.includes(skipLine(stranger)), `${stranger.address} listed`);
+      assert.match(
+        byDefault.stdout,
+        /^order [0-9a-f-]+ on chain id 31337: refunding 1 of 201 open matching slot\(s\) from 0x/,
+      );
+      assert.match(byDefault.stdout, /^spent \d+ gas, \d+ wei \([\d.]+ ETH\)$/m);
+
+      // The user's slot is refunded: nothing of the order's own is left, and the default refunds no stranger's.
+      const nothingLeft = await adminRefund(record.id, ownerKey, '--force');
+      assert.equal(nothingLeft.code, 1);
+      assert.match(
+        nothingLeft.stderr,
+        /has no open slot to refund by default; 200 dust slot\(s\) skipped \(--funder or --all\)\n$/,
+      );
+      assert.equal(await sent(), nonceBefore + 1);
+
+      const [first, second] = strangers as [PrivateKeyAccount, PrivateKeyAccount];
+      const one = await adminRefund(record.id, ownerKey, '--force', '--funder', first.address);
+      assert.equal(one.code, 0, one.stderr);
+      assert.equal(one.stdout.match(HASH)?.length, 1);
+      assert.equal(await slotState(record.id, first.address), 3);
+      assert.equal(await slotState(record.id, second.address), 1);
+      assert.match(one.stdout, new RegExp(`^refund ${first.address.toLowerCase()} 1 wei \\(dust\\): gas \\d+$`, 'm'));
+      assert.ok(one.stdout.split('\n').includes(`skip ${second.address.toLowerCase()} 1 wei (not named by --funder)`));
+      assert.equal(await sent(), nonceBefore + 2);
+
+      const unknown = await adminRefund(record.id, ownerKey, '--force', '--funder', first.address);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /--funder 0x[0-9a-f]{40}: no open matching slot of order /);
+      assert.equal(await sent(), nonceBefore + 2);
+
+      const all = await adminRefund(record.id, ownerKey, '--force', '--all');
+      assert.equal(all.code, 0, all.stderr);
+      assert.equal(all.stdout.match(HASH)?.length, STRANGERS - 1, "every stranger's slot left");
+      assert.equal(await sent(), nonceBefore + 1 + STRANGERS);
+      const states = await Promise.all(strangers.map((stranger) => slotState(record.id, stranger.address)));
+      assert.ok(
+        states.every((state) => state === 3),
+        "every stranger's slot refunded",
+      );
+      const spent = (result: CliResult) => result.stdout.match(/^spent .*$/m)?.[0];
+      context.diagnostic(`200 dust slots: by default ${spent(byDefault)}; --all then ${spent(all)}`);
     });
 
     test("a key that is not the owner's, a node of another network and one that cannot be reached fail with one line, never the key", async () => {

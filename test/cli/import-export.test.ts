@@ -70,6 +70,35 @@ for (const kind of STORE_KINDS) {
       assert.equal((await runInProcess(['export', '--db', target.url])).stdout, before_.stdout);
     });
 
+    test('an amount, a payment requirement or a NUL PostgreSQL cannot hold is refused at validation, as on every store', async () => {
+      const before_ = await runInProcess(['export', '--db', target.url]);
+      const orderId = validDocument().orders[1]!.id as string;
+      const cases: [damage: (document: ReturnType<typeof validDocument>) => void, message: string][] = [
+        [
+          (d) => (d.orders[1]!.amount = `1${'0'.repeat(400)}`),
+          `orders[1] (id ${orderId}): amount: must be at most 2^256 - 1 base units (the largest uint256)`,
+        ],
+        [
+          (d) =>
+            ((d.providers[0]!.markets as Record<string, Record<string, string>>).BTC_LBTC!.maxBaseUnits = '9'.repeat(
+              5_000,
+            )),
+          'providers[0] (id maker-a): markets.BTC_LBTC.maxBaseUnits: must be at most 2^256 - 1 base units (the largest uint256)',
+        ],
+        [(d) => (d.providers[1]!.id = 'maker\u0000b'), 'providers[1]: id: must not contain a NUL character'],
+      ];
+      for (const [index, [damage, message]] of cases.entries()) {
+        const document = validDocument();
+        damage(document);
+        const bad = join(directory, `unholdable-${kind}-${index}.json`);
+        await writeFile(bad, render(document));
+        const result = await runInProcess(['import', bad, '--db', target.url]);
+        assert.equal(result.code, 1, message);
+        assert.equal(result.stderr, `lnswap import: ${message}\n`);
+      }
+      assert.equal((await runInProcess(['export', '--db', target.url])).stdout, before_.stdout);
+    });
+
     test('a snapshot that cannot be read exits 1 and changes nothing', async () => {
       const before_ = await runInProcess(['export', '--db', target.url]);
       const result = await runInProcess(['import', join(directory, 'missing.json'), '--db', target.url]);

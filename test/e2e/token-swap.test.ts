@@ -335,7 +335,8 @@ describe('ERC-20 token swaps over socket.io and HTTP on Anvil', { skip: anvilSki
       env: { OWNER_PRIVATE_KEY: ownerKey, DATABASE_URL: harness.fresh.url },
     });
     assert.equal(refunded.code, 0, refunded.stderr);
-    assert.match(refunded.stdout, /refunding 1 slot\(s\)/);
+    assert.match(refunded.stdout, /refunding 1 of 1 open matching slot\(s\)/);
+    assert.match(refunded.stdout, /^refund 0x[0-9a-f]{40} \d+ base units of SUSDC \(principal\): gas \d+$/m);
     assert.equal(await node.tokenBalance(token, user().address), userBefore, "the user's tokens are back");
     assert.equal(await node.tokenBalance(token, attacker().address), attackerBefore, "the attacker's slot stays shut");
     await node.mine(CONFIRMATIONS - 1);

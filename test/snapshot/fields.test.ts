@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { readTimestamp } from '../../src/snapshot/fields.js';
+import { parseBaseUnits } from '../../src/domain/amounts.js';
+import { MAX_SNAPSHOT_UNITS, readBoundedUnits, readTimestamp } from '../../src/snapshot/fields.js';
 import { FieldError } from '../../src/snapshot/snapshot-error.js';
 
 const TIMESTAMP_PROBLEM = 'must be an ISO 8601 UTC time with milliseconds, like 2019-11-05T20:11:08.821Z';
@@ -74,5 +75,31 @@ describe('readTimestamp', () => {
 
   test('refuses a value that is not a string as before', () => {
     assert.throws(() => readTimestamp(1_573_000_000_000, 'createdAt'), /^FieldError: createdAt: must be a string$/);
+  });
+});
+
+describe('readBoundedUnits', () => {
+  const ABOVE = 'maxBaseUnits: must be at most 2^256 - 1 base units (the largest uint256)';
+
+  test('takes every value up to 2^256 - 1, refuses the next, and leaves a malformed text to its caller', () => {
+    assert.equal(readBoundedUnits(MAX_SNAPSHOT_UNITS.toString(), 'maxBaseUnits', parseBaseUnits), MAX_SNAPSHOT_UNITS);
+    assert.equal(readBoundedUnits('0', 'maxBaseUnits', parseBaseUnits), 0n);
+    assert.throws(() => readBoundedUnits((MAX_SNAPSHOT_UNITS + 1n).toString(), 'maxBaseUnits', parseBaseUnits), {
+      message: ABOVE,
+    });
+    assert.equal(readBoundedUnits('12a', 'maxBaseUnits', parseBaseUnits), undefined);
+  });
+
+  test('refuses a number longer than the bound before parsing it (BigInt of a million digits takes about 0.1 s)', () => {
+    let parsed = 0;
+    const parse = (text: string) => {
+      parsed += 1;
+      return parseBaseUnits(text);
+    };
+    const started = performance.now();
+    assert.throws(() => readBoundedUnits('9'.repeat(1_000_000), 'maxBaseUnits', parse), { message: ABOVE });
+    assert.throws(() => readBoundedUnits(`1${'0'.repeat(78)}`, 'maxBaseUnits', parse), { message: ABOVE });
+    assert.equal(parsed, 0);
+    assert.ok(performance.now() - started < 50);
   });
 });

@@ -2,10 +2,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { networks, payments } from 'bitcoinjs-lib';
+import { formatWholeUnits } from '../../src/domain/amounts.js';
+import { MAX_SNAPSHOT_UNITS } from '../../src/snapshot/fields.js';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
 import { SnapshotError } from '../../src/snapshot/snapshot-error.js';
 import { makeInvoice } from '../support/invoices.js';
-import { openFreshStore, type FreshStore } from '../support/stores.js';
+import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
 import {
   chunked,
   exportText,
@@ -383,3 +385,121 @@ describe('importSnapshot refuses a bad snapshot, naming the record and field, an
     });
   }
 });
+
+const ABOVE_UINT256 = 'must be at most 2^256 - 1 base units (the largest uint256)';
+
+/** Values SQLite's columns would take and PostgreSQL's refuse (numeric overflow, NUL, a 32-bit integer). */
+const STORE_BOUNDS: Defect[] = [
+  {
+    rule: 'an order amount of 1 and 400 zeros',
+    damage: (d) => (order(d, 1).amount = `1${'0'.repeat(400)}`),
+    message: orderError(1, bitcoin, 'amount', ABOVE_UINT256),
+  },
+  {
+    rule: 'an amount one base unit above 2^256 - 1',
+    damage: (d) => (order(d, 2).amount = formatWholeUnits(MAX_SNAPSHOT_UNITS + 1n, 18)),
+    message: orderError(2, ethereum, 'amount', ABOVE_UINT256),
+  },
+  {
+    rule: 'a FUND amount of 1 and 400 zeros',
+    damage: (d) => (order(d, 1).transactions[0].amount = `1${'0'.repeat(400)}`),
+    message: orderError(1, bitcoin, 'transactions[0].amount', ABOVE_UINT256),
+  },
+  {
+    rule: 'a maxBaseUnits of 5,000 nines',
+    damage: (d) => ((d.providers[0] as Json).markets.BTC_LBTC.maxBaseUnits = '9'.repeat(5_000)),
+    message: new RegExp(
+      `^providers\\[0\\] \\(id maker-a\\): markets\\.BTC_LBTC\\.maxBaseUnits: ${escaped(ABOVE_UINT256)}$`,
+    ),
+  },
+  {
+    rule: 'a minExpirationSeconds of 2^256',
+    damage: (d) =>
+      ((d.providers[1] as Json).markets.ETH_LBTC.minExpirationSeconds = (MAX_SNAPSHOT_UNITS + 1n).toString()),
+    message: new RegExp(
+      `^providers\\[1\\] \\(id maker-b\\): markets\\.ETH_LBTC\\.minExpirationSeconds: ${escaped(ABOVE_UINT256)}$`,
+    ),
+  },
+  {
+    rule: 'a NUL in a provider id (left out of the record name, which stays printable)',
+    damage: (d) => (d.providers[1]!.id = 'maker\u0000b'),
+    message: /^providers\[1\]: id: must not contain a NUL character$/,
+  },
+  {
+    rule: 'a NUL in a refund address',
+    damage: (d) => (order(d, 1).refundAddress = `${MAINNET_ADDRESS}\u0000`),
+    message: orderError(1, bitcoin, 'refundAddress', 'must not contain a NUL character'),
+  },
+  {
+    rule: 'an output index beyond a 32-bit signed integer',
+    damage: (d) => (order(d, 1).transactions[0].outputIndex = 2 ** 31),
+    message: orderError(1, bitcoin, 'transactions[0].outputIndex', 'must be at most 2147483647'),
+  },
+];
+
+for (const kind of STORE_KINDS) {
+  describe(
+    `on ${kind}, values bounded by what both stores hold are refused alike, and the bounds import exactly`,
+    {
+      skip: skipReason(kind),
+    },
+    () => {
+      let fresh: FreshStore;
+      let before_: string;
+
+      before(async () => {
+        fresh = await openFreshStore(kind);
+        await importSnapshot(fresh.store, chunked(render(seedDocument())));
+        before_ = await exportText(fresh.store);
+      });
+      after(() => fresh.dispose());
+
+      for (const defect of STORE_BOUNDS) {
+        test(defect.rule, async () => {
+          const document = validDocument();
+          defect.damage(document);
+          await assert.rejects(
+            importSnapshot(fresh.store, chunked(render(document)), { batchSize: 1 }),
+            (error: unknown) => {
+              assert.ok(error instanceof SnapshotError, `not a SnapshotError: ${String(error)}`);
+              assert.match(error.message, defect.message);
+              return true;
+            },
+          );
+          assert.equal(await exportText(fresh.store), before_);
+        });
+      }
+
+      test('2^256 - 1 base units, as amount and payment requirement, and output index 2^31 - 1 round-trip exactly', async () => {
+        const largest = MAX_SNAPSHOT_UNITS.toString();
+        const document = validDocument();
+        order(document, 2).amount = formatWholeUnits(MAX_SNAPSHOT_UNITS, 18);
+        order(document, 2).transactions[0].amount = formatWholeUnits(MAX_SNAPSHOT_UNITS, 18);
+        order(document, 1).transactions[0].outputIndex = 2 ** 31 - 1;
+        Object.assign((document.providers[1] as Json).markets.ETH_LBTC, {
+          minExpirationSeconds: largest,
+          minBaseUnits: largest,
+          maxBaseUnits: largest,
+        });
+        const other = await openFreshStore(kind);
+        try {
+          await importSnapshot(other.store, chunked(render(document)));
+          const exported = JSON.parse(await exportText(other.store)) as Json;
+          const ethereumOrder = (exported.orders as Json[]).find((entry) => entry.id === ethereum)!;
+          assert.equal(ethereumOrder.amount, order(document, 2).amount);
+          assert.equal(ethereumOrder.transactions[0].amount, order(document, 2).transactions[0].amount);
+          const bitcoinOrder = (exported.orders as Json[]).find((entry) => entry.id === bitcoin)!;
+          assert.equal(bitcoinOrder.transactions[0].outputIndex, 2 ** 31 - 1);
+          const makerB = (exported.providers as Json[]).find((entry) => entry.id === 'maker-b')!;
+          assert.deepEqual(makerB.markets.ETH_LBTC, {
+            minExpirationSeconds: largest,
+            minBaseUnits: largest,
+            maxBaseUnits: largest,
+          });
+        } finally {
+          await other.dispose();
+        }
+      });
+    },
+  );
+}

@@ -1,3 +1,5 @@
+import { isEthereumAddress } from '../../domain/ethereum.js';
+import type { AdminRefundChoice } from '../admin-refund-plan.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from '../command.js';
 import {
   DEFAULT_REFUND_DELAY_BLOCKS,
@@ -16,18 +18,23 @@ export const contractCommand: Command = {
   summary: 'deploy the Ethereum swap contract, or refund an order as its owner',
   help: `Usage: lnswap contract deploy --ethereum-rpc URL [--refund-delay BLOCKS]
        lnswap contract admin-refund ORDER_ID --ethereum-rpc URL [--db URL] [--force]
+                                    [--funder ADDRESS ... | --all] [--dry-run]
 
 deploy: deploys the swap contract from the account of DEPLOYER_PRIVATE_KEY, which becomes its owner:
 only it may refund an order before its refund height. Prints the deployment's progress, then the
 contract's address alone on the last line of stdout.
 
 admin-refund: returns the order's money to its funders now, from the contract owner's account
-(OWNER_PRIVATE_KEY): one adminRefund transaction per slot of the order still open in the contract
-(each funder's slot naming the order's payment hash, claimer and asset), printing each transaction's
-hash first on its line. Only for an order in AddressBlacklistedWaitingForRefundTx unless --force.
-Slots of other terms under the order's id are not the order's and are left to their funders.
-The watcher then moves the order to Refunded. Exit code 1, with nothing sent, when the order is
-in another state, has no open slot, or the key is not the contract owner's.
+(OWNER_PRIVATE_KEY): one adminRefund transaction per slot still open in the contract, among the
+order's matching slots (each naming the order's payment hash, claimer and asset). By default only
+the order's own slots: the largest, and every other holding at least a tenth of the order's amount;
+smaller ones (dust, which anyone can open for 1 wei) are listed with their funders and amounts and
+skipped. Before sending it prints each refund's gas estimate, the total and its fee at the current
+gas price; then each transaction's hash first on its line. Only for an order in
+AddressBlacklistedWaitingForRefundTx unless --force. Slots of other terms under the order's id are
+not the order's and are left to their funders. The watcher then moves the order to Refunded. Exit
+code 1, with nothing sent, when the order is in another state, has no open slot to refund, a
+--funder holds no open matching slot, or the key is not the contract owner's.
 
 Options:
   --ethereum-rpc URL     the node's JSON-RPC endpoint, http:// or https://
@@ -37,6 +44,11 @@ Options:
                          (default ${DEFAULT_REFUND_DELAY_BLOCKS}, about 19 hours of 12-second blocks)
   --db URL               admin-refund: database (env DATABASE_URL, default ${DEFAULT_DATABASE_URL})
   --force                admin-refund: refund an order in any state
+  --funder ADDRESS       admin-refund: refund exactly this funder's open matching slot, whatever
+                         it holds; repeatable
+  --all                  admin-refund: refund every open matching slot, dust included
+  --dry-run              admin-refund: print what would be refunded and skipped, and the gas;
+                         send nothing
   -h, --help             show this help
 
 Environment (there is no flag for a key, so it never shows in a process list; it is never printed):
@@ -53,6 +65,9 @@ Environment (there is no flag for a key, so it never shows in a process list; it
         'refund-delay': { type: 'string' },
         db: { type: 'string' },
         force: { type: 'boolean' },
+        funder: { type: 'string', multiple: true },
+        all: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
         ...HELP_OPTION,
       },
       allowPositionals: true,
@@ -69,6 +84,8 @@ Environment (there is no flag for a key, so it never shows in a process list; it
       if (rest[0] !== undefined) throw new UsageError(`unexpected argument "${rest[0]}"`);
       if (values.db !== undefined || values.force !== undefined)
         throw new UsageError('--db and --force are for admin-refund');
+      if (values.funder !== undefined || values.all !== undefined || values['dry-run'] !== undefined)
+        throw new UsageError('--funder, --all and --dry-run are for admin-refund');
       if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
       const refundDelay = refundDelayFrom(values['refund-delay']);
       const privateKey = deployerPrivateKeyFrom(context.env);
@@ -81,6 +98,7 @@ Environment (there is no flag for a key, so it never shows in a process list; it
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (values['refund-delay'] !== undefined) throw new UsageError('--refund-delay is for deploy');
     if (rpcUrl === undefined) throw new UsageError(MISSING_RPC_URL);
+    const choice = adminRefundChoiceFrom(values.funder, values.all === true);
     const privateKey = ownerPrivateKeyFrom(context.env);
     const databaseUrl = databaseUrlFrom(values.db, context);
     const [{ normalizeOrderId }, { openStore }, { adminRefundFromCli }] = await Promise.all([
@@ -92,13 +110,26 @@ Environment (there is no flag for a key, so it never shows in a process list; it
     if (orderId === undefined) throw new UsageError(`"${rawId}" is not an order id (a UUID)`);
     const store = await openStore(databaseUrl);
     try {
-      await adminRefundFromCli(store, { rpcUrl, orderId, privateKey, force: values.force === true }, sayTo(context));
+      await adminRefundFromCli(
+        store,
+        { rpcUrl, orderId, privateKey, force: values.force === true, choice, dryRun: values['dry-run'] === true },
+        sayTo(context),
+      );
       return 0;
     } finally {
       await store.close();
     }
   },
 };
+
+function adminRefundChoiceFrom(funders: readonly string[] | undefined, all: boolean): AdminRefundChoice {
+  if (funders === undefined) return all ? { kind: 'all' } : { kind: 'order' };
+  if (all) throw new UsageError('--funder and --all exclude each other');
+  for (const funder of funders) {
+    if (!isEthereumAddress(funder)) throw new UsageError(`--funder must be an Ethereum address, not "${funder}"`);
+  }
+  return { kind: 'funders', funders };
+}
 
 function sayTo(context: CliContext): (line: string) => void {
   return (line) => context.stdout.write(`${line}\n`);

@@ -19,7 +19,10 @@ export interface UrlRateOptions {
   url: string;
   /** Dotted path to the rate in the answer (`data.rate`): whole on-chain units per bitcoin, a string or a number. */
   field: string;
-  /** Dotted path to the answer's own time in Unix seconds, when it has one: an older answer than `maxAgeMs` is refused. */
+  /**
+   * Dotted path to the answer's own time in Unix seconds, when it has one: an answer older than `maxAgeMs`,
+   * dated more than `RATE_CLOCK_SKEW_MS` in the future, or timed in milliseconds is refused.
+   */
   timestampField?: string;
   /** The on-chain asset's decimals, to turn the rate into base units. */
   decimals: number;
@@ -35,6 +38,15 @@ export interface UrlRateOptions {
 }
 
 const DECIMAL = /^(0|[1-9]\d*)(?:\.(\d+))?$/;
+
+/** How far in the future an answer's own time may be: the two clocks' skew, not a replay or another unit. */
+export const RATE_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Unix seconds below this are before the year 5138; milliseconds at or above it are any time after
+ * 1973, so a time at or above it can only be milliseconds.
+ */
+const SECONDS_BELOW = 1e11;
 
 /**
  * A rate read from a URL: a bounded fetch (time, size, no redirects), a decimal the answer must hold
@@ -100,7 +112,14 @@ function readRate(answer: unknown, options: UrlRateOptions): bigint {
     if (typeof stamp !== 'number' || !Number.isFinite(stamp)) {
       throw new Error(`the rate answer has no Unix time at ${options.timestampField}`);
     }
-    if (options.now() - stamp * 1000 > options.maxAgeMs) throw new Error('the rate answer is stale');
+    if (Math.abs(stamp) >= SECONDS_BELOW) {
+      throw new Error(
+        `the rate answer's time at ${options.timestampField} (${stamp}) can only be milliseconds; Unix seconds are expected`,
+      );
+    }
+    const ageMs = options.now() - stamp * 1000;
+    if (ageMs > options.maxAgeMs) throw new Error('the rate answer is stale');
+    if (-ageMs > RATE_CLOCK_SKEW_MS) throw new Error('the rate answer is dated in the future');
   }
   const value = at(answer, options.field);
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { urlRate, type UrlRateOptions } from '../../../src/provider/pricing/rate-source.js';
+import { RATE_CLOCK_SKEW_MS, urlRate, type UrlRateOptions } from '../../../src/provider/pricing/rate-source.js';
 
 const ETHER = 10n ** 18n;
 
@@ -73,6 +73,27 @@ describe('a rate read from a URL', () => {
       assert.match(rate.problem ?? '', problem);
       assert.equal(rate.current(), 30n * ETHER);
     }
+  });
+
+  test('an answer dated beyond the clock skew in the future, or timed in milliseconds, is refused as a stale one is', async () => {
+    const rate = source();
+    answer = body('30');
+    await rate.refresh();
+    for (const [bad, problem] of [
+      [body('31', nowMs), /can only be milliseconds; Unix seconds are expected/],
+      [body('31', 1e12), /can only be milliseconds/],
+      [body('31', nowMs / 1000 + RATE_CLOCK_SKEW_MS / 1000 + 1), /dated in the future/],
+      [body('31', nowMs / 1000 + 10 * 365 * 86_400), /dated in the future/],
+    ] as const) {
+      answer = bad;
+      await rate.refresh();
+      assert.match(rate.problem ?? '', problem);
+      assert.equal(rate.current(), 30n * ETHER, 'the last good rate is kept');
+    }
+    answer = body('32', nowMs / 1000 + RATE_CLOCK_SKEW_MS / 1000);
+    await rate.refresh();
+    assert.equal(rate.problem, undefined, 'a clock ahead by the skew at most is believed');
+    assert.equal(rate.current(), 32n * ETHER);
   });
 
   test('a rate older than its maximum age is unknown: no quote until a read succeeds', async () => {
