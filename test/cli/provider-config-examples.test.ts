@@ -1,4 +1,4 @@
-/** The configuration files the README's "Run a provider" links to are ones `lnswap provider` accepts. */
+/** The configuration files docs/running-a-provider.md links to are ones `lnswap provider` accepts. */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
