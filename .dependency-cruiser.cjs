@@ -17,7 +17,7 @@
 /** What builds the engine's parts: only the composition root (service.ts, and cli for its commands) calls it. */
 const ENGINE_FACTORY = '^src/engine/build-engine\\.[jt]s$';
 /** The engine's parts the transports serve, built once by the engine factory. */
-const ENGINE_PARTS = '^src/engine/(order-transitions|quote-desk)\\.[jt]s$';
+const ENGINE_PARTS = '^src/engine/lifecycle/(order-transitions|quote-desk)\\.[jt]s$';
 
 /** The Store interface and what every implementation shares; not the implementations or the factory choosing one. */
 const STORE_INTERFACE = '^src/store/(?!open\\.[jt]s$)[^/]+\\.[jt]s$';

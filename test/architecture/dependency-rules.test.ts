@@ -57,18 +57,18 @@ describe('the dependency rules', () => {
 
   test('refuse the transports building the engine or its parts', async () => {
     const found = await cruiseTree(join(root, 'engine-built-below'), {
-      'src/engine/build-engine.js': "import { desk } from './quote-desk.js';\nexport const buildEngine = () => desk;\n",
-      'src/engine/quote-desk.js': 'export const desk = {};\n',
-      'src/engine/order-transitions.js': 'export const transitions = {};\n',
+      'src/engine/build-engine.js': "import { desk } from './lifecycle/quote-desk.js';\nexport const buildEngine = () => desk;\n",
+      'src/engine/lifecycle/quote-desk.js': 'export const desk = {};\n',
+      'src/engine/lifecycle/order-transitions.js': 'export const transitions = {};\n',
       'src/ws/server.js': "import { buildEngine } from '../engine/build-engine.js';\nexport const server = buildEngine;\n",
       'src/api/server.js':
-        "import { desk } from '../engine/quote-desk.js';\nimport { transitions } from '../engine/order-transitions.js';\nexport const server = [desk, transitions];\n",
+        "import { desk } from '../engine/lifecycle/quote-desk.js';\nimport { transitions } from '../engine/lifecycle/order-transitions.js';\nexport const server = [desk, transitions];\n",
       'src/service.js': "import { buildEngine } from './engine/build-engine.js';\nexport const service = buildEngine;\n",
     });
     assert.deepEqual(found, [
       'only-the-composition-root-builds-the-engine: src/ws/server.js → src/engine/build-engine.js',
-      'transports-receive-engine-parts: src/api/server.js → src/engine/order-transitions.js',
-      'transports-receive-engine-parts: src/api/server.js → src/engine/quote-desk.js',
+      'transports-receive-engine-parts: src/api/server.js → src/engine/lifecycle/order-transitions.js',
+      'transports-receive-engine-parts: src/api/server.js → src/engine/lifecycle/quote-desk.js',
     ]);
   });
 

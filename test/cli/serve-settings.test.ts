@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { parseArgs } from 'node:util';
-import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../../src/engine/ethereum-watch.js';
+import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../../src/engine/chain-following/ethereum-watch.js';
 import {
   HEAP_GROWTH_SETTING,
   readServeSettings,

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { requestQuote, type Quote } from '../../examples/user-client.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { startService } from '../../src/service.js';
-import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
+import type { BitcoinWatchOptions } from '../../src/engine/chain-following/bitcoin-watch.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import {

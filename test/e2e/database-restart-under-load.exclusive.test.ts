@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { OrderState } from '../../src/domain/states.js';
-import type { StateChangedEvent } from '../../src/engine/state-events.js';
+import type { StateChangedEvent } from '../../src/engine/lifecycle/state-events.js';
 import type { RunningService } from '../../src/service.js';
 import { openStore } from '../../src/store/open.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';

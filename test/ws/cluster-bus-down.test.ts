@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Quote, StateChanged } from '../../examples/user-client.js';
 import { PostgresClusterBus } from '../../src/store/postgres/cluster-bus.js';
 import { buildEngine, type Engine } from '../../src/engine/build-engine.js';
-import { resolveEngineOptions } from '../../src/engine/options.js';
+import { resolveEngineOptions } from '../../src/engine/operations/options.js';
 import { attachSocketServer, type SocketServer } from '../../src/ws/server.js';
 import { makerTerms, runBot, type RunningBot } from '../e2e/bots.js';
 import { testEngineOptions } from '../engine/helpers.js';

@@ -3,9 +3,9 @@ import { pino, type Logger } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
 import { isValidProviderName } from '../../src/domain/provider-names.js';
-import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
-import type { EthereumWatchOptions } from '../../src/engine/ethereum-watch.js';
-import type { EngineOptions } from '../../src/engine/options.js';
+import type { BitcoinWatchOptions } from '../../src/engine/chain-following/bitcoin-watch.js';
+import type { EthereumWatchOptions } from '../../src/engine/chain-following/ethereum-watch.js';
+import type { EngineOptions } from '../../src/engine/operations/options.js';
 import { startService, type RunningService } from '../../src/service.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import type { Store, StoreConfiguration } from '../../src/store/store.js';
@@ -217,7 +217,7 @@ function hashAtTestCost(secret: string): string {
  * payout address, as `lnswap providers add NAME` does. One difference: the secret is hashed at a lower scrypt cost.
  * A stored hash names its own cost (`scrypt$N$r$p$salt$hash`) and authentication checks every hash at the cost it
  * names through the same code, so each login of a test maker costs a millisecond instead of a tenth of a second.
- * Issuing at the production cost is tested in test/engine/credentials.test.ts and test/cli/providers.test.ts.
+ * Issuing at the production cost is tested in test/engine/operations/credentials.test.ts and test/cli/providers.test.ts.
  */
 export async function addProvider(
   store: Store,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Socket } from 'socket.io';
-import type { StateChangedEvent } from '../../src/engine/state-events.js';
+import type { StateChangedEvent } from '../../src/engine/lifecycle/state-events.js';
 import type { OrderState } from '../../src/domain/states.js';
 import { OrderSubscriptions } from '../../src/ws/order-subscriptions.js';
 import { eventually, silentLogger } from './harness.js';

@@ -3,7 +3,7 @@ import type { ServiceOptions } from '../../service.js';
 import { ethereumChainFitsMarket } from '../../domain/chain-networks.js';
 import { tokenMarketName, type TokenAsset } from '../../domain/market-catalog.js';
 import { findMarket } from '../../domain/markets.js';
-import { issueProviderCredential } from '../../engine/credentials.js';
+import { issueProviderCredential } from '../../engine/operations/credentials.js';
 import type { Store } from '../../store/store.js';
 import { startClaimReporter } from './claim-reporter.js';
 import { startDemoProvider, type DemoProvider } from './demo-provider.js';

@@ -12,7 +12,7 @@ import type { BitcoinBackend } from '../../../src/chains/bitcoin/bitcoin-backend
 import { CoreRpcBackend } from '../../../src/chains/bitcoin/core-rpc-backend.js';
 import { EsploraBackend } from '../../../src/chains/bitcoin/esplora-backend.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
-import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
+import { ChainWatcher } from '../../../src/engine/chain-following/chain-watcher.js';
 import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey, type Outpoint } from '../../support/bitcoin-wallet.js';

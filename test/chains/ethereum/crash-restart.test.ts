@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EthereumBackend } from '../../../src/chains/ethereum/ethereum-backend.js';
-import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
+import { ChainWatcher } from '../../../src/engine/chain-following/chain-watcher.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
 import type { Store } from '../../../src/store/store.js';
 import { anvilSkipReason } from '../../support/anvil.js';
