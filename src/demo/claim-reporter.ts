@@ -1,9 +1,9 @@
 import type { Address, Chain, PublicClient, Transport } from 'viem';
-import { DEMO_TOKEN_ARTIFACT_ABI } from '../../chains/ethereum/demo-token-artifact.js';
-import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../chains/ethereum/swap-contract-artifact.js';
-import { formatFixedPoint } from '../../domain/amounts.js';
-import { ZERO_ADDRESS } from '../../domain/ethereum.js';
-import { normalizeOrderId } from '../../domain/order-ids.js';
+import { DEMO_TOKEN_ARTIFACT_ABI } from './ethereum/demo-token-artifact.js';
+import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
+import { formatFixedPoint } from '../domain/amounts.js';
+import { ZERO_ADDRESS } from '../domain/ethereum.js';
+import { normalizeOrderId } from '../domain/order-ids.js';
 import { serialQueue } from './serial.js';
 
 /** An asset the demo's markets pay in: ether (no token address) or an ERC-20. */

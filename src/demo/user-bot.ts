@@ -1,8 +1,8 @@
 import { publicActions, type Hex } from 'viem';
-import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../chains/ethereum/swap-contract-artifact.js';
-import { orderIdToBytes16 } from '../../domain/order-ids.js';
+import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
+import { orderIdToBytes16 } from '../domain/order-ids.js';
 import { call, connectBotSocket } from './bot-socket.js';
-import type { DemoWallet } from './local-chain.js';
+import type { DemoWallet } from './ethereum/local-chain.js';
 
 export interface StateChanged {
   readonly orderId: string;

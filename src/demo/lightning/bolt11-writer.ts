@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import secp256k1 from 'secp256k1';
-import { bytesToWords, joinBech32, wordsToBytes } from './bech32.js';
-import type { Network } from './markets.js';
+import { bytesToWords, joinBech32, wordsToBytes } from '../../domain/bech32.js';
+import type { Network } from '../../domain/markets.js';
 
 /**
  * Writes signed BOLT11 invoices with only the fields the service reads (payment hash, payment secret,

@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import bolt11 from 'bolt11';
 import secp256k1 from 'secp256k1';
-import { signInvoice, type InvoiceTerms } from '../../src/domain/bolt11-writer.js';
-import { decodeInvoice } from '../../src/domain/invoice.js';
-import type { Network } from '../../src/domain/markets.js';
+import { signInvoice, type InvoiceTerms } from '../../../src/demo/lightning/bolt11-writer.js';
+import { decodeInvoice } from '../../../src/domain/invoice.js';
+import type { Network } from '../../../src/domain/markets.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BaseError, decodeErrorResult, type Account, type Address, type Hex } from 'viem';
-import { DEMO_TOKEN_ARTIFACT_ABI as ABI } from '../../../src/chains/ethereum/demo-token-artifact.js';
+import { DEMO_TOKEN_ARTIFACT_ABI as ABI } from '../../../src/demo/ethereum/demo-token-artifact.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
 
 async function assertReverts(attempt: Promise<unknown>, errorName: string): Promise<void> {

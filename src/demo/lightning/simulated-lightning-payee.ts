@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import secp256k1 from 'secp256k1';
-import { signInvoice } from '../../domain/bolt11-writer.js';
+import { signInvoice } from './bolt11-writer.js';
 
 export interface DemoInvoice {
   readonly invoice: string;

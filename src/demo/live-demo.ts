@@ -1,18 +1,18 @@
 import { join } from 'node:path';
-import type { ServiceOptions } from '../../service.js';
-import { ethereumChainFitsMarket } from '../../domain/chain-networks.js';
-import { tokenMarketName, type TokenAsset } from '../../domain/market-catalog.js';
-import { findMarket } from '../../domain/markets.js';
-import { issueProviderCredential } from '../../engine/operations/credentials.js';
-import type { Store } from '../../store/store.js';
+import type { ServiceOptions } from '../service.js';
+import { ethereumChainFitsMarket } from '../domain/chain-networks.js';
+import { tokenMarketName, type TokenAsset } from '../domain/market-catalog.js';
+import { findMarket } from '../domain/markets.js';
+import { issueProviderCredential } from '../engine/operations/credentials.js';
+import type { Store } from '../store/store.js';
 import { startClaimReporter } from './claim-reporter.js';
 import { startDemoProvider, type DemoProvider } from './demo-provider.js';
-import { DEMO_CHAIN_ID, DEMO_TOKEN, startLocalChain, type DemoWallet, type LocalChain } from './local-chain.js';
+import { DEMO_CHAIN_ID, DEMO_TOKEN, startLocalChain, type DemoWallet, type LocalChain } from './ethereum/local-chain.js';
 import { serialQueue } from './serial.js';
-import { SimulatedLightningPayee, type PaymentReceived } from './simulated-lightning-payee.js';
+import { SimulatedLightningPayee, type PaymentReceived } from './lightning/simulated-lightning-payee.js';
 import { StepPrinter } from './step-printer.js';
 import { runUserSwap } from './user-bot.js';
-import { firstLineOf } from '../../domain/errors.js';
+import { firstLineOf } from '../domain/errors.js';
 
 const ETHER_MARKET = 'SETH_LSBTC';
 const ETHER_TICKER = 'SETH';

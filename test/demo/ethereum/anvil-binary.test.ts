@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { locateAnvilBinary } from '../../../src/chains/ethereum/anvil-binary.js';
+import { locateAnvilBinary } from '../../../src/demo/ethereum/anvil-binary.js';
 
 describe('locateAnvilBinary', () => {
   let directory: string;

@@ -9,9 +9,9 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { LightningNodeError } from '../../../src/chains/lightning/lightning-backend.js';
 import { LndRestBackend } from '../../../src/chains/lightning/lnd-rest-backend.js';
-import { makeSelfSignedCertificate } from '../../../src/cli/demo/self-signed-certificate.js';
-import { SimulatedLightningPayee, type PaymentReceived } from '../../../src/cli/demo/simulated-lightning-payee.js';
-import { startSimulatedLndNode, type SimulatedLndNode } from '../../../src/cli/demo/simulated-lnd-node.js';
+import { makeSelfSignedCertificate } from '../../../src/demo/lightning/self-signed-certificate.js';
+import { SimulatedLightningPayee, type PaymentReceived } from '../../../src/demo/lightning/simulated-lightning-payee.js';
+import { startSimulatedLndNode, type SimulatedLndNode } from '../../../src/demo/lightning/simulated-lnd-node.js';
 
 describe('the demo simulated LND node', () => {
   const received: PaymentReceived[] = [];

@@ -13,10 +13,10 @@ import {
   type WalletClient,
 } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
-import { ANVIL_PACKAGE, locateAnvilBinary } from '../../chains/ethereum/anvil-binary.js';
-import { startAnvilProcess, type AnvilProcess } from '../../chains/ethereum/anvil-process.js';
-import { DEMO_TOKEN_ARTIFACT_ABI } from '../../chains/ethereum/demo-token-artifact.js';
-import { deployDemoToken } from '../../chains/ethereum/deploy-demo-token.js';
+import { ANVIL_PACKAGE, locateAnvilBinary } from './anvil-binary.js';
+import { startAnvilProcess, type AnvilProcess } from './anvil-process.js';
+import { DEMO_TOKEN_ARTIFACT_ABI } from './demo-token-artifact.js';
+import { deployDemoToken } from './deploy-demo-token.js';
 import { deploySwapContract } from '../../chains/ethereum/deploy-swap-contract.js';
 
 /** Anvil's own default mnemonic: well-known keys, worthless outside this local chain. */

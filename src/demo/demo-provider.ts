@@ -1,13 +1,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
-import { openLightningBackend } from '../../provider/config/open-lightning-backend.js';
-import { parseProviderConfig } from '../../provider/config/provider-config.js';
-import { startProviderDaemon, type ProviderDaemon } from '../../provider/daemon/provider-daemon.js';
+import { openLightningBackend } from '../provider/config/open-lightning-backend.js';
+import { parseProviderConfig } from '../provider/config/provider-config.js';
+import { startProviderDaemon, type ProviderDaemon } from '../provider/daemon/provider-daemon.js';
 import { daemonLogLines } from './daemon-log-lines.js';
-import type { DemoProviderAccount } from './local-chain.js';
-import type { SimulatedLightningPayee } from './simulated-lightning-payee.js';
-import { startSimulatedLndNode } from './simulated-lnd-node.js';
+import type { DemoProviderAccount } from './ethereum/local-chain.js';
+import type { SimulatedLightningPayee } from './lightning/simulated-lightning-payee.js';
+import { startSimulatedLndNode } from './lightning/simulated-lnd-node.js';
 import type { StepPrinter } from './step-printer.js';
 
 /** The loop goes round this often: a won order is noticed, paid and claimed within a block or two. */
