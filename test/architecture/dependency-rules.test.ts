@@ -86,6 +86,19 @@ describe('the dependency rules', () => {
     ]);
   });
 
+  test('refuse the demo machinery imported by anything but the demo command', async () => {
+    const found = await cruiseTree(join(root, 'demo'), {
+      'src/demo/live-demo.js': 'export const runLiveDemo = () => undefined;\n',
+      'src/cli/commands/demo.js': "import { runLiveDemo } from '../../demo/live-demo.js';\nexport const demo = runLiveDemo;\n",
+      'src/cli/commands/serve.js': "import { runLiveDemo } from '../../demo/live-demo.js';\nexport const serve = runLiveDemo;\n",
+      'src/service.js': "import { runLiveDemo } from './demo/live-demo.js';\nexport const service = runLiveDemo;\n",
+    });
+    assert.deepEqual(found, [
+      'only-the-demo-command-imports-the-demo: src/cli/commands/serve.js → src/demo/live-demo.js',
+      'only-the-demo-command-imports-the-demo: src/service.js → src/demo/live-demo.js',
+    ]);
+  });
+
   test('pass a tree that keeps them', async () => {
     const found = await cruiseTree(join(root, 'kept'), {
       'src/domain/rules.js': "import { createHash } from 'node:crypto';\nexport const hash = createHash;\n",
