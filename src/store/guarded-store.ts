@@ -1,7 +1,7 @@
 import type { StoreOutage } from './availability.js';
 import { guardChainWatch } from './guard/chain-watch.js';
 import { guardConfigurationReads } from './guard/configuration-reads.js';
-import { guardFor } from './guard/guard.js';
+import { guardFor } from './guard.js';
 import { guardOrderMoves } from './guard/order-moves.js';
 import { guardOrderReads } from './guard/order-reads.js';
 import { guardProviders } from './guard/providers.js';

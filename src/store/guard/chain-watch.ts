@@ -1,5 +1,5 @@
 import type { ChainWatchStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardChainWatch(inner: ChainWatchStore, guard: Guard): ChainWatchStore {
   return {

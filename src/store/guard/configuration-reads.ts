@@ -1,5 +1,5 @@
 import type { ConfigurationReadStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardConfigurationReads(inner: ConfigurationReadStore, guard: Guard): ConfigurationReadStore {
   return {

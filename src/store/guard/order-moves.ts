@@ -1,5 +1,5 @@
 import type { OrderMoveStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardOrderMoves(inner: OrderMoveStore, guard: Guard): OrderMoveStore {
   return {

@@ -1,5 +1,5 @@
 import type { OrderReadStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardOrderReads(inner: OrderReadStore, guard: Guard): OrderReadStore {
   return {

@@ -1,5 +1,5 @@
 import type { ProviderStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardProviders(inner: ProviderStore, guard: Guard): ProviderStore {
   return {

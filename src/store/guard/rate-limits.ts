@@ -1,5 +1,5 @@
 import type { RateLimitStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardRateLimits(inner: RateLimitStore, guard: Guard): RateLimitStore {
   return {

@@ -1,5 +1,5 @@
 import type { TokenStore } from '../store.js';
-import type { Guard } from './guard.js';
+import type { Guard } from '../guard.js';
 
 export function guardTokens(inner: TokenStore, guard: Guard): TokenStore {
   return {

@@ -1,4 +1,4 @@
-import type { StoreOutage } from '../availability.js';
+import type { StoreOutage } from './availability.js';
 
 /** Runs one store call: a failure to reach the database becomes ServiceUnavailable, an answer ends an outage. */
 export type Guard = <T>(call: () => Promise<T>) => Promise<T>;
