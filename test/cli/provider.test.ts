@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PROVIDER_SECRETS, PROVIDER_SETTINGS } from '../../src/cli/provider-settings.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../support/cli/cli-process.js';
 
 describe('lnswap provider: its command line', () => {
   test('--help lists every setting with its variable, and every secret variable', async () => {

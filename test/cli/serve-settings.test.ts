@@ -11,7 +11,7 @@ import {
   settingOptions,
 } from '../../src/cli/serve-settings.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../support/cli/cli-process.js';
 import { repositoryPath } from '../support/repository.js';
 
 const CONTRACT = '0x5fbdb2315678afecb367f032d99f642f64180aa3';

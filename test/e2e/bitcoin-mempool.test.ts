@@ -23,7 +23,7 @@ import {
   type Outpoint,
 } from '../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, type BuiltOrder } from '../support/fixtures.js';
-import { eventually, recordEvents, startTestService, succeed, type TestService } from '../ws/harness.js';
+import { eventually, recordEvents, startTestService, succeed, type TestService } from '../support/ws/harness.js';
 
 const CONFIRMATIONS = 2;
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight;

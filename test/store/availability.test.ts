@@ -17,7 +17,7 @@ import type { Store } from '../../src/store/store.js';
 import { CHAINS } from '../support/fixtures.js';
 import { openFreshStore, skipReason } from '../support/stores.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
-import { CONFIGURATION, makeOrder, makeProvider } from './fixtures.js';
+import { CONFIGURATION, makeOrder, makeProvider } from '../support/store/fixtures.js';
 
 function recordingLogger(): { logger: pino.Logger; messages: () => string[] } {
   const lines: string[] = [];

@@ -19,7 +19,7 @@ import {
   succeed,
   type Client,
   type TestService,
-} from './harness.js';
+} from '../support/ws/harness.js';
 
 const FUND = { type: 'FUND' as const, id: 'e'.repeat(64), amount: 35_590n, outputIndex: 0 };
 

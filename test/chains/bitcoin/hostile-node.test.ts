@@ -16,7 +16,7 @@ import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wa
 import { buildOrder, configuration, hex32, seedStore } from '../../support/fixtures.js';
 import { startHostileNode, type HostileNode } from '../../support/hostile-node.js';
 import { openFreshStore } from '../../support/stores.js';
-import { recordingLogger } from '../../ws/harness.js';
+import { recordingLogger } from '../../support/ws/harness.js';
 
 const TIMEOUT_MS = 300;
 const limits = { timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES };

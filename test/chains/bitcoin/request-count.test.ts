@@ -18,7 +18,7 @@ import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoi
 import { buildPayment, p2wpkhAddress, walletKey, type Outpoint } from '../../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore } from '../../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../../support/stores.js';
-import { silentLogger } from '../../ws/harness.js';
+import { silentLogger } from '../../support/ws/harness.js';
 
 const SIZES = [100, 10_000];
 /** New mempool transactions per pass: a few a second at a 10 s poll would be more; the count is per transaction. */

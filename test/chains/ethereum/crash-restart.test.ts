@@ -11,11 +11,11 @@ import type { Store } from '../../../src/store/store.js';
 import { anvilSkipReason } from '../../support/anvil.js';
 import { buildOrder, type BuiltOrder } from '../../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../../support/stores.js';
-import { silentLogger } from '../../ws/harness.js';
-import { startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
+import { silentLogger } from '../../support/ws/harness.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../../support/chains/ethereum/swap-chain.js';
 import { programArgs } from '../../support/repository.js';
 
-const PROGRAM = programArgs(import.meta.url, './watching-service');
+const PROGRAM = programArgs(import.meta.url, '../../support/chains/ethereum/watching-service');
 const CONFIRMATIONS = 2;
 /** How long the child holds each step between reading its blocks and writing it: the window the kill lands in. */
 const HOLD_MS = 300;

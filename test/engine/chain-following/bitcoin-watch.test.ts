@@ -11,7 +11,7 @@ import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoi
 import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32 } from '../../support/fixtures.js';
 import { eventually } from '../../support/eventually.js';
-import { startTestService, type TestService } from '../../ws/harness.js';
+import { startTestService, type TestService } from '../../support/ws/harness.js';
 
 const userKey = walletKey(hex32('mempool interval user'));
 const order = buildOrder({ label: 'mempool interval order', createdAt: Date.now() }).record;

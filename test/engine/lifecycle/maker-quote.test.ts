@@ -7,7 +7,7 @@ import { verifyMakerQuote, type QuoteSolicitation, type QuotingProvider } from '
 import { buildMakerQuote, type MakerTerms, type QuoteRequestEvent } from '../../../examples/maker-quote.js';
 import { BITCOIN_VIEW, CHAINS, ETHEREUM_VIEW, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
-import { privateKeyFor, refundAddressFor, testEngineOptions } from '../helpers.js';
+import { privateKeyFor, refundAddressFor, testEngineOptions } from '../../support/engine/helpers.js';
 import { refusal as tokenOfRefusal } from '../../support/refusal.js';
 
 const DEADLINE = Date.UTC(2024, 0, 1);

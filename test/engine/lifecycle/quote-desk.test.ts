@@ -10,7 +10,7 @@ import { LIVE_ORDER_STATES } from '../../../src/domain/states.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hashOfInvoice, payReq, provider, seedStore, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../../support/stores.js';
-import { privateKeyFor, refundAddressFor, testEngineOptions } from '../helpers.js';
+import { privateKeyFor, refundAddressFor, testEngineOptions } from '../../support/engine/helpers.js';
 import { refusal } from '../../support/refusal.js';
 
 /** The payout address the operator registered for the maker `label`. */

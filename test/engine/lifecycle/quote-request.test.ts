@@ -4,7 +4,7 @@ import { catalogOf, KNOWN_CATALOG } from '../../../src/domain/market-catalog.js'
 import { checkQuoteRequest, type QuoteRequestContext } from '../../../src/engine/lifecycle/quote-request.js';
 import { payReq, provider } from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
-import { legacyRefundAddressFor, refundAddressFor, scriptHashAddressFor } from '../helpers.js';
+import { legacyRefundAddressFor, refundAddressFor, scriptHashAddressFor } from '../../support/engine/helpers.js';
 import { refusal as tokenOfRefusal } from '../../support/refusal.js';
 
 const NOW = Date.UTC(2024, 0, 1);

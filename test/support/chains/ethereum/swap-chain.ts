@@ -1,9 +1,9 @@
 import type { Account, Address, Hex } from 'viem';
-import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../../src/chains/ethereum/swap-contract-artifact.js';
-import { orderIdToBytes16 } from '../../../src/domain/order-ids.js';
-import type { StoreConfiguration } from '../../../src/store/store.js';
-import { startAnvil, type AnvilNode, type AnvilOptions } from '../../support/anvil.js';
-import { configuration } from '../../support/fixtures.js';
+import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../../../src/chains/ethereum/swap-contract-artifact.js';
+import { orderIdToBytes16 } from '../../../../src/domain/order-ids.js';
+import type { StoreConfiguration } from '../../../../src/store/store.js';
+import { startAnvil, type AnvilNode, type AnvilOptions } from '../../anvil.js';
+import { configuration } from '../../fixtures.js';
 
 /** Anvil's accounts by role: `wallet2` is a second account of the same user, `attacker` a third party. */
 export type Party = 'owner' | 'user' | 'provider' | 'attacker' | 'wallet2';

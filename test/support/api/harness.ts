@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
-import { buildApiServer } from '../../src/api/server.js';
-import type { Store } from '../../src/store/store.js';
-import { seedStore, type Seed } from '../support/fixtures.js';
-import { openFreshStore, type StoreKind } from '../support/stores.js';
+import { buildApiServer } from '../../../src/api/server.js';
+import type { Store } from '../../../src/store/store.js';
+import { seedStore, type Seed } from '../fixtures.js';
+import { openFreshStore, type StoreKind } from '../stores.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const TEXT_TYPE = 'text/plain; charset=utf-8';

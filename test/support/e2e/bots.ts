@@ -1,9 +1,9 @@
-import { claimPublicKeyOf, type MakerTerms } from '../../examples/maker-quote.js';
-import { startProviderBot, type Ack, type ProviderBot } from '../../examples/provider-bot.js';
-import { BITCOIN_VIEW, PROVIDER_PAYOUT_ADDRESS, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
+import { claimPublicKeyOf, type MakerTerms } from '../../../examples/maker-quote.js';
+import { startProviderBot, type Ack, type ProviderBot } from '../../../examples/provider-bot.js';
+import { BITCOIN_VIEW, PROVIDER_PAYOUT_ADDRESS, SWAP_CONTRACT_ADDRESS } from '../fixtures.js';
 import { privateKeyFor } from '../engine/helpers.js';
 import { connectClient, recordEvents, type ClientGeneration, type Client, type ProviderKeys } from '../ws/harness.js';
-import type { QuoteRequestEvent } from '../../examples/maker-quote.js';
+import type { QuoteRequestEvent } from '../../../examples/maker-quote.js';
 
 /** Wei per satoshi in the tests: 30 ETH per BTC. */
 export const WEI_PER_SATOSHI = 300_000_000_000n;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from '../../../src/store/migrations/postgres.js';
 import { parsePostgresUrl } from '../../../src/store/postgres/connection-url.js';
-import { POSTGRES_URL } from '../../support/stores.js';
+import { POSTGRES_URL } from '../stores.js';
 
 /** A PostgreSQL schema of its own as an older lnswap left it, for a test to fill and then open with today's store. */
 export interface SchemaAtVersion {

@@ -5,10 +5,10 @@ import {
   type LightningBackend,
   type PaymentFailureReason,
 } from '../../../src/chains/lightning/lightning-backend.js';
-import { makeInvoice, TEST_NODE_PUBLIC_KEY } from '../../support/invoices.js';
-import type { RunningStandIn } from '../../support/lightning/https-stand-in.js';
-import { makeSelfSignedCertificate } from '../../support/lightning/self-signed-certificate.js';
-import { SimulatedPayments } from '../../support/lightning/simulated-payments.js';
+import { makeInvoice, TEST_NODE_PUBLIC_KEY } from '../invoices.js';
+import type { RunningStandIn } from './https-stand-in.js';
+import { makeSelfSignedCertificate } from './self-signed-certificate.js';
+import { SimulatedPayments } from './simulated-payments.js';
 
 /** How a backend is made: its node, a certificate, a credential (the good one when absent) and limits. */
 export interface BackendConnection {

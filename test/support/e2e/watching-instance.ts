@@ -1,8 +1,8 @@
 // One instance of a cluster for the leadership test: the service on the PostgreSQL store at argv[2], watching
 // the node at argv[3] with argv[4] confirmations, trying for the lead every 300 ms. JSON log lines on stdout.
 import pino from 'pino';
-import { startService } from '../../src/service.js';
-import { openStore } from '../../src/store/open.js';
+import { startService } from '../../../src/service.js';
+import { openStore } from '../../../src/store/open.js';
 
 const [databaseUrl, rpcUrl, confirmations] = process.argv.slice(2);
 if (databaseUrl === undefined || rpcUrl === undefined || confirmations === undefined) {

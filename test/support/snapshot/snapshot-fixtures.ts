@@ -1,9 +1,9 @@
 import { Readable, Writable } from 'node:stream';
-import { chainsToSnapshot, orderToSnapshot, providerToSnapshot } from '../../src/snapshot/snapshot-format.js';
-import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
-import { exportSnapshot } from '../../src/snapshot/export-snapshot.js';
-import type { Store } from '../../src/store/store.js';
-import { buildOrder, configuration, payReq, provider, type BuiltOrder } from '../support/fixtures.js';
+import { chainsToSnapshot, orderToSnapshot, providerToSnapshot } from '../../../src/snapshot/snapshot-format.js';
+import { KNOWN_CATALOG } from '../../../src/domain/market-catalog.js';
+import { exportSnapshot } from '../../../src/snapshot/export-snapshot.js';
+import type { Store } from '../../../src/store/store.js';
+import { buildOrder, configuration, payReq, provider, type BuiltOrder } from '../fixtures.js';
 
 /** A snapshot as plain JSON, free to damage before it is written out. */
 export interface SnapshotDocument {

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { programArgs } from '../support/repository.js';
+import { programArgs } from '../repository.js';
 
 /**
  * The real command line, started as its own process: `build/src/cli/main.js` under `npm test`, or the source
  * through tsx when a test runs as TypeScript.
  */
-const CLI_COMMAND: readonly string[] = programArgs(import.meta.url, '../../src/cli/main');
+const CLI_COMMAND: readonly string[] = programArgs(import.meta.url, '../../../src/cli/main');
 
 export interface CliOptions {
   cwd?: string;
@@ -73,7 +73,7 @@ export async function runInProcess(
   options: Omit<CliOptions, 'cwd'> & { input?: string } = {},
 ): Promise<CliResult> {
   // Loaded here, so a file that only spawns the command never loads its module graph.
-  const { runCommandLine } = await import('../../src/cli/command-line.js');
+  const { runCommandLine } = await import('../../../src/cli/command-line.js');
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
   const stdout = new PassThrough();

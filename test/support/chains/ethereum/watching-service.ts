@@ -4,9 +4,9 @@
 // the process between reading a block and committing what it caused. Logs JSON lines to stdout; runs until killed.
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import { startService } from '../../../src/service.js';
-import { openStore } from '../../../src/store/open.js';
-import type { ChainStep, Store } from '../../../src/store/store.js';
+import { startService } from '../../../../src/service.js';
+import { openStore } from '../../../../src/store/open.js';
+import type { ChainStep, Store } from '../../../../src/store/store.js';
 
 const [databaseUrl, rpcUrl, confirmations, holdMs] = process.argv.slice(2);
 if (databaseUrl === undefined || rpcUrl === undefined || confirmations === undefined || holdMs === undefined) {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach } from 'node:test';
-import type { OrderRecord, ProviderRecord } from '../../src/domain/order.js';
-import type { Store, StoreConfiguration } from '../../src/store/store.js';
-import { MOVE_CAUSE } from '../support/causes.js';
-import { openFreshStore, type FreshStore, type StoreKind } from '../support/stores.js';
+import type { OrderRecord, ProviderRecord } from '../../../src/domain/order.js';
+import type { Store, StoreConfiguration } from '../../../src/store/store.js';
+import { MOVE_CAUSE } from '../causes.js';
+import { openFreshStore, type FreshStore, type StoreKind } from '../stores.js';
 
 /** A well-formed order id whose sort order follows `n`. */
 export function orderId(n: number): string {

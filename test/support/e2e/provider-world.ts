@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { requestQuote } from '../../examples/user-client.js';
-import { parseDecimalAmount } from '../../src/domain/amounts.js';
-import { startAnvil, type AnvilNode } from '../support/anvil.js';
-import { configuration } from '../support/fixtures.js';
-import { makeInvoice, type SignedInvoice } from '../support/invoices.js';
-import { startClnRestStandIn } from '../support/lightning/cln-rest-stand-in.js';
-import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
-import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';
+import { requestQuote } from '../../../examples/user-client.js';
+import { parseDecimalAmount } from '../../../src/domain/amounts.js';
+import { startAnvil, type AnvilNode } from '../anvil.js';
+import { configuration } from '../fixtures.js';
+import { makeInvoice, type SignedInvoice } from '../invoices.js';
+import { startClnRestStandIn } from '../lightning/cln-rest-stand-in.js';
+import { startLndRestStandIn } from '../lightning/lnd-rest-stand-in.js';
+import { SimulatedPayments, type PayeeBehaviour } from '../lightning/simulated-payments.js';
 import {
   addProvider,
   eventually,

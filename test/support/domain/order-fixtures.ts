@@ -1,8 +1,8 @@
-import { buildHtlcRedeemScript, htlcPayToAddresses } from '../../src/domain/bitcoin.js';
-import { hashInvoice } from '../../src/domain/invoice.js';
-import { findMarket, type Market } from '../../src/domain/markets.js';
-import type { ChainViews, OrderRecord, OrderTransaction } from '../../src/domain/order.js';
-import { makeInvoice } from '../support/invoices.js';
+import { buildHtlcRedeemScript, htlcPayToAddresses } from '../../../src/domain/bitcoin.js';
+import { hashInvoice } from '../../../src/domain/invoice.js';
+import { findMarket, type Market } from '../../../src/domain/markets.js';
+import type { ChainViews, OrderRecord, OrderTransaction } from '../../../src/domain/order.js';
+import { makeInvoice } from '../invoices.js';
 
 /** One Bitcoin and one Ethereum order on a real invoice and HTLC, shared by the derivation tests. */
 export const BTC_LBTC = findMarket('BTC_LBTC') as Market;

@@ -1,8 +1,8 @@
 // A test-only `lnswap serve` with the Bitcoin watcher: the service on the store named by argv[2], watching the
 // Bitcoin Core RPC at argv[3] with argv[4] confirmations from block argv[5]. Logs JSON lines; runs until killed.
 import pino from 'pino';
-import { startService } from '../../../src/service.js';
-import { openStore } from '../../../src/store/open.js';
+import { startService } from '../../../../src/service.js';
+import { openStore } from '../../../../src/store/open.js';
 
 const [databaseUrl, rpcUrl, confirmations, startHeight] = process.argv.slice(2);
 if (databaseUrl === undefined || rpcUrl === undefined || confirmations === undefined || startHeight === undefined) {

@@ -2,16 +2,16 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { io } from 'socket.io-client';
 import connectLegacy from 'socket.io-client-v2';
-import { isValidProviderName } from '../../src/domain/provider-names.js';
-import type { BitcoinWatchOptions } from '../../src/engine/chain-following/bitcoin-watch.js';
-import type { EthereumWatchOptions } from '../../src/engine/chain-following/ethereum-watch.js';
-import type { EngineOptions } from '../../src/engine/operations/options.js';
-import { startService, type RunningService } from '../../src/service.js';
-import type { OrderRecord } from '../../src/domain/order.js';
-import type { Store, StoreConfiguration } from '../../src/store/store.js';
-import type { SocketOptions } from '../../src/ws/socket-options.js';
-import { configuration, PROVIDER_PAYOUT_ADDRESS, seedStore } from '../support/fixtures.js';
-import { openFreshStore, type FreshStore, type StoreKind } from '../support/stores.js';
+import { isValidProviderName } from '../../../src/domain/provider-names.js';
+import type { BitcoinWatchOptions } from '../../../src/engine/chain-following/bitcoin-watch.js';
+import type { EthereumWatchOptions } from '../../../src/engine/chain-following/ethereum-watch.js';
+import type { EngineOptions } from '../../../src/engine/operations/options.js';
+import { startService, type RunningService } from '../../../src/service.js';
+import type { OrderRecord } from '../../../src/domain/order.js';
+import type { Store, StoreConfiguration } from '../../../src/store/store.js';
+import type { SocketOptions } from '../../../src/ws/socket-options.js';
+import { configuration, PROVIDER_PAYOUT_ADDRESS, seedStore } from '../fixtures.js';
+import { openFreshStore, type FreshStore, type StoreKind } from '../stores.js';
 import { testEngineOptions } from '../engine/helpers.js';
 
 export const silentLogger = pino({ level: 'silent' });
@@ -194,7 +194,7 @@ export function nextEvent<T>(client: Client, event: string, accept: (payload: T)
 }
 
 // The suites' one `eventually`, offered here too so a socket test imports its whole harness at once.
-export { eventually } from '../support/eventually.js';
+export { eventually } from '../eventually.js';
 
 export interface ProviderKeys {
   apiKey: string;

@@ -1,9 +1,9 @@
 import { createECDH, createHash } from 'node:crypto';
 import { payments } from 'bitcoinjs-lib';
-import { bitcoinJsNetwork } from '../../src/domain/bitcoin.js';
-import type { Network } from '../../src/domain/markets.js';
-import { resolveEngineOptions, type EngineOptions } from '../../src/engine/operations/options.js';
-import { hex32 } from '../support/fixtures.js';
+import { bitcoinJsNetwork } from '../../../src/domain/bitcoin.js';
+import type { Network } from '../../../src/domain/markets.js';
+import { resolveEngineOptions, type EngineOptions } from '../../../src/engine/operations/options.js';
+import { hex32 } from '../fixtures.js';
 
 /** A private key derived from a label; its public key claims HTLCs in the tests. */
 export function privateKeyFor(label: string): string {
