@@ -38,7 +38,11 @@ function committedContract(contractName: string, constantPrefix: string, artifac
   };
 }
 
-export const SWAP_CONTRACT = committedContract('SwapContract', 'SWAP_CONTRACT', 'src/chains/ethereum/swap-contract-artifact.ts');
+export const SWAP_CONTRACT = committedContract(
+  'SwapContract',
+  'SWAP_CONTRACT',
+  'src/chains/ethereum/swap-contract-artifact.ts',
+);
 export const DEMO_TOKEN = committedContract('DemoToken', 'DEMO_TOKEN', 'src/demo/ethereum/demo-token-artifact.ts');
 export const COMMITTED_CONTRACTS: readonly CommittedContract[] = [SWAP_CONTRACT, DEMO_TOKEN];
 

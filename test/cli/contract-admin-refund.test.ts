@@ -5,7 +5,12 @@ import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../src/chains/ethereum/swap-contr
 import { orderIdToBytes16 } from '../../src/domain/order-ids.js';
 import type { OrderState } from '../../src/domain/states.js';
 import type { RunningService } from '../../src/service.js';
-import { type Party, startSwapChain, type SwapChain, swapChainConfiguration } from '../support/chains/ethereum/swap-chain.js';
+import {
+  type Party,
+  startSwapChain,
+  type SwapChain,
+  swapChainConfiguration,
+} from '../support/chains/ethereum/swap-chain.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 import { buildOrder, hex32, type BuiltOrder } from '../support/fixtures.js';

@@ -16,7 +16,15 @@ import { refundAddressFor } from '../support/engine/helpers.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, POSTGRES_URL, skipReason, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, recordEvents, request, succeed, type Client } from '../support/ws/harness.js';
+import {
+  addProvider,
+  connectClient,
+  eventually,
+  recordEvents,
+  request,
+  succeed,
+  type Client,
+} from '../support/ws/harness.js';
 import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 import { noLocalCluster, pgCluster, postgresIsRunning } from '../support/postgres-cluster.js';
 

@@ -20,7 +20,15 @@ import { MOVE_CAUSE } from '../support/causes.js';
 import { buildOrder, configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, POSTGRES_URL, skipReason, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, startOnStore, succeed, type Ack, type Client } from '../support/ws/harness.js';
+import {
+  addProvider,
+  connectClient,
+  eventually,
+  startOnStore,
+  succeed,
+  type Ack,
+  type Client,
+} from '../support/ws/harness.js';
 import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 import { noLocalCluster, pgCluster, postgresIsRunning } from '../support/postgres-cluster.js';
 

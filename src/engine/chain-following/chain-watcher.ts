@@ -7,7 +7,12 @@ import {
   type WatchSet,
 } from '../../chains/chain-backend.js';
 import { NodeCallFailed } from '../../chains/node-faults.js';
-import { deriveChainTarget, planChainMoves, type ChainContext, type ChainTarget } from '../../domain/chain-derivation.js';
+import {
+  deriveChainTarget,
+  planChainMoves,
+  type ChainContext,
+  type ChainTarget,
+} from '../../domain/chain-derivation.js';
 import { countedObservations, slotMismatches, slotTermsOf, type AssetOfOrder } from '../../domain/ethereum-slots.js';
 import type { OrderRecord, OrderTransaction } from '../../domain/order.js';
 import { isFinalState, ORDER_STATES, type OrderState } from '../../domain/states.js';

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { eventNeedsStoredOrder, replayedStateChangedEvent, stateChangedEvent } from '../../../src/engine/lifecycle/state-events.js';
+import {
+  eventNeedsStoredOrder,
+  replayedStateChangedEvent,
+  stateChangedEvent,
+} from '../../../src/engine/lifecycle/state-events.js';
 import type { StateTransition } from '../../../src/store/store.js';
 import { buildOrder } from '../../support/fixtures.js';
 import { MOVE_CAUSE } from '../../support/causes.js';
