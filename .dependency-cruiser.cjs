@@ -12,12 +12,14 @@
  *                     the engine's parts only as types: they serve the parts the composition root hands them
  *   provider          domain, chains: the provider daemon beside a Lightning node, no part of the service
  *   cli, service.ts   anything: they put the service together
+ *   demo              anything: the demo's machinery (Anvil, demo token, simulated Lightning nodes, bots), imported
+ *                     by the demo command only
  */
 
 /** What builds the engine's parts: only the composition root (service.ts, and cli for its commands) calls it. */
 const ENGINE_FACTORY = '^src/engine/build-engine\\.[jt]s$';
 /** The engine's parts the transports serve, built once by the engine factory. */
-const ENGINE_PARTS = '^src/engine/(order-transitions|quote-desk)\\.[jt]s$';
+const ENGINE_PARTS = '^src/engine/lifecycle/(order-transitions|quote-desk)\\.[jt]s$';
 
 /** The Store interface and what every implementation shares; not the implementations or the factory choosing one. */
 const STORE_INTERFACE = '^src/store/(?!open\\.[jt]s$)[^/]+\\.[jt]s$';
@@ -127,6 +129,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(api|ws)/' },
       to: { path: ENGINE_PARTS, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-the-demo-command-imports-the-demo',
+      comment:
+        "src/demo is the demo's machinery, no part of the product: only `lnswap demo` (src/cli/commands/demo.ts) imports it.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(demo/|cli/commands/demo\\.[jt]s$)' },
+      to: { path: '^src/demo/' },
     },
     {
       name: 'database-drivers-in-their-store',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { startCli } from '../test/cli/cli-process.js';
+import { startCli } from '../test/support/cli/cli-process.js';
 import { chromiumSkipReason, launchChromium } from '../test/support/chromium.js';
 import { DEMO_SNAPSHOT, startDemoService } from '../test/support/demo-service.js';
 

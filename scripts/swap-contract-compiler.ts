@@ -33,13 +33,17 @@ function committedContract(contractName: string, constantPrefix: string, artifac
     sourceName,
     // From the repository's root: the same from scripts/ (tsx) and from build/scripts/ (transpiled by npm test).
     sourcePath: join(packageRoot(), sourceName),
-    artifactPath: join(packageRoot(), 'src', 'chains', 'ethereum', artifactFile),
+    artifactPath: join(packageRoot(), artifactFile),
     constantPrefix,
   };
 }
 
-export const SWAP_CONTRACT = committedContract('SwapContract', 'SWAP_CONTRACT', 'swap-contract-artifact.ts');
-export const DEMO_TOKEN = committedContract('DemoToken', 'DEMO_TOKEN', 'demo-token-artifact.ts');
+export const SWAP_CONTRACT = committedContract(
+  'SwapContract',
+  'SWAP_CONTRACT',
+  'src/chains/ethereum/swap-contract-artifact.ts',
+);
+export const DEMO_TOKEN = committedContract('DemoToken', 'DEMO_TOKEN', 'src/demo/ethereum/demo-token-artifact.ts');
 export const COMMITTED_CONTRACTS: readonly CommittedContract[] = [SWAP_CONTRACT, DEMO_TOKEN];
 
 interface SolcOutput {

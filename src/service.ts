@@ -8,28 +8,28 @@ import {
   startEthereumWatch,
   type EthereumBackendFactory,
   type EthereumWatchOptions,
-} from './engine/ethereum-watch.js';
+} from './engine/chain-following/ethereum-watch.js';
 import {
   connectBitcoin,
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
   startBitcoinWatch,
   type BitcoinWatchOptions,
-} from './engine/bitcoin-watch.js';
-import { ChainHealth, startNodeProbe } from './engine/chain-health.js';
+} from './engine/chain-following/bitcoin-watch.js';
+import { ChainHealth, startNodeProbe } from './engine/chain-following/chain-health.js';
 import { NODE_TIMEOUT_MS } from './chains/node-http.js';
-import type { PeriodicTask } from './engine/periodic-task.js';
+import type { PeriodicTask } from './engine/operations/periodic-task.js';
 import { openBitcoinBackend } from './chains/bitcoin/open-bitcoin-backend.js';
 import type { ChainKind } from './domain/markets.js';
 import { nodeUrlForLog } from './domain/node-url.js';
 import { buildEngine } from './engine/build-engine.js';
-import { resolveEngineOptions, type EngineOptions } from './engine/options.js';
-import type { OrderTransitions } from './engine/order-transitions.js';
+import { resolveEngineOptions, type EngineOptions } from './engine/operations/options.js';
+import type { OrderTransitions } from './engine/lifecycle/order-transitions.js';
 import { StoreOutage } from './store/availability.js';
-import { ServiceMetrics } from './engine/metrics.js';
-import { DEFAULT_ALLOWED_LAG_BLOCKS, Readiness, type FollowedChain } from './engine/readiness.js';
+import { ServiceMetrics } from './engine/operations/metrics.js';
+import { DEFAULT_ALLOWED_LAG_BLOCKS, Readiness, type FollowedChain } from './engine/operations/readiness.js';
 import { guardStore } from './store/guarded-store.js';
 import { openClusterBus, openLeadership } from './store/open.js';
-import { whileLeading, type WhileLeading } from './engine/while-leading.js';
+import { whileLeading, type WhileLeading } from './engine/chain-following/while-leading.js';
 import { EthereumBackend } from './chains/ethereum/ethereum-backend.js';
 import { ethereumChainFitsNetwork } from './domain/chain-networks.js';
 import type { Leadership, LeadershipOptions } from './store/leadership.js';

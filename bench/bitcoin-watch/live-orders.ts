@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { payments } from 'bitcoinjs-lib';
 import { buildHtlcRedeemScript, htlcPayToAddresses } from '../../src/domain/bitcoin.js';
-import { signInvoice } from '../../src/domain/bolt11-writer.js';
+import { signInvoice } from '../../src/demo/lightning/bolt11-writer.js';
 import { hashInvoice } from '../../src/domain/invoice.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { datasetKeys } from '../dataset/order-generator.js';

@@ -1,7 +1,7 @@
 import {
   DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS,
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
-} from '../../src/engine/bitcoin-watch.js';
+} from '../../src/engine/chain-following/bitcoin-watch.js';
 import type { GeneratedSection } from '../report/benchmarks-file.js';
 import type { MachineDescription } from '../report/machine.js';
 import { percentile } from '../socket-load/statistics.js';

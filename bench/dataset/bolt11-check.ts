@@ -1,6 +1,6 @@
 import bolt11 from 'bolt11';
 import secp256k1 from 'secp256k1';
-import type { InvoiceTerms } from '../../src/domain/bolt11-writer.js';
+import type { InvoiceTerms } from '../../src/demo/lightning/bolt11-writer.js';
 
 /**
  * Decodes with bolt11 (signature recovered and checked) and compares with the terms, so a bug in the fast signer

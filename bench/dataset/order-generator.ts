@@ -5,7 +5,7 @@ import { buildHtlcRedeemScript, htlcPayToAddresses } from '../../src/domain/bitc
 import { hashInvoice } from '../../src/domain/invoice.js';
 import type { OrderRecord, OrderTransaction } from '../../src/domain/order.js';
 import type { OrderState } from '../../src/domain/states.js';
-import { signInvoice, type InvoiceTerms } from '../../src/domain/bolt11-writer.js';
+import { signInvoice, type InvoiceTerms } from '../../src/demo/lightning/bolt11-writer.js';
 import { assertInvoiceDecodes } from './bolt11-check.js';
 import {
   DATASET_EPOCH_MS,

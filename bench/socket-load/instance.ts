@@ -6,7 +6,7 @@
  *   node --import tsx bench/socket-load/instance.ts <database-url> <quote-deadline-ms>
  */
 import { pino } from 'pino';
-import { issueProviderCredential } from '../../src/engine/credentials.js';
+import { issueProviderCredential } from '../../src/engine/operations/credentials.js';
 import { startService } from '../../src/service.js';
 import { openStore } from '../../src/store/open.js';
 import { benchConfiguration } from '../dataset/configuration.js';

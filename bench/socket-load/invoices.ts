@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { signInvoice } from '../../src/domain/bolt11-writer.js';
+import { signInvoice } from '../../src/demo/lightning/bolt11-writer.js';
 
 const PAYEE_KEY = createHash('sha256').update('lnswap socket load payee').digest();
 

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToIo, setTimeout as sleep } from 'node:timers/promises';
 import type { OrderState } from '../../src/domain/states.js';
-import type { OrderTransitions } from '../../src/engine/order-transitions.js';
+import type { OrderTransitions } from '../../src/engine/lifecycle/order-transitions.js';
 import type { MovingOrder } from './messages.js';
 
 const TICK_MS = 5;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyReply } from 'fastify';
-import type { ReadinessVerdict } from '../engine/readiness.js';
+import type { ReadinessVerdict } from '../engine/operations/readiness.js';
 import { routeMethods } from './methods.js';
 import { healthzSchema, readyzSchema } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_ENGINE_OPTIONS } from '../engine/options.js';
+import { DEFAULT_ENGINE_OPTIONS } from '../engine/operations/options.js';
 import type { CliContext } from './command.js';
 import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';
 import { UsageError } from './usage-error.js';

@@ -1,7 +1,7 @@
 import { isEthereumAddress, ZERO_ADDRESS } from '../domain/ethereum.js';
 import type { ProviderCredential } from '../domain/order.js';
 import { isValidProviderName } from '../domain/provider-names.js';
-import { issueProviderCredential } from '../engine/credentials.js';
+import { issueProviderCredential } from '../engine/operations/credentials.js';
 import { openStore } from '../store/open.js';
 import type { ConfigurationReadStore, ProviderStore } from '../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type CliContext, type Command } from './command.js';

@@ -1,12 +1,12 @@
 import { isEthereumAddress } from '../domain/ethereum.js';
-import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../engine/ethereum-watch.js';
-import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/options.js';
+import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../engine/chain-following/ethereum-watch.js';
+import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/operations/options.js';
 import {
   DEFAULT_BITCOIN_CONFIRMATIONS,
   DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS,
   DEFAULT_BITCOIN_POLL_INTERVAL_MS,
   type BitcoinWatchOptions,
-} from '../engine/bitcoin-watch.js';
+} from '../engine/chain-following/bitcoin-watch.js';
 import { parseTrustProxy, type TrustProxy } from '../ws/client-address.js';
 import { DEFAULT_SOCKET_OPTIONS, type SocketOptions } from '../ws/socket-options.js';
 import { secretFromEnv, warnIfCredentialInFlag } from './secrets.js';

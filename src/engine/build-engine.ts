@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { ConfigurationReadStore, OrderMoveStore, OrderReadStore } from '../store/store.js';
-import { BlockHeightTracker, type BlockHeightChange } from './block-height-tracker.js';
-import { sweepElapsedFundWindows } from './fund-window-sweeper.js';
-import type { AuctionEvents, OrderMoveEvents } from './metrics.js';
-import type { EngineOptions } from './options.js';
-import { OrderTransitions, type StateChangedPublisher } from './order-transitions.js';
-import { startPeriodicTask, upkeepFailed, type PeriodicTask } from './periodic-task.js';
-import { QuoteDesk, type QuoteDeskDependencies } from './quote-desk.js';
+import { BlockHeightTracker, type BlockHeightChange } from './chain-following/block-height-tracker.js';
+import { sweepElapsedFundWindows } from './lifecycle/fund-window-sweeper.js';
+import type { AuctionEvents, OrderMoveEvents } from './operations/metrics.js';
+import type { EngineOptions } from './operations/options.js';
+import { OrderTransitions, type StateChangedPublisher } from './lifecycle/order-transitions.js';
+import { startPeriodicTask, upkeepFailed, type PeriodicTask } from './operations/periodic-task.js';
+import { QuoteDesk, type QuoteDeskDependencies } from './lifecycle/quote-desk.js';
 
 /** How the engine's parts reach the clients; the socket.io server provides them. */
 export interface EngineOutlets {

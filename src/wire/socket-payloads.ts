@@ -1,6 +1,6 @@
 /**
  * The wire shapes of socket.io request payloads, one JSON schema per event, with the token that refuses a
- * payload of another shape. `src/engine/payload-shapes.ts` compiles them; `docs/asyncapi.yaml` states the
+ * payload of another shape. `src/engine/lifecycle/payload-shapes.ts` compiles them; `docs/asyncapi.yaml` states the
  * same schemas (test/ws/asyncapi.test.ts holds the two equal). Checks that need more than the shape (invoice
  * decoding, addresses, offered markets, credentials) stay in the code that reads the payload.
  */

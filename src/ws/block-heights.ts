@@ -2,8 +2,8 @@ import type { Namespace } from 'socket.io';
 import { LnswapError } from '../domain/errors.js';
 import type { MarketCatalog } from '../domain/market-catalog.js';
 import type { ChainKind, Network } from '../domain/markets.js';
-import type { BlockHeightChange } from '../engine/block-height-tracker.js';
-import { payloadReader } from '../engine/payload-shapes.js';
+import type { BlockHeightChange } from '../engine/chain-following/block-height-tracker.js';
+import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import { blockHeightTopicShape } from '../wire/socket-payloads.js';
 import { blockHeightRoom } from './rooms.js';
 

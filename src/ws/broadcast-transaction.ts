@@ -3,7 +3,7 @@ import { BroadcastRefused } from '../chains/chain-backend.js';
 import { LnswapError } from '../domain/errors.js';
 import type { MarketCatalog } from '../domain/market-catalog.js';
 import type { ChainKind, Network } from '../domain/markets.js';
-import { payloadReader } from '../engine/payload-shapes.js';
+import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import { broadcastTransactionShape } from '../wire/socket-payloads.js';
 
 /** What broadcasting on one network needs of a chain backend. */

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 import type { Namespace } from 'socket.io';
 import { isLnswapError, LnswapError, type ErrorToken } from '../domain/errors.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
-import { isPlainObject } from '../engine/payload-shapes.js';
-import type { QuotingProvider } from '../engine/maker-quote.js';
-import type { QuoteDesk } from '../engine/quote-desk.js';
+import { isPlainObject } from '../engine/lifecycle/payload-shapes.js';
+import type { QuotingProvider } from '../engine/lifecycle/maker-quote.js';
+import type { QuoteDesk } from '../engine/lifecycle/quote-desk.js';
 
 const FORWARDED_QUOTE = 'lnswap:makerQuote';
 const FORWARDED_VERDICT = 'lnswap:makerQuoteVerdict';

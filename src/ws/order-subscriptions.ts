@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
-import type { StateChangedEvent } from '../engine/state-events.js';
+import type { StateChangedEvent } from '../engine/lifecycle/state-events.js';
 
 /** Reads the events of an order's history rows after `afterSequence`, in order, from the store. */
 export type MissedEvents = (orderId: string, afterSequence: number) => Promise<readonly StateChangedEvent[]>;

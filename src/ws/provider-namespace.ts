@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { Namespace, Socket } from 'socket.io';
 import { LnswapError } from '../domain/errors.js';
 import { offeredMarketNamed } from '../domain/markets.js';
-import { parseActiveConfiguration } from '../engine/active-configuration.js';
-import { authenticateProvider } from '../engine/credentials.js';
-import type { OrderTransitions } from '../engine/order-transitions.js';
-import { applyPaymentResult, readPaymentResult } from '../engine/payment-result.js';
+import { parseActiveConfiguration } from '../engine/lifecycle/active-configuration.js';
+import { authenticateProvider } from '../engine/operations/credentials.js';
+import type { OrderTransitions } from '../engine/lifecycle/order-transitions.js';
+import { applyPaymentResult, readPaymentResult } from '../engine/lifecycle/payment-result.js';
 import type { ConfigurationReadStore, OrderReadStore, ProviderStore } from '../store/store.js';
 import type { ClientAddresses } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
@@ -15,7 +15,7 @@ import { guarded } from './guarded.js';
 import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
 import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
-import { payloadReader } from '../engine/payload-shapes.js';
+import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import { marketListShape } from '../wire/socket-payloads.js';
 
 export interface ProviderNamespaceDependencies {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Namespace } from 'socket.io';
-import { presenceCorrections } from '../engine/provider-presence.js';
+import { presenceCorrections } from '../engine/operations/provider-presence.js';
 import type { ConfigurationReadStore, ProviderStore } from '../store/store.js';
 
 /** What a provider connection carries; fetchSockets shows it to every instance. */

@@ -9,13 +9,13 @@ import { normalizeOrderId } from '../domain/order-ids.js';
 import { deriveRefundDetails } from '../domain/refund.js';
 import { requirementsForAllMarkets } from '../domain/requirements.js';
 import { deriveFunderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
-import { payloadReader } from '../engine/payload-shapes.js';
+import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import {
   orderIdRequestShape,
   orderStateSubscriptionShape,
   refundDetailsRequestShape,
 } from '../wire/socket-payloads.js';
-import type { QuoteDesk } from '../engine/quote-desk.js';
+import type { QuoteDesk } from '../engine/lifecycle/quote-desk.js';
 import type { ConfigurationReadStore, OrderReadStore } from '../store/store.js';
 import { readBlockHeightTopic } from './block-heights.js';
 import { broadcastTransaction, type Broadcasters } from './broadcast-transaction.js';

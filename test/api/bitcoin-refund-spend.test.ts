@@ -21,8 +21,8 @@ import {
   walletKey,
   type RefundJson,
 } from '../support/bitcoin-wallet.js';
-import { makerTerms, runBot } from '../e2e/bots.js';
-import { addProvider, startTestService, type TestService } from '../ws/harness.js';
+import { makerTerms, runBot } from '../support/e2e/bots.js';
+import { addProvider, startTestService, type TestService } from '../support/ws/harness.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
 const FEE_RATE = 7;

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildOrder, configuration } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { JSON_TYPE, TEXT_TYPE, openApi, rawRequest, type OpenApi, type RawResponse } from './harness.js';
+import { JSON_TYPE, TEXT_TYPE, openApi, rawRequest, type OpenApi, type RawResponse } from '../support/api/harness.js';
 
 // Fixed so that a run is repeatable; set FC_SEED to explore other inputs.
 const RUN = { numRuns: 200, seed: Number(process.env['FC_SEED'] ?? 20191105) };

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { NodeFault } from '../../src/chains/node-faults.js';
-import type { NotReadyToken } from '../../src/engine/readiness.js';
+import type { NotReadyToken } from '../../src/engine/operations/readiness.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';

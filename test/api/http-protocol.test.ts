@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildOrder, configuration, hashOfInvoice } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { JSON_TYPE, TEXT_TYPE, assertToken, openApi, rawRequest, type OpenApi } from './harness.js';
+import { JSON_TYPE, TEXT_TYPE, assertToken, openApi, rawRequest, type OpenApi } from '../support/api/harness.js';
 
 const order = buildOrder({ label: 'protocol', state: 'PartiallyFunded', funds: [10000n] });
 const { id } = order.record;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { configuration, payReq, provider } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { assertJson, assertToken, openApi, type OpenApi } from './harness.js';
+import { assertJson, assertToken, openApi, type OpenApi } from '../support/api/harness.js';
 
 // More than 2^64, so any detour through a JS number or a 64-bit column would show.
 const HUGE_MAX = 123456789012345678901234567890n;

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server.js';
-import { ServiceMetrics } from '../../src/engine/metrics.js';
+import { ServiceMetrics } from '../../src/engine/operations/metrics.js';
 import type { Store } from '../../src/store/store.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 

@@ -12,7 +12,7 @@ import {
   uuidFor,
 } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { assertJson, assertToken, openApi, type OpenApi } from './harness.js';
+import { assertJson, assertToken, openApi, type OpenApi } from '../support/api/harness.js';
 
 const btcComplete = buildOrder({ label: 'btc-complete', state: 'Complete', funds: [35590n], preimageKnown: true });
 const btcSameInvoiceSameTime = buildOrder({ label: 'btc-same-time', sameInvoiceAs: btcComplete });

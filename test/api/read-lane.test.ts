@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server.js';
 import { FAILURE_MESSAGE, LnswapError } from '../../src/domain/errors.js';
-import { ServiceMetrics } from '../../src/engine/metrics.js';
+import { ServiceMetrics } from '../../src/engine/operations/metrics.js';
 import type { Store } from '../../src/store/store.js';
 import {
   buildOrder,

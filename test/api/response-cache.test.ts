@@ -11,7 +11,7 @@ import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { buildOrder, configuration, hashOfInvoice, seedStore, settledOrdersOfOneInvoice } from '../support/fixtures.js';
 import { openFreshStore, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
-import { JSON_TYPE } from './harness.js';
+import { JSON_TYPE } from '../support/api/harness.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 import { eventually } from '../support/eventually.js';
 

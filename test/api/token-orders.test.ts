@@ -6,7 +6,7 @@ import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { SWAP_CONTRACT_ADDRESS, buildOrder, configuration } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { assertJson, assertToken, openApi, type OpenApi } from './harness.js';
+import { assertJson, assertToken, openApi, type OpenApi } from '../support/api/harness.js';
 
 const USDC: TokenAsset = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 };
 const CLAIMER = `0x${'c1'.repeat(20)}` as const;

@@ -6,13 +6,18 @@ import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../src/chains/ethereum/swap-contr
 import { orderIdToBytes16 } from '../../src/domain/order-ids.js';
 import type { OrderState } from '../../src/domain/states.js';
 import type { RunningService } from '../../src/service.js';
-import { type Party, startSwapChain, type SwapChain, swapChainConfiguration } from '../chains/ethereum/swap-chain.js';
+import {
+  type Party,
+  startSwapChain,
+  type SwapChain,
+  swapChainConfiguration,
+} from '../support/chains/ethereum/swap-chain.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 import { buildOrder, hex32, type BuiltOrder } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { eventually, startOnStore } from '../ws/harness.js';
-import { runCli, runInProcess, type CliResult } from './cli-process.js';
+import { eventually, startOnStore } from '../support/ws/harness.js';
+import { runCli, runInProcess, type CliResult } from '../support/cli/cli-process.js';
 
 const REFUND_DELAY = 50;
 const CONFIRMATIONS = 2;

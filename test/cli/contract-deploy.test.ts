@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { bytesToHex, isAddress, type Address } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI as ABI } from '../../src/chains/ethereum/swap-contract-artifact.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
-import { runCli, runInProcess, type CliResult } from './cli-process.js';
+import { runCli, runInProcess, type CliResult } from '../support/cli/cli-process.js';
 
 function lastLine(result: CliResult): string {
   return result.stdout.trimEnd().split('\n').at(-1) ?? '';

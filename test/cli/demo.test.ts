@@ -8,7 +8,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createPublicClient, http, type Address, type Hex } from 'viem';
 import { formatFixedPoint, parseDecimalAmount } from '../../src/domain/amounts.js';
 import { anvilSkipReason } from '../support/anvil.js';
-import { startCli } from './cli-process.js';
+import { startCli } from '../support/cli/cli-process.js';
 
 /** `curl -s URL` or `curl -s 'URL'` as printed by the demo. */
 const CURL_LINE = /^ {2}curl -s '?(http:\/\/[^' ]+)'?$/;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TransitionCause } from '../../src/domain/transition-cause.js';
-import { makeOrder } from '../store/fixtures.js';
+import { makeOrder } from '../support/store/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
-import { runCli, runInProcess } from './cli-process.js';
+import { runCli, runInProcess } from '../support/cli/cli-process.js';
 
 const order = makeOrder(1, { market: 'ETH_LBTC' });
 const txId = `0x${'ab'.repeat(32)}`;

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { finished, runCli, runInProcess, startCli } from './cli-process.js';
+import { finished, runCli, runInProcess, startCli } from '../support/cli/cli-process.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
-import { render, validDocument } from '../snapshot/snapshot-fixtures.js';
+import { render, validDocument } from '../support/snapshot/snapshot-fixtures.js';
 
 let directory: string;
 let snapshotFile: string;

@@ -8,7 +8,7 @@ import { PROVIDER_SECRETS, PROVIDER_SETTINGS } from '../../src/cli/provider-sett
 import { openStore } from '../../src/store/open.js';
 import { makeSelfSignedCertificate } from '../support/lightning/self-signed-certificate.js';
 import { repositoryPath } from '../support/repository.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../support/cli/cli-process.js';
 
 describe('lnswap provider: its command line', () => {
   test('--help lists every setting with its variable, and every secret variable', async () => {

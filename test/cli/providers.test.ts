@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { runCli, runInProcess } from './cli-process.js';
+import { runCli, runInProcess } from '../support/cli/cli-process.js';
 
 const PAYOUT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const NEW_PAYOUT = '0x00000000000000000000000000000000000000b2';

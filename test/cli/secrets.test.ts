@@ -13,7 +13,7 @@ import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import { BITCOIN_VIEW } from '../support/fixtures.js';
 import { openFreshStore, postgresReachable, type FreshStore } from '../support/stores.js';
-import { readAll, startCli, waitForLine } from './cli-process.js';
+import { readAll, startCli, waitForLine } from '../support/cli/cli-process.js';
 
 const run = promisify(execFile);
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { io, type Socket } from 'socket.io-client';
 import { seedStore } from '../support/fixtures.js';
 import { openFreshStore } from '../support/stores.js';
-import { readAll, startCli, waitForLine } from './cli-process.js';
+import { readAll, startCli, waitForLine } from '../support/cli/cli-process.js';
 
 const SOCKETS = 1_000;
 /** From the signal to the exit, on a loaded machine: the drain itself takes well under a second. */

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { configuration, seedStore } from '../support/fixtures.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { runCli, startCli, waitForLine } from './cli-process.js';
+import { runCli, startCli, waitForLine } from '../support/cli/cli-process.js';
 
 async function storeOffering(markets: string[]): Promise<FreshStore> {
   const fresh = await openFreshStore('sqlite');

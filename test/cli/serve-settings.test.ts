@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { parseArgs } from 'node:util';
-import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../../src/engine/ethereum-watch.js';
+import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../../src/engine/chain-following/ethereum-watch.js';
 import {
   HEAP_GROWTH_SETTING,
   readServeSettings,
@@ -11,7 +11,7 @@ import {
   settingOptions,
 } from '../../src/cli/serve-settings.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../support/cli/cli-process.js';
 import { repositoryPath } from '../support/repository.js';
 
 const CONTRACT = '0x5fbdb2315678afecb367f032d99f642f64180aa3';

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { buildOrder, seedStore, uuidFor } from '../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS } from '../support/stores.js';
-import { readAll, startCli, waitForLine } from './cli-process.js';
+import { readAll, startCli, waitForLine } from '../support/cli/cli-process.js';
 
 interface Response {
   status: number;

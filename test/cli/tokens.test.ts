@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { render, validDocument } from '../snapshot/snapshot-fixtures.js';
-import { runCli, runInProcess } from './cli-process.js';
+import { render, validDocument } from '../support/snapshot/snapshot-fixtures.js';
+import { runCli, runInProcess } from '../support/cli/cli-process.js';
 
 const USDC_CHECKSUMMED = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 

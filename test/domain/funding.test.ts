@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { deriveFundingDetails } from '../../src/domain/funding.js';
 import { encodeFunctionData, erc20Abi, parseAbi } from 'viem';
 import { catalogOf } from '../../src/domain/market-catalog.js';
-import { BTC_LBTC, ETH_LBTC, SWAP_CONTRACT, CHAINS, paymentHash, redeemScript, bitcoinOrder, ethereumOrder } from './order-fixtures.js';
+import { BTC_LBTC, ETH_LBTC, SWAP_CONTRACT, CHAINS, paymentHash, redeemScript, bitcoinOrder, ethereumOrder } from '../support/domain/order-fixtures.js';
 
 const SWAP_ABI = parseAbi([
   'function fund(bytes16 orderUUID, bytes32 paymentHash, address claimer) payable',

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deriveRefundDetails, type BitcoinRefundDetails } from '../../src/domain/refund.js';
-import { BTC_LBTC, ETH_LBTC, SWAP_CONTRACT, CHAINS, FIRST_FUND, SECOND_FUND, redeemScript, bitcoinOrder, ethereumOrder } from './order-fixtures.js';
+import { BTC_LBTC, ETH_LBTC, SWAP_CONTRACT, CHAINS, FIRST_FUND, SECOND_FUND, redeemScript, bitcoinOrder, ethereumOrder } from '../support/domain/order-fixtures.js';
 
 describe('deriveRefundDetails for a Bitcoin order', () => {
   test('lists every FUND output as a UTXO and sums what is locked', () => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { OrderRecord } from '../../src/domain/order.js';
 import type { OrderState } from '../../src/domain/states.js';
-import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
+import type { BitcoinWatchOptions } from '../../src/engine/chain-following/bitcoin-watch.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import {
@@ -23,7 +23,7 @@ import {
   type Outpoint,
 } from '../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, type BuiltOrder } from '../support/fixtures.js';
-import { eventually, recordEvents, startTestService, succeed, type TestService } from '../ws/harness.js';
+import { eventually, recordEvents, startTestService, succeed, type TestService } from '../support/ws/harness.js';
 
 const CONFIRMATIONS = 2;
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight;

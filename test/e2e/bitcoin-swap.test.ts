@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { requestQuote, type Quote } from '../../examples/user-client.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { startService } from '../../src/service.js';
-import type { BitcoinWatchOptions } from '../../src/engine/bitcoin-watch.js';
+import type { BitcoinWatchOptions } from '../../src/engine/chain-following/bitcoin-watch.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import {
@@ -25,7 +25,7 @@ import {
 import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore } from '../support/stores.js';
-import { testEngineOptions } from '../engine/helpers.js';
+import { testEngineOptions } from '../support/engine/helpers.js';
 import {
   addProvider,
   eventually,
@@ -35,8 +35,8 @@ import {
   startTestService,
   type Client,
   type TestService,
-} from '../ws/harness.js';
-import { makerTerms, runBot, type RunningBot } from './bots.js';
+} from '../support/ws/harness.js';
+import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 
 const CONFIRMATIONS = 2;
 const userKey = walletKey(hex32('bitcoin e2e user'));

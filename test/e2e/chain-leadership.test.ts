@@ -7,14 +7,14 @@ import type { OrderState } from '../../src/domain/states.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { buildOrder, type BuiltOrder } from '../support/fixtures.js';
 import { openFreshStore, skipReason, type FreshStore } from '../support/stores.js';
-import { connectClient, type Client } from '../ws/harness.js';
-import { startSwapChain, type SwapChain, swapChainConfiguration } from '../chains/ethereum/swap-chain.js';
+import { connectClient, type Client } from '../support/ws/harness.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../support/chains/ethereum/swap-chain.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 import { programArgs } from '../support/repository.js';
 
 const MARKET = 'SETH_LSBTC';
 const CONFIRMATIONS = 2;
-const PROGRAM = programArgs(import.meta.url, './watching-instance');
+const PROGRAM = programArgs(import.meta.url, '../support/e2e/watching-instance');
 
 interface Instance {
   readonly child: ChildProcess;

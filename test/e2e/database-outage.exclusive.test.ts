@@ -11,13 +11,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Quote, StateChanged } from '../../examples/user-client.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
-import { startCli, waitForLine } from '../cli/cli-process.js';
-import { refundAddressFor } from '../engine/helpers.js';
+import { startCli, waitForLine } from '../support/cli/cli-process.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, POSTGRES_URL, skipReason, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, recordEvents, request, succeed, type Client } from '../ws/harness.js';
-import { makerTerms, runBot, type RunningBot } from './bots.js';
+import {
+  addProvider,
+  connectClient,
+  eventually,
+  recordEvents,
+  request,
+  succeed,
+  type Client,
+} from '../support/ws/harness.js';
+import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 import { noLocalCluster, pgCluster, postgresIsRunning } from '../support/postgres-cluster.js';
 
 const RECOVERY_LIMIT_MS = 10_000;

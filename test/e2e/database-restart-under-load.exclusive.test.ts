@@ -10,18 +10,26 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { OrderState } from '../../src/domain/states.js';
-import type { StateChangedEvent } from '../../src/engine/state-events.js';
+import type { StateChangedEvent } from '../../src/engine/lifecycle/state-events.js';
 import type { RunningService } from '../../src/service.js';
 import { openStore } from '../../src/store/open.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import type { Store } from '../../src/store/store.js';
-import { refundAddressFor } from '../engine/helpers.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 import { buildOrder, configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, POSTGRES_URL, skipReason, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, startOnStore, succeed, type Ack, type Client } from '../ws/harness.js';
-import { makerTerms, runBot, type RunningBot } from './bots.js';
+import {
+  addProvider,
+  connectClient,
+  eventually,
+  startOnStore,
+  succeed,
+  type Ack,
+  type Client,
+} from '../support/ws/harness.js';
+import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 import { noLocalCluster, pgCluster, postgresIsRunning } from '../support/postgres-cluster.js';
 
 const ORDERS = 12;

@@ -6,9 +6,9 @@ import { encodeClaimCalldata, encodeFundCalldata } from '../../src/domain/ethere
 import { anvilSkipReason } from '../support/anvil.js';
 import { PROVIDER_PAYOUT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { startSwapChain, type SwapChain, swapChainConfiguration } from '../chains/ethereum/swap-chain.js';
-import { addProvider, connectClient, eventually, startTestService, type TestService } from '../ws/harness.js';
-import { BOT_PAY_REQ, makerTerms, WEI_PER_SATOSHI } from './bots.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../support/chains/ethereum/swap-chain.js';
+import { addProvider, connectClient, eventually, startTestService, type TestService } from '../support/ws/harness.js';
+import { BOT_PAY_REQ, makerTerms, WEI_PER_SATOSHI } from '../support/e2e/bots.js';
 
 const MARKET = 'SETH_LSBTC';
 const REFUND_DELAY = 30;

@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, skipReason, type FreshStore } from '../support/stores.js';
-import { refundAddressFor } from '../engine/helpers.js';
-import { startCli, waitForLine } from '../cli/cli-process.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
+import { startCli, waitForLine } from '../support/cli/cli-process.js';
 import {
   addProvider,
   connectClient,
@@ -15,8 +15,8 @@ import {
   succeed,
   type Client,
   type ProviderKeys,
-} from '../ws/harness.js';
-import { BOT_PAY_REQ, makerTerms, runBot, type RunningBot } from './bots.js';
+} from '../support/ws/harness.js';
+import { BOT_PAY_REQ, makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 
 const QUOTE_DEADLINE_MS = 1_500;
 /** What the ack may take beyond the quote deadline, on a loaded machine. */

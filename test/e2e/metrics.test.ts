@@ -5,9 +5,9 @@ import { requestQuote } from '../../examples/user-client.js';
 import { buildOrder, configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { MOVE_CAUSE } from '../support/causes.js';
-import { refundAddressFor } from '../engine/helpers.js';
-import { addProvider, refusalOf, startTestService, type TestService } from '../ws/harness.js';
-import { makerTerms, runBot } from './bots.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
+import { addProvider, refusalOf, startTestService, type TestService } from '../support/ws/harness.js';
+import { makerTerms, runBot } from '../support/e2e/bots.js';
 
 const seeded = buildOrder({ label: 'metrics', state: 'WaitingForFundingTx', market: 'BTC_LBTC' });
 let harness: TestService;

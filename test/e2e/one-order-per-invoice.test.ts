@@ -7,8 +7,8 @@ import type { Store } from '../../src/store/store.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, skipReason, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, request, startOnStore, type Client } from '../ws/harness.js';
-import { makerTerms, runBot, type RunningBot } from './bots.js';
+import { addProvider, connectClient, eventually, request, startOnStore, type Client } from '../support/ws/harness.js';
+import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
 
 const ROUNDS = 50;
 const UNLIMITED = { burst: 10_000, perSecond: 10_000 };

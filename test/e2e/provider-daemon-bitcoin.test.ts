@@ -27,7 +27,7 @@ import { makeInvoice } from '../support/invoices.js';
 import type { RunningStandIn } from '../support/lightning/https-stand-in.js';
 import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
 import { SimulatedPayments } from '../support/lightning/simulated-payments.js';
-import { addProvider, eventually, recordingLogger, startTestService, type TestService } from '../ws/harness.js';
+import { addProvider, eventually, recordingLogger, startTestService, type TestService } from '../support/ws/harness.js';
 
 const MARKET = 'SBTC_LSBTC';
 const CONFIRMATIONS = 2;

@@ -12,14 +12,14 @@ import { after, before, describe, test } from 'node:test';
 import { readEthereumSlot } from '../../src/provider/claims/ethereum-claim.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { eventually } from '../support/eventually.js';
-import { startCli, waitForLine } from '../cli/cli-process.js';
+import { startCli, waitForLine } from '../support/cli/cli-process.js';
 import {
   ETHER_MARKET,
   startProviderWorld,
   untilState,
   type ProviderWorld,
   type TestProvider,
-} from './provider-world.js';
+} from '../support/e2e/provider-world.js';
 
 describe('lnswap provider killed with SIGKILL and restarted', { skip: anvilSkipReason }, () => {
   let world: ProviderWorld;

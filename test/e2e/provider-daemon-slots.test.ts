@@ -19,7 +19,7 @@ import { startProviderDaemon } from '../../src/provider/daemon/provider-daemon.j
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { makeInvoice } from '../support/invoices.js';
-import { eventually, recordingLogger } from '../ws/harness.js';
+import { eventually, recordingLogger } from '../support/ws/harness.js';
 import {
   CONFIRMATIONS,
   ETHER_MARKET,
@@ -27,7 +27,7 @@ import {
   startProviderWorld,
   untilState,
   type ProviderWorld,
-} from './provider-world.js';
+} from '../support/e2e/provider-world.js';
 
 describe('two accounts funding one order, with the provider daemon', { skip: anvilSkipReason }, () => {
   let world: ProviderWorld;

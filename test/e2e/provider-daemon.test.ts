@@ -25,7 +25,7 @@ import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { HttpRelay, type JsonRewrite } from '../support/http-relay.js';
 import { makeInvoiceForHash } from '../support/invoices.js';
-import { eventually, recordingLogger } from '../ws/harness.js';
+import { eventually, recordingLogger } from '../support/ws/harness.js';
 import {
   CONFIRMATIONS,
   ETHER_MARKET,
@@ -35,7 +35,7 @@ import {
   untilState,
   type ProviderWorld,
   type TestProvider,
-} from './provider-world.js';
+} from '../support/e2e/provider-world.js';
 
 describe('the provider daemon on Anvil with a real service', { skip: anvilSkipReason }, () => {
   let world: ProviderWorld;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { configuration } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { runCli, runInProcess } from '../cli/cli-process.js';
-import { connectClient, eventually, refusalOf, startOnStore, succeed, type Client } from '../ws/harness.js';
+import { runCli, runInProcess } from '../support/cli/cli-process.js';
+import { connectClient, eventually, refusalOf, startOnStore, succeed, type Client } from '../support/ws/harness.js';
 import type { RunningService } from '../../src/service.js';
 
 const CONFIGURATION = {

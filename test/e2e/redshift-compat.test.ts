@@ -8,9 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import { buildOrder, CHAINS, configuration, ETHEREUM_VIEW, BITCOIN_VIEW, hex32 } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { skipReason, STORE_KINDS } from '../support/stores.js';
-import { addProvider, eventually, startTestService, type TestService } from '../ws/harness.js';
-import { makerTerms, runBot, type RunningBot } from './bots.js';
-import { Network, RedshiftHttpClient, RedshiftWebSocketClient, Subnet } from './redshift-client.js';
+import { addProvider, eventually, startTestService, type TestService } from '../support/ws/harness.js';
+import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
+import { Network, RedshiftHttpClient, RedshiftWebSocketClient, Subnet } from '../support/e2e/redshift-client.js';
 
 const WAIT_MS = 5_000;
 

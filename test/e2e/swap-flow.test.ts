@@ -9,7 +9,7 @@ import { encodeFundCalldata } from '../../src/domain/ethereum.js';
 import { hashInvoice } from '../../src/domain/invoice.js';
 import { configuration, hex32, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { refundAddressFor } from '../engine/helpers.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
 import {
   addProvider,
   eventually,
@@ -19,8 +19,8 @@ import {
   succeed,
   type ProviderKeys,
   type TestService,
-} from '../ws/harness.js';
-import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from './bots.js';
+} from '../support/ws/harness.js';
+import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from '../support/e2e/bots.js';
 import { skipReason, STORE_KINDS } from '../support/stores.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 

@@ -27,9 +27,9 @@ import {
   succeed,
   type Client,
   type TestService,
-} from '../ws/harness.js';
-import { runCli } from '../cli/cli-process.js';
-import { BOT_PAY_REQ } from './bots.js';
+} from '../support/ws/harness.js';
+import { runCli } from '../support/cli/cli-process.js';
+import { BOT_PAY_REQ } from '../support/e2e/bots.js';
 
 const MARKET = 'SUSDC_LSBTC';
 const DECIMALS = 6;

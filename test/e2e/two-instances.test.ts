@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/store.js';
 import { BITCOIN_VIEW, CHAINS, configuration, hex32 } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, skipReason, type FreshStore } from '../support/stores.js';
-import { refundAddressFor } from '../engine/helpers.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
 import {
   addProvider,
   connectClient,
@@ -20,8 +20,8 @@ import {
   succeed,
   type Client,
   type ServiceOverrides,
-} from '../ws/harness.js';
-import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from './bots.js';
+} from '../support/ws/harness.js';
+import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from '../support/e2e/bots.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
 const OVERRIDES: ServiceOverrides = {

@@ -10,8 +10,8 @@ import { orderIdToBytes16 } from '../../src/domain/order-ids.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { addProvider, connectClient, eventually, startTestService, type TestService } from '../ws/harness.js';
-import { BOT_PAY_REQ, makerTerms, WEI_PER_SATOSHI } from './bots.js';
+import { addProvider, connectClient, eventually, startTestService, type TestService } from '../support/ws/harness.js';
+import { BOT_PAY_REQ, makerTerms, WEI_PER_SATOSHI } from '../support/e2e/bots.js';
 
 const MARKET = 'SETH_LSBTC';
 const REFUND_DELAY = 30n;

@@ -9,12 +9,12 @@ import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
 import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { SnapshotError } from '../../src/snapshot/snapshot-error.js';
-import { collect } from '../store/fixtures.js';
+import { collect } from '../support/store/fixtures.js';
 import { buildOrder } from '../support/fixtures.js';
 import { makeInvoice, withSignature } from '../support/invoices.js';
 import { refusal as refusalOf } from '../support/refusal.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { chunked, render, validDocument, type SnapshotDocument } from './snapshot-fixtures.js';
+import { chunked, render, validDocument, type SnapshotDocument } from '../support/snapshot/snapshot-fixtures.js';
 
 const ORDER_COUNT = 600;
 const BAD = 300;

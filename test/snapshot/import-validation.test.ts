@@ -16,7 +16,7 @@ import {
   seedDocument,
   validDocument,
   type SnapshotDocument,
-} from './snapshot-fixtures.js';
+} from '../support/snapshot/snapshot-fixtures.js';
 
 type Json = Record<string, any>;
 

@@ -8,7 +8,7 @@ import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../sup
 import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { buildOrder, uuidFor } from '../support/fixtures.js';
-import { chunked, exportText, render, validDocument, type SnapshotDocument } from './snapshot-fixtures.js';
+import { chunked, exportText, render, validDocument, type SnapshotDocument } from '../support/snapshot/snapshot-fixtures.js';
 import { repositoryPath } from '../support/repository.js';
 
 const DEMO_SNAPSHOT = repositoryPath('demo', 'snapshot.json');

@@ -3,7 +3,13 @@ import { describe, test } from 'node:test';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
 import { SnapshotError } from '../../src/snapshot/snapshot-error.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
-import { chunked, exportText, render, validDocument, type SnapshotDocument } from './snapshot-fixtures.js';
+import {
+  chunked,
+  exportText,
+  render,
+  validDocument,
+  type SnapshotDocument,
+} from '../support/snapshot/snapshot-fixtures.js';
 
 const USDC = { ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 };
 const SUSDC = { ticker: 'SUSDC', network: 'simnet', address: `0x${'5f'.repeat(20)}`, decimals: 6 };

@@ -5,7 +5,7 @@ import { hashInvoice } from '../../src/domain/invoice.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { validateOrder, type OrderValidationContext } from '../../src/snapshot/validate-order.js';
-import { sampleOrders } from './snapshot-fixtures.js';
+import { sampleOrders } from '../support/snapshot/snapshot-fixtures.js';
 
 const context: OrderValidationContext = {
   invoices: { check: (invoice) => ({ read: readInvoice(invoice), invoiceHash: hashInvoice(invoice) }) },

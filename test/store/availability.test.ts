@@ -1,4 +1,4 @@
-import { CREATION_CAUSE } from '../support/causes.js';
+import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,9 +10,14 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { LnswapError } from '../../src/domain/errors.js';
 import { isStoreUnavailableError, StoreOutage } from '../../src/store/availability.js';
+import type { AsyncMethodName } from '../../src/store/guard.js';
 import { guardStore } from '../../src/store/guarded-store.js';
 import { openStore } from '../../src/store/open.js';
-import { makeOrder } from './fixtures.js';
+import type { Store } from '../../src/store/store.js';
+import { CHAINS } from '../support/fixtures.js';
+import { openFreshStore, skipReason } from '../support/stores.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
+import { CONFIGURATION, makeOrder, makeProvider } from '../support/store/fixtures.js';
 
 function recordingLogger(): { logger: pino.Logger; messages: () => string[] } {
   const lines: string[] = [];
@@ -101,3 +106,81 @@ test('the guarded store turns a busy SQLite database into ServiceUnavailable and
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+/** One call of each store method that reaches the database; the type makes a method left out fail to compile. */
+const CALLS: { readonly [Name in Exclude<AsyncMethodName<Store>, 'close'>]: (store: Store) => Promise<unknown> } = {
+  getConfiguration: (store) => store.getConfiguration(),
+  getOrder: (store) => store.getOrder(makeOrder(1).id),
+  findOrdersByInvoiceHash: (store) => store.findOrdersByInvoiceHash(makeOrder(1).invoiceHash),
+  getOrderHistory: (store) => store.getOrderHistory(makeOrder(1).id),
+  getOrderHistorySince: (store) => store.getOrderHistorySince(makeOrder(1).id, 0),
+  createOrder: (store) => store.createOrder(makeOrder(2), CREATION_CAUSE),
+  transitionOrder: (store) =>
+    store.transitionOrder({
+      orderId: makeOrder(1).id,
+      from: 'WaitingForFundingTx',
+      to: 'WaitingForFundingTxConfirmation',
+      at: 1,
+      cause: MOVE_CAUSE,
+    }),
+  listOrdersExpiredIn: (store) => store.listOrdersExpiredIn('WaitingForFundingTx', Date.now()),
+  findOrdersByPaymentHash: (store) => store.findOrdersByPaymentHash(makeOrder(1).paymentHash, ['WaitingForFundingTx']),
+  countOrdersInStates: (store) => store.countOrdersInStates(['WaitingForFundingTx']),
+  getChainWatch: (store) => store.getChainWatch('ethereum'),
+  listChainObservations: (store) => store.listChainObservations('ethereum', [makeOrder(1).id]),
+  listOrdersOfTickersInStates: (store) => store.listOrdersOfTickersInStates(['ETH'], ['WaitingForFundingTx']),
+  applyChainStep: (store) =>
+    store.applyChainStep({
+      chain: 'ethereum',
+      startHeight: 1,
+      observations: [],
+      cursor: { height: 1, hash: `0x${'11'.repeat(32)}` },
+      orders: [],
+    }),
+  setChainViews: (store) => store.setChainViews(CHAINS),
+  upsertProvider: (store) => store.upsertProvider(makeProvider('maker-z', {})),
+  setProviderActive: (store) => store.setProviderActive('maker-a', false),
+  addProviderCredential: (store) =>
+    store.addProviderCredential({ name: 'maker-z', apiKey: 'key-z', secretHash: 'hash-z', createdAt: 1 }),
+  findProviderCredentialByApiKey: (store) => store.findProviderCredentialByApiKey('key-z'),
+  listProviderCredentials: (store) => store.listProviderCredentials(),
+  revokeProviderCredential: (store) => store.revokeProviderCredential('maker-z', 2),
+  setProviderPayoutAddress: (store) => store.setProviderPayoutAddress('maker-z', `0x${'fa'.repeat(20)}`),
+  addToken: (store) =>
+    store.addToken({ ticker: 'USDC', network: 'mainnet', address: `0x${'a0'.repeat(20)}`, decimals: 6 }, 'USDC_LBTC'),
+  takeRateLimitToken: (store) => store.takeRateLimitToken('client-z', { burst: 1, perSecond: 1 }),
+  importAtomically: (store) => store.importAtomically((session) => session.writeConfiguration(CONFIGURATION)),
+};
+
+test(
+  'every call of the guarded store that reaches PostgreSQL answers ServiceUnavailable while it is unreachable',
+  { skip: skipReason('postgres') },
+  async () => {
+    const fresh = await openFreshStore('postgres');
+    const target = new URL(fresh.url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.start();
+    const proxied = new URL(fresh.url);
+    proxied.host = `127.0.0.1:${proxy.listeningPort}`;
+    const inner = await openStore(proxied.toString());
+    const outage = new StoreOutage(async () => {}, pino({ enabled: false }), 60_000);
+    const store = guardStore(inner, outage);
+    try {
+      assert.equal(store.dialect, 'postgres');
+      assert.equal(store.changes, inner.changes);
+      await proxy.cut();
+      for (const [name, call] of Object.entries(CALLS)) {
+        await assert.rejects(
+          call(store),
+          (error) => error instanceof LnswapError && error.token === 'ServiceUnavailable',
+          name,
+        );
+      }
+    } finally {
+      outage.stop();
+      await inner.close().catch(() => undefined);
+      await proxy.stop();
+      await fresh.dispose();
+    }
+  },
+);

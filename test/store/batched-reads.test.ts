@@ -6,7 +6,7 @@ import type { Store } from '../../src/store/store.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 import { buildOrder, hashOfInvoice, seedStore } from '../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS } from '../support/stores.js';
-import { makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { makeOrder, orderId, useFreshStore } from '../support/store/fixtures.js';
 
 type Row = [key: string, value: number];
 

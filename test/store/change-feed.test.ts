@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/open.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { changeChannel, LISTENER_NAME } from '../../src/store/postgres/change-feed.js';
 import type { Store } from '../../src/store/store.js';
-import { CONFIGURATION, makeOrder, makeProvider } from './fixtures.js';
+import { CONFIGURATION, makeOrder, makeProvider } from '../support/store/fixtures.js';
 import { openFreshStore, POSTGRES_URL, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 import { eventually } from '../support/eventually.js';

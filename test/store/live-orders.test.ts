@@ -14,7 +14,7 @@ import { openStore } from '../../src/store/open.js';
 import { ORDER_COLUMNS, orderValues } from '../../src/store/order-rows.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { POSTGRES_URL, STORE_KINDS, skipReason } from '../support/stores.js';
-import { hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { hex64, makeOrder, orderId, useFreshStore } from '../support/store/fixtures.js';
 import type { Migration } from '../../src/store/migrations/migration.js';
 
 const paymentHash = hex64(0x11fe);

@@ -10,7 +10,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/store/migrations/postgres.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
 import { POSTGRES_URL, skipReason } from '../support/stores.js';
-import { makeOrder } from './fixtures.js';
+import { makeOrder } from '../support/store/fixtures.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 
 describe('openStore', () => {

@@ -11,8 +11,8 @@ import { ORDER_COLUMNS, orderValues, transactionListOf } from '../../src/store/o
 import type { Store } from '../../src/store/store.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 import { skipReason } from '../support/stores.js';
-import { fundedOrderWithTwoTransactions, makeOrder } from './fixtures.js';
-import { createSchemaAtVersion, type SchemaAtVersion } from './postgres/schema-at-version.js';
+import { fundedOrderWithTwoTransactions, makeOrder } from '../support/store/fixtures.js';
+import { createSchemaAtVersion, type SchemaAtVersion } from '../support/store/schema-at-version.js';
 
 const earlier = fundedOrderWithTwoTransactions(1);
 const credential: ProviderCredential = {

@@ -6,7 +6,7 @@ import { migrateSqlite } from '../../src/store/sqlite/migrate.js';
 import { prepareStatements } from '../../src/store/sqlite/statements.js';
 import { prepareWrites } from '../../src/store/sqlite/writes.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { CONFIGURATION, makeOrder } from './fixtures.js';
+import { CONFIGURATION, makeOrder } from '../support/store/fixtures.js';
 
 function orderIndexes(db: Database.Database): unknown[] {
   return db

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { openStore } from '../../src/store/open.js';
 import { ORDER_COLUMNS, orderValues, transactionValues } from '../../src/store/order-rows.js';
-import { assertTransactionListsKept, fundedOrderWithTwoTransactions, makeOrder } from './fixtures.js';
+import { assertTransactionListsKept, fundedOrderWithTwoTransactions, makeOrder } from '../support/store/fixtures.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
 let dir: string;

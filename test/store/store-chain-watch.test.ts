@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { ChainObservation, FundingObservation } from '../../src/domain/chain-observations.js';
 import type { ChainStep } from '../../src/store/store.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { CONFIGURATION, makeOrder, useFreshStore } from './fixtures.js';
+import { CONFIGURATION, makeOrder, useFreshStore } from '../support/store/fixtures.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 
 const block = (height: number) => ({ height, hash: `0x${height.toString(16).padStart(64, '0')}` });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ProviderCredential } from '../../src/domain/order.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { CONFIGURATION, makeProvider, useFreshStore } from './fixtures.js';
+import { CONFIGURATION, makeProvider, useFreshStore } from '../support/store/fixtures.js';
 
 const PAY_REQ = { minExpirationSeconds: 600n, minBaseUnits: 2n, maxBaseUnits: 3n };
 

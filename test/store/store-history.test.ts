@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TransitionCause } from '../../src/domain/transition-cause.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { makeOrder, useFreshStore } from './fixtures.js';
+import { makeOrder, useFreshStore } from '../support/store/fixtures.js';
 
 const quoted: TransitionCause = {
   source: 'request',

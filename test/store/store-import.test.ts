@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ImportSession } from '../../src/store/store.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { CONFIGURATION, hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { CONFIGURATION, hex64, makeOrder, orderId, useFreshStore } from '../support/store/fixtures.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 
 const EMPTY_CONFIGURATION = { markets: [], chains: {}, providers: [], tokens: [] };

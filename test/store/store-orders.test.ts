@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { collect, hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { collect, hex64, makeOrder, orderId, useFreshStore } from '../support/store/fixtures.js';
 import { CREATION_CAUSE } from '../support/causes.js';
 
 const UINT256_MAX = 2n ** 256n - 1n;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openStore } from '../../src/store/open.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { hex64, makeOrder, orderId, useFreshStore } from './fixtures.js';
+import { hex64, makeOrder, orderId, useFreshStore } from '../support/store/fixtures.js';
 import { CREATION_CAUSE, MOVE_CAUSE } from '../support/causes.js';
 
 for (const kind of STORE_KINDS) {

@@ -14,10 +14,10 @@ import {
   type WalletClient,
 } from 'viem';
 import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
-import { locateAnvilBinary } from '../../src/chains/ethereum/anvil-binary.js';
-import { startAnvilProcess } from '../../src/chains/ethereum/anvil-process.js';
-import { DEMO_TOKEN_ARTIFACT_ABI } from '../../src/chains/ethereum/demo-token-artifact.js';
-import { deployDemoToken } from '../../src/chains/ethereum/deploy-demo-token.js';
+import { locateAnvilBinary } from '../../src/demo/ethereum/anvil-binary.js';
+import { startAnvilProcess } from '../../src/demo/ethereum/anvil-process.js';
+import { DEMO_TOKEN_ARTIFACT_ABI } from '../../src/demo/ethereum/demo-token-artifact.js';
+import { deployDemoToken } from '../../src/demo/ethereum/deploy-demo-token.js';
 import { deploySwapContract } from '../../src/chains/ethereum/deploy-swap-contract.js';
 
 /** Anvil's own default mnemonic: the accounts (and their keys) are the same on every run. */

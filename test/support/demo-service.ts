@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import pino from 'pino';
-import type { EngineOptions } from '../../src/engine/options.js';
+import type { EngineOptions } from '../../src/engine/operations/options.js';
 import { startService, type RunningService } from '../../src/service.js';
 import { importSnapshot } from '../../src/snapshot/import-snapshot.js';
 import { openFreshStore, type FreshStore } from './stores.js';

@@ -13,7 +13,7 @@ import {
   startTestService,
   type Client,
   type TestService,
-} from './harness.js';
+} from '../support/ws/harness.js';
 
 const UNLIMITED = { burst: 1_000_000, perSecond: 1_000_000 };
 const SOCKETS: Partial<SocketOptions> = {

@@ -8,7 +8,7 @@ import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-n
 import { buildPayment, p2wpkhAddress, walletKey, type Outpoint } from '../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, configuration, seedStore } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { connectClient, refusalOf, request, silentLogger, succeed, type Client } from './harness.js';
+import { connectClient, refusalOf, request, silentLogger, succeed, type Client } from '../support/ws/harness.js';
 
 const payer = walletKey('11'.repeat(32));
 const payee = p2wpkhAddress(walletKey('22'.repeat(32)), 'mainnet');

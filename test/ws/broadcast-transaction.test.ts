@@ -9,7 +9,7 @@ import { startService, type RunningService } from '../../src/service.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { configuration, seedStore } from '../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { connectClient, refusalOf, succeed, type Client } from './harness.js';
+import { connectClient, refusalOf, succeed, type Client } from '../support/ws/harness.js';
 
 // Anvil's first well-known development account.
 const PAYER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');

@@ -5,14 +5,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Quote, StateChanged } from '../../examples/user-client.js';
 import { PostgresClusterBus } from '../../src/store/postgres/cluster-bus.js';
 import { buildEngine, type Engine } from '../../src/engine/build-engine.js';
-import { resolveEngineOptions } from '../../src/engine/options.js';
+import { resolveEngineOptions } from '../../src/engine/operations/options.js';
 import { attachSocketServer, type SocketServer } from '../../src/ws/server.js';
-import { makerTerms, runBot, type RunningBot } from '../e2e/bots.js';
-import { testEngineOptions } from '../engine/helpers.js';
+import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
+import { testEngineOptions } from '../support/engine/helpers.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, recordEvents, silentLogger, succeed, type Client } from './harness.js';
+import { addProvider, connectClient, eventually, recordEvents, silentLogger, succeed, type Client } from '../support/ws/harness.js';
 
 /** Nothing listens on port 1: the bus never connects, as while its database is down. */
 const UNREACHABLE = { connectionString: 'postgres://lnswap@127.0.0.1:1/none' };

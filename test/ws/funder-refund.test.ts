@@ -5,7 +5,7 @@ import { ZERO_ADDRESS } from '../../src/domain/ethereum.js';
 import type { OrderRecord } from '../../src/domain/order.js';
 import { buildOrder, configuration, ETHEREUM_VIEW, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
-import { refusalOf, startTestService, succeed, type TestService } from './harness.js';
+import { refusalOf, startTestService, succeed, type TestService } from '../support/ws/harness.js';
 
 const CLAIMER = '0x' + 'c1'.repeat(20);
 const USER = '0x' + 'a1'.repeat(20);

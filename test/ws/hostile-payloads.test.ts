@@ -11,8 +11,8 @@ import {
   USER_EVENTS,
   type ProviderKeys,
   type TestService,
-} from './harness.js';
-import { nestedArrayJson, RawPollingSession, type RawOutcome } from './raw-polling.js';
+} from '../support/ws/harness.js';
+import { nestedArrayJson, RawPollingSession, type RawOutcome } from '../support/ws/raw-polling.js';
 
 /** An event no handler serves gets the same treatment. */
 const PROVIDER_EVENTS = [...PROVIDER_REQUESTS, 'noSuchEvent'];

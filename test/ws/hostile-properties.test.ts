@@ -12,7 +12,7 @@ import {
   type Client,
   type ProviderKeys,
   type TestService,
-} from './harness.js';
+} from '../support/ws/harness.js';
 
 const FIELDS = ['orderId', 'sinceSequence', 'market', 'invoice', 'refundAddress', 'network', 'subnet', 'apiKey'];
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];

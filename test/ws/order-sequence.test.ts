@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StateChangedEvent } from '../../src/engine/state-events.js';
+import type { StateChangedEvent } from '../../src/engine/lifecycle/state-events.js';
 import type { RunningService } from '../../src/service.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
@@ -19,7 +19,7 @@ import {
   succeed,
   type Client,
   type TestService,
-} from './harness.js';
+} from '../support/ws/harness.js';
 
 const FUND = { type: 'FUND' as const, id: 'e'.repeat(64), amount: 35_590n, outputIndex: 0 };
 

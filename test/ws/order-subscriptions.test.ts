@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Socket } from 'socket.io';
-import type { StateChangedEvent } from '../../src/engine/state-events.js';
+import type { StateChangedEvent } from '../../src/engine/lifecycle/state-events.js';
 import type { OrderState } from '../../src/domain/states.js';
 import { OrderSubscriptions } from '../../src/ws/order-subscriptions.js';
-import { eventually, silentLogger } from './harness.js';
+import { eventually, silentLogger } from '../support/ws/harness.js';
 
 const orderId = 'd496f935-5019-4bb4-9e32-5d9ea5f809ca';
 const STATES: OrderState[] = ['WaitingForFundingTx', 'WaitingForFundingTxConfirmation', 'Funded', 'Complete'];

@@ -10,7 +10,7 @@ import {
   type Client,
   type ProviderKeys,
   type TestService,
-} from './harness.js';
+} from '../support/ws/harness.js';
 
 const BTC_CONFIGURATION = {
   BTC_LBTC: { payReq: { minExpirationSeconds: '600', minBaseUnits: '1000', maxBaseUnits: '500000' } },

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { Server } from 'socket.io';
 import { LnswapError } from '../../src/domain/errors.js';
 import { handleRequests, type RequestHandler } from '../../src/ws/requests.js';
-import { connectClient, refusalOf, request, type Client } from './harness.js';
+import { connectClient, refusalOf, request, type Client } from '../support/ws/harness.js';
 
 interface LogLine {
   level: number;

@@ -11,7 +11,7 @@ import {
   provider,
 } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { refundAddressFor } from '../engine/helpers.js';
+import { refundAddressFor } from '../support/engine/helpers.js';
 import {
   connectClient,
   eventually,
@@ -23,7 +23,7 @@ import {
   succeed,
   type Client,
   type TestService,
-} from './harness.js';
+} from '../support/ws/harness.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
 async function getJson(url: string): Promise<unknown> {

@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANVIL_PACKAGE } from '../../chains/ethereum/anvil-binary.js';
+import { ANVIL_PACKAGE } from '../../demo/ethereum/anvil-binary.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { Store } from '../../store/store.js';
 import { HELP_OPTION, parseCommandArgs, printHelp, type Command } from '../command.js';
-import { demoBanner, pickDemoExamples } from '../demo-examples.js';
+import { demoBanner, pickDemoExamples } from '../../demo/demo-examples.js';
 import { createLogger } from '../logger.js';
 import { packageRoot } from '../package-root.js';
 import { DEFAULT_HOST, DEFAULT_PORT, hostFrom, portFrom } from '../settings.js';
@@ -56,8 +56,8 @@ Only warnings are logged unless LOG_LEVEL says otherwise, so the printed lines s
       import('../../store/open.js'),
       import('../../snapshot/import-snapshot.js'),
       import('../../service.js'),
-      import('../demo/live-demo.js'),
-      import('../demo/local-chain.js'),
+      import('../../demo/live-demo.js'),
+      import('../../demo/ethereum/local-chain.js'),
     ]);
     const logger = createLogger(context.env, 'warn');
 

@@ -4,7 +4,7 @@
  * API: `quoteBitcoinHtlc(state, keys, request)` → `{ details }` to send as the `makerQuote`'s `details`
  * (written to the state first), or `{ declined }` when the service would refuse it.
  *
- * What the service checks (src/engine/maker-quote.ts, verifyBitcoinFunding), and how this meets it:
+ * What the service checks (src/engine/lifecycle/maker-quote.ts, verifyBitcoinFunding), and how this meets it:
  * the redeem script is the template with the order's payment hash, the provider's claim key and the
  * hash of the user's refund key, which must come from a P2PKH or P2WPKH refund address of the market's
  * network; the pay-to address is one of the script's; `refundableAtBlockHeight` is the script's height,

@@ -9,14 +9,14 @@ import { CoreRpcBackend } from '../../../src/chains/bitcoin/core-rpc-backend.js'
 import { EsploraBackend } from '../../../src/chains/bitcoin/esplora-backend.js';
 import { NodeCallFailed, type NodeFault } from '../../../src/chains/node-faults.js';
 import { MAX_ANSWER_BYTES } from '../../../src/chains/node-http.js';
-import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
+import { ChainWatcher } from '../../../src/engine/chain-following/chain-watcher.js';
 import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wallet.js';
 import { buildOrder, configuration, hex32, seedStore } from '../../support/fixtures.js';
 import { startHostileNode, type HostileNode } from '../../support/hostile-node.js';
 import { openFreshStore } from '../../support/stores.js';
-import { recordingLogger } from '../../ws/harness.js';
+import { recordingLogger } from '../../support/ws/harness.js';
 
 const TIMEOUT_MS = 300;
 const limits = { timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES };

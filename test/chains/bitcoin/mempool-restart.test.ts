@@ -20,7 +20,7 @@ import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wa
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore, type BuiltOrder } from '../../support/fixtures.js';
 import { programArgs } from '../../support/repository.js';
 
-const PROGRAM = programArgs(import.meta.url, './watching-service');
+const PROGRAM = programArgs(import.meta.url, '../../support/chains/bitcoin/watching-service');
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight + 1;
 const CONFIRMATIONS = 2;
 

@@ -12,13 +12,13 @@ import type { BitcoinBackend } from '../../../src/chains/bitcoin/bitcoin-backend
 import { CoreRpcBackend } from '../../../src/chains/bitcoin/core-rpc-backend.js';
 import { EsploraBackend } from '../../../src/chains/bitcoin/esplora-backend.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
-import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
+import { ChainWatcher } from '../../../src/engine/chain-following/chain-watcher.js';
 import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey, type Outpoint } from '../../support/bitcoin-wallet.js';
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore } from '../../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../../support/stores.js';
-import { silentLogger } from '../../ws/harness.js';
+import { silentLogger } from '../../support/ws/harness.js';
 
 const SIZES = [100, 10_000];
 /** New mempool transactions per pass: a few a second at a 10 s poll would be more; the count is per transaction. */

@@ -19,7 +19,7 @@ import { buildClaim, buildPayment, p2wpkhAddress, walletKey, type Outpoint } fro
 import { BITCOIN_VIEW, buildOrder, configuration, hex32, seedStore, type BuiltOrder } from '../../support/fixtures.js';
 import { programArgs } from '../../support/repository.js';
 
-const PROGRAM = programArgs(import.meta.url, './watching-service');
+const PROGRAM = programArgs(import.meta.url, '../../support/chains/bitcoin/watching-service');
 /** The coinbase that pays the user is at the chain view's height; the watcher reads from the block after it. */
 const FIRST_HEIGHT = BITCOIN_VIEW.blockHeight + 1;
 const ORDERS = 12;

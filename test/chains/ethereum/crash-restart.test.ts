@@ -5,17 +5,17 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EthereumBackend } from '../../../src/chains/ethereum/ethereum-backend.js';
-import { ChainWatcher } from '../../../src/engine/chain-watcher.js';
+import { ChainWatcher } from '../../../src/engine/chain-following/chain-watcher.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
 import type { Store } from '../../../src/store/store.js';
 import { anvilSkipReason } from '../../support/anvil.js';
 import { buildOrder, type BuiltOrder } from '../../support/fixtures.js';
 import { openFreshStore, type FreshStore } from '../../support/stores.js';
-import { silentLogger } from '../../ws/harness.js';
-import { startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
+import { silentLogger } from '../../support/ws/harness.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../../support/chains/ethereum/swap-chain.js';
 import { programArgs } from '../../support/repository.js';
 
-const PROGRAM = programArgs(import.meta.url, './watching-service');
+const PROGRAM = programArgs(import.meta.url, '../../support/chains/ethereum/watching-service');
 const CONFIRMATIONS = 2;
 /** How long the child holds each step between reading its blocks and writing it: the window the kill lands in. */
 const HOLD_MS = 300;

@@ -11,8 +11,13 @@ import { CREATION_CAUSE } from '../../support/causes.js';
 import { buildOrder, hex32, type BuiltOrder } from '../../support/fixtures.js';
 import { LogInjectingNode } from '../../support/log-injecting-node.js';
 import { openFreshStore, skipReason, type FreshStore } from '../../support/stores.js';
-import { eventually, startOnStore } from '../../ws/harness.js';
-import { type Party, startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
+import { eventually, startOnStore } from '../../support/ws/harness.js';
+import {
+  type Party,
+  startSwapChain,
+  type SwapChain,
+  swapChainConfiguration,
+} from '../../support/chains/ethereum/swap-chain.js';
 
 const REFUND_DELAY = 20;
 const CONFIRMATIONS = 2;

@@ -10,7 +10,7 @@ import { SWAP_CONTRACT_ABI } from '../../../src/domain/ethereum.js';
 import {
   DEMO_TOKEN_ARTIFACT_ABI,
   DEMO_TOKEN_BYTECODE,
-} from '../../../src/chains/ethereum/demo-token-artifact.js';
+} from '../../../src/demo/ethereum/demo-token-artifact.js';
 import {
   DEMO_TOKEN,
   SWAP_CONTRACT,

@@ -5,9 +5,9 @@ import type { OrderState } from '../../../src/domain/states.js';
 import type { RunningService } from '../../../src/service.js';
 import { buildOrder, type BuiltOrder } from '../../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../../support/stores.js';
-import { connectClient, eventually, startOnStore, type Client } from '../../ws/harness.js';
+import { connectClient, eventually, startOnStore, type Client } from '../../support/ws/harness.js';
 import { anvilSkipReason } from '../../support/anvil.js';
-import { startSwapChain, type SwapChain, swapChainConfiguration } from './swap-chain.js';
+import { startSwapChain, type SwapChain, swapChainConfiguration } from '../../support/chains/ethereum/swap-chain.js';
 import { CREATION_CAUSE } from '../../support/causes.js';
 
 const REFUND_DELAY = 20;

@@ -10,7 +10,7 @@ import {
 } from '../../support/lightning/cln-rest-stand-in.js';
 import { makeCaSignedCertificate, type CaSignedCertificate } from '../../support/lightning/self-signed-certificate.js';
 import { SimulatedPayments } from '../../support/lightning/simulated-payments.js';
-import { describeBackendAgainstStandIn } from './backend-suite.js';
+import { describeBackendAgainstStandIn } from '../../support/lightning/backend-suite.js';
 
 /** Runes are base64url strings; this one is only a shared secret to the stand-in. */
 const RUNE = 'tU-RLjMiDpY2U0o3W1oFowar36RFGpWloPbW9-RuZdo9MyZpZD0wMjRiOWE';

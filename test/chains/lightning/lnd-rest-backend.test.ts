@@ -4,7 +4,7 @@ import {
   LND_STAND_IN_PUBLIC_KEY,
   startLndRestStandIn,
 } from '../../support/lightning/lnd-rest-stand-in.js';
-import { describeBackendAgainstStandIn } from './backend-suite.js';
+import { describeBackendAgainstStandIn } from '../../support/lightning/backend-suite.js';
 
 const MACAROON_HEX = '0201036c6e640258030a10' + 'ab'.repeat(40);
 

@@ -18,7 +18,7 @@ import { buildBitcoinClaim } from '../../../src/provider/claims/bitcoin-claim.js
 import { ClaimKeys } from '../../../src/provider/keys/claim-keys.js';
 import { connectServiceBroadcaster } from '../../../src/provider/service-link/service-broadcaster.js';
 import { ProviderState } from '../../../src/provider/state/provider-state.js';
-import { BOT_PAY_REQ } from '../../e2e/bots.js';
+import { BOT_PAY_REQ } from '../../support/e2e/bots.js';
 import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { buildPayment, p2wpkhAddress, walletKey } from '../../support/bitcoin-wallet.js';
@@ -33,7 +33,7 @@ import {
   type Ack,
   type Client,
   type TestService,
-} from '../../ws/harness.js';
+} from '../../support/ws/harness.js';
 
 const MARKET = 'BTC_LBTC';
 const TIMELOCK = 144;

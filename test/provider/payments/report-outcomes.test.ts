@@ -11,7 +11,7 @@ import {
 } from '../../../src/provider/service-link/quote-responder.js';
 import { ProviderState } from '../../../src/provider/state/provider-state.js';
 import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtures.js';
-import { addProvider, startTestService, type TestService } from '../../ws/harness.js';
+import { addProvider, startTestService, type TestService } from '../../support/ws/harness.js';
 
 const MARKET = 'SETH_LSBTC';
 const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';

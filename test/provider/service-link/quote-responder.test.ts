@@ -23,7 +23,7 @@ import {
   startTestService,
   type ProviderKeys,
   type TestService,
-} from '../../ws/harness.js';
+} from '../../support/ws/harness.js';
 
 const MARKET = 'SETH_LSBTC';
 const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';

@@ -128,7 +128,7 @@ describe('the provider state file', () => {
   });
 
   test('kill -9 after any step leaves a state a restart can resume from', () => {
-    const child = programArgs(import.meta.url, './kill-during-payment');
+    const child = programArgs(import.meta.url, '../../support/provider/kill-during-payment');
     const expected = [
       { payment: undefined, claim: undefined },
       { payment: 'paying', claim: undefined },

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { parsePostgresUrl } from '../../../src/store/postgres/connection-url.js';
 import { PostgresClusterBus } from '../../../src/store/postgres/cluster-bus.js';
-import { silentLogger } from '../../ws/harness.js';
+import { silentLogger } from '../../support/ws/harness.js';
 import { POSTGRES_URL, skipReason } from '../../support/stores.js';
 
 function targetFor(schema: string) {

@@ -4,8 +4,8 @@ import { openStore } from '../../../src/store/open.js';
 import { orderValues } from '../../../src/store/order-rows.js';
 import { MOVE_CAUSE } from '../../support/causes.js';
 import { skipReason } from '../../support/stores.js';
-import { makeOrder } from '../fixtures.js';
-import { createSchemaAtVersion, type SchemaAtVersion } from './schema-at-version.js';
+import { makeOrder } from '../../support/store/fixtures.js';
+import { createSchemaAtVersion, type SchemaAtVersion } from '../../support/store/schema-at-version.js';
 
 const funded = makeOrder(1, { state: 'Funded' });
 let old: SchemaAtVersion | undefined;

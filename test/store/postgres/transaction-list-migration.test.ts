@@ -3,8 +3,8 @@ import { after, before, test } from 'node:test';
 import { openStore } from '../../../src/store/open.js';
 import { ORDER_COLUMNS, orderValues, transactionValues } from '../../../src/store/order-rows.js';
 import { skipReason } from '../../support/stores.js';
-import { assertTransactionListsKept, fundedOrderWithTwoTransactions, makeOrder } from '../fixtures.js';
-import { createSchemaAtVersion, type SchemaAtVersion } from './schema-at-version.js';
+import { assertTransactionListsKept, fundedOrderWithTwoTransactions, makeOrder } from '../../support/store/fixtures.js';
+import { createSchemaAtVersion, type SchemaAtVersion } from '../../support/store/schema-at-version.js';
 
 const funded = fundedOrderWithTwoTransactions(1);
 const waiting = makeOrder(2);

@@ -1,0 +1,134 @@
+import type { Logger } from 'pino';
+import type { ChainBackend } from '../../chains/chain-backend.js';
+import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../../domain/chain-networks.js';
+import { isEthereumAddress } from '../../domain/ethereum.js';
+import { assetOfIn } from '../../domain/ethereum-slots.js';
+import { catalogOf, type MarketCatalog } from '../../domain/market-catalog.js';
+import type { ChainWatchStore, ConfigurationReadStore } from '../../store/store.js';
+import type { ChainHealth } from './chain-health.js';
+import { ChainWatcher } from './chain-watcher.js';
+import type { SightingStore } from './mempool-sightings.js';
+import type { StateChangedPublisher } from '../lifecycle/order-transitions.js';
+import { startPeriodicTask, type PeriodicTask } from '../operations/periodic-task.js';
+
+/** How the service follows an Ethereum node. Only `rpcUrl` is required. */
+export interface EthereumWatchOptions {
+  /** JSON-RPC (HTTP) URL of the node. */
+  readonly rpcUrl: string;
+  /** The swap contract to watch; replaces the store's `chains.ethereum.swapContractAddress` when given. */
+  readonly swapContractAddress?: string;
+  /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 12. */
+  readonly confirmations?: number;
+  /** Milliseconds between polls of the node. Default 1,000. */
+  readonly pollIntervalMs?: number;
+  /** Milliseconds one JSON-RPC call may take, its whole answer read. Default 10,000. */
+  readonly timeoutMs?: number;
+  /** Longest block range of one log query. Default 2,000. */
+  readonly maxRangeBlocks?: number;
+  /** First block to read when the store has no cursor yet; the node's tip at first start by default. */
+  readonly startHeight?: number;
+}
+
+export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
+export const DEFAULT_ETHEREUM_POLL_INTERVAL_MS = 1_000;
+
+/** A backend of an Ethereum node watching one swap contract, which it can ask for its refund delay. */
+export interface EthereumContractBackend extends ChainBackend {
+  refundDelay(): Promise<number>;
+}
+
+/** Opens the backend for the swap contract at `swapContractAddress`; the composition root picks the implementation. */
+export type EthereumBackendFactory = (swapContractAddress: string) => EthereumContractBackend;
+
+export interface EthereumConnection {
+  readonly backend: EthereumContractBackend;
+  readonly chainId: number;
+  /** The deployed contract's refund delay: new quotes' refund height estimate is the tip plus this. */
+  readonly refundDelayBlocks: number;
+}
+
+/**
+ * Connects to the node and the contract before the service starts serving: reads the chain id and the
+ * contract's refund delay, and points the store's Ethereum chain view at the contract being watched.
+ */
+export async function connectEthereum(
+  store: ConfigurationReadStore & ChainWatchStore,
+  options: EthereumWatchOptions,
+  openBackend: EthereumBackendFactory,
+): Promise<EthereumConnection> {
+  const configuration = await store.getConfiguration();
+  const { chains, markets } = configuration;
+  const catalog = catalogOf(configuration);
+  const address = options.swapContractAddress ?? chains.ethereum?.swapContractAddress;
+  if (address === undefined || !isEthereumAddress(address)) {
+    throw new Error('watching Ethereum needs a swap contract address: in the store (chains.ethereum) or as an option');
+  }
+  const backend = openBackend(address);
+  const identity = await backend.identity();
+  const chainId = identity.chainId ?? 0;
+  const mismatch = ethereumChainMismatch(chainId, markets, catalog);
+  if (mismatch !== undefined) throw new Error(`refusing to watch the Ethereum node: ${mismatch}`);
+  const refundDelayBlocks = await backend.refundDelay();
+  if (chains.ethereum?.swapContractAddress !== address) {
+    const tip = await backend.tip();
+    await store.setChainViews({
+      ethereum: { blockHeight: chains.ethereum?.blockHeight ?? tip.height, swapContractAddress: address },
+    });
+  }
+  return { backend, chainId, refundDelayBlocks };
+}
+
+/**
+ * The on-chain tickers whose orders a node with `chainId` carries: every Ethereum asset of the catalog whose network
+ * fits the chain. Configured tokens' orders are funded in the same contract, so they are followed with ether's.
+ */
+export function ethereumTickersOf(catalog: MarketCatalog, chainId: number): string[] {
+  return catalog.assets
+    .filter((asset) => asset.chain === 'ethereum' && ethereumChainFitsNetwork(chainId, asset.network))
+    .map((asset) => asset.ticker);
+}
+
+/** Polls the node and moves orders until stopped. */
+export function startEthereumWatch(
+  connection: EthereumConnection,
+  dependencies: {
+    store: ConfigurationReadStore & SightingStore;
+    publish: StateChangedPublisher;
+    logger: Logger;
+    now: () => number;
+    health: ChainHealth;
+  },
+  options: EthereumWatchOptions,
+): PeriodicTask {
+  const watcherFor = (catalog: MarketCatalog): ChainWatcher =>
+    new ChainWatcher({
+      backend: connection.backend,
+      store: dependencies.store,
+      tickers: ethereumTickersOf(catalog, connection.chainId),
+      assetOf: assetOfIn(catalog),
+      confirmations: options.confirmations ?? DEFAULT_ETHEREUM_CONFIRMATIONS,
+      ...(options.startHeight === undefined ? {} : { startHeight: options.startHeight }),
+      publish: dependencies.publish,
+      now: dependencies.now,
+      logger: dependencies.logger,
+      onTip: (tip) => dependencies.health.tipSeen(tip),
+    });
+  // A token configured while the service runs (`lnswap tokens add`) is followed from the next poll: each poll
+  // reads the configuration (held in memory) and gets a new watcher only when its assets differ, so the watcher's
+  // count of unstable steps survives the configuration changes providers make all the time.
+  let watching: { assets: string; watcher: ChainWatcher } | undefined;
+  return startPeriodicTask(
+    async (signal) => {
+      dependencies.health.pollStarted();
+      const catalog = catalogOf(await dependencies.store.getConfiguration());
+      const assets = catalog.assets.map((asset) => `${asset.ticker}:${asset.tokenAddress ?? ''}`).join(',');
+      if (watching?.assets !== assets) watching = { assets, watcher: watcherFor(catalog) };
+      await watching.watcher.catchUp(signal);
+      dependencies.health.pollSucceeded();
+    },
+    {
+      intervalMs: options.pollIntervalMs ?? DEFAULT_ETHEREUM_POLL_INTERVAL_MS,
+      onError: (error) => dependencies.health.pollFailed(error),
+    },
+  );
+}
