@@ -188,7 +188,8 @@ contract SwapContract {
         emit OrderFunded(orderUUID, msg.sender, slot.paymentHash, slot.claimer, token, amount, total, slot.refundHeight);
     }
 
-    function settleRefund(bytes16 orderUUID, address funder, Slot storage slot, bool byAdmin) private {
+    /// Internal, not private: the third version's cooperative refund settles a slot the same way.
+    function settleRefund(bytes16 orderUUID, address funder, Slot storage slot, bool byAdmin) internal {
         uint256 amount = slot.amount;
         address token = slot.token;
         slot.state = State.Refunded;

@@ -21,19 +21,29 @@ export interface CommittedContract {
   /** Relative to the repository root; also the source name solc sees. */
   readonly sourceName: string;
   readonly sourcePath: string;
+  /** The committed sources it imports (source name -> path), handed to solc beside its own. */
+  readonly imports: Readonly<Record<string, string>>;
   readonly artifactPath: string;
   /** Prefix of the module's exported constants, e.g. SWAP_CONTRACT. */
   readonly constantPrefix: string;
 }
 
-function committedContract(contractName: string, constantPrefix: string, artifactFile: string): CommittedContract {
+function committedContract(
+  contractName: string,
+  constantPrefix: string,
+  artifactFile: string,
+  importedContracts: readonly string[] = [],
+): CommittedContract {
+  // From the repository's root: the same from scripts/ (tsx) and from build/scripts/ (transpiled by npm test).
+  const pathOf = (sourceName: string) => join(packageRoot(), sourceName);
   const sourceName = `contracts/${contractName}.sol`;
+  const importNames = importedContracts.map((name) => `contracts/${name}.sol`);
   return {
     contractName,
     sourceName,
-    // From the repository's root: the same from scripts/ (tsx) and from build/scripts/ (transpiled by npm test).
-    sourcePath: join(packageRoot(), sourceName),
-    artifactPath: join(packageRoot(), artifactFile),
+    sourcePath: pathOf(sourceName),
+    imports: Object.fromEntries(importNames.map((name) => [name, pathOf(name)])),
+    artifactPath: pathOf(artifactFile),
     constantPrefix,
   };
 }
@@ -44,7 +54,14 @@ export const SWAP_CONTRACT = committedContract(
   'src/chains/ethereum/swap-contract-artifact.ts',
 );
 export const DEMO_TOKEN = committedContract('DemoToken', 'DEMO_TOKEN', 'src/demo/ethereum/demo-token-artifact.ts');
-export const COMMITTED_CONTRACTS: readonly CommittedContract[] = [SWAP_CONTRACT, DEMO_TOKEN];
+/** The third version inherits the second: solc compiles it with the second's source beside its own. */
+export const SWAP_CONTRACT_V3 = committedContract(
+  'SwapContractV3',
+  'SWAP_CONTRACT_V3',
+  'src/chains/ethereum/swap-contract-v3-artifact.ts',
+  ['SwapContract'],
+);
+export const COMMITTED_CONTRACTS: readonly CommittedContract[] = [SWAP_CONTRACT, SWAP_CONTRACT_V3, DEMO_TOKEN];
 
 interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
@@ -81,7 +98,10 @@ export function compileSolidity(sources: Readonly<Record<string, string>>): Map<
 }
 
 export function compileCommittedContract(contract: CommittedContract): CompiledContract {
-  const compiled = compileSolidity({ [contract.sourceName]: readFileSync(contract.sourcePath, 'utf8') });
+  const sources = { ...contract.imports, [contract.sourceName]: contract.sourcePath };
+  const compiled = compileSolidity(
+    Object.fromEntries(Object.entries(sources).map(([name, path]) => [name, readFileSync(path, 'utf8')])),
+  );
   const result = compiled.get(contract.contractName);
   if (result === undefined) throw new Error(`solc produced no ${contract.contractName}`);
   return result;

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { toFunctionSelector, toFunctionSignature, type AbiFunction } from 'viem';
 import {
   SWAP_CONTRACT_ARTIFACT_ABI,
   SWAP_CONTRACT_BYTECODE,
 } from '../../../src/chains/ethereum/swap-contract-artifact.js';
+import {
+  SWAP_CONTRACT_V3_ARTIFACT_ABI,
+  SWAP_CONTRACT_V3_BYTECODE,
+} from '../../../src/chains/ethereum/swap-contract-v3-artifact.js';
 import { SWAP_CONTRACT_ABI } from '../../../src/domain/ethereum.js';
 import {
   DEMO_TOKEN_ARTIFACT_ABI,
@@ -14,6 +19,7 @@ import {
 import {
   DEMO_TOKEN,
   SWAP_CONTRACT,
+  SWAP_CONTRACT_V3,
   compileCommittedContract,
   renderArtifactModule,
   type CommittedContract,
@@ -58,6 +64,44 @@ describe('the committed swap contract artifact', () => {
       assert.deepEqual(actual.inputs.map(({ name, type }) => ({ name, type })), expected.inputs);
       assert.deepEqual(actual.outputs, expected.outputs);
     }
+  });
+});
+
+describe('the committed swap contract v3 artifact', () => {
+  test('is what solc makes of the source today', () => {
+    assertArtifactIsFresh(SWAP_CONTRACT_V3, SWAP_CONTRACT_V3_ARTIFACT_ABI, SWAP_CONTRACT_V3_BYTECODE);
+  });
+
+  test("has the second version's selectors and refundCooperative's, as the wire decisions fix them", () => {
+    const selectors = new Map(
+      functionsOf(SWAP_CONTRACT_V3_ARTIFACT_ABI).map((item) => [toFunctionSignature(item), toFunctionSelector(item)]),
+    );
+    assert.equal(selectors.get('fund(bytes16,bytes32,address)'), '0x478820ce');
+    assert.equal(selectors.get('fundToken(bytes16,bytes32,address,address,uint256)'), '0xf1f9ff30');
+    assert.equal(selectors.get('claim(bytes16,address,bytes32)'), '0x2580145c');
+    assert.equal(selectors.get('refund(bytes16)'), '0xdfdecfaf');
+    assert.equal(selectors.get('adminRefund(bytes16,address)'), '0xc1416956');
+    assert.equal(selectors.get('refundCooperative(bytes16,address,bytes)'), '0xd11f56ec');
+  });
+
+  test("keeps every function, event, error and the constructor of the second version's ABI as they are", () => {
+    const v3 = SWAP_CONTRACT_V3_ARTIFACT_ABI as readonly unknown[];
+    for (const item of SWAP_CONTRACT_ARTIFACT_ABI) {
+      assert.ok(
+        v3.some((candidate) => isDeepStrictEqual(candidate, item)),
+        `v3 lacks or changed ${JSON.stringify(item)}`,
+      );
+    }
+    const added = v3.filter((item) => !SWAP_CONTRACT_ARTIFACT_ABI.some((v2) => isDeepStrictEqual(v2, item)));
+    assert.deepEqual(added.map((item) => (item as { name: string }).name).sort(), [
+      'RefundAuthorized',
+      'SignatureLengthInvalid',
+      'SignatureSHigh',
+      'SignatureUnrecoverable',
+      'SignatureVInvalid',
+      'SignerNotClaimer',
+      'refundCooperative',
+    ]);
   });
 });
 

@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import {
-  BaseError,
-  decodeErrorResult,
   getAddress,
   parseEther,
   parseEventLogs,
@@ -18,6 +16,7 @@ import {
   SWAP_CONTRACT_ARTIFACT_ABI as ABI,
   SWAP_CONTRACT_BYTECODE,
 } from '../../../src/chains/ethereum/swap-contract-artifact.js';
+import { SWAP_CONTRACT_V3_BYTECODE } from '../../../src/chains/ethereum/swap-contract-v3-artifact.js';
 import {
   ZERO_ADDRESS,
   encodeAdminRefundCalldata,
@@ -29,6 +28,8 @@ import {
 import { orderIdToBytes16 } from '../../../src/domain/order-ids.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
 import { deployHostileContract, hostileContract, type HostileContractName } from '../../support/hostile-contracts.js';
+import { revertAsserter } from './contract-reverts.js';
+import { deploySwapContractV3 } from './swap-contract-v3.js';
 
 const REFUND_DELAY = 10n;
 const STATE = { Empty: 0, Funded: 1, Claimed: 2, Refunded: 3 } as const;
@@ -52,25 +53,32 @@ function newSwap(): Swap {
 
 const gasCost = (receipt: TransactionReceipt): bigint => receipt.gasUsed * receipt.effectiveGasPrice;
 
-/** The revert data a failed call or gas estimation carried. */
-function revertData(error: unknown): Hex {
-  assert.ok(error instanceof BaseError, String(error));
-  const withData = error.walk((cause) => typeof (cause as { data?: unknown }).data === 'string');
-  const data = (withData as { data?: Hex } | null)?.data;
-  assert.ok(data !== undefined, `no revert data in: ${error.shortMessage}`);
-  return data;
-}
+const assertReverts = revertAsserter(ABI);
 
-/** The contract refused with exactly this custom error (viem surfaces it from gas estimation). */
-async function assertReverts(attempt: Promise<unknown>, errorName: string): Promise<void> {
-  const error = await attempt.then(
-    () => assert.fail(`expected the contract to revert with ${errorName}`),
-    (caught: unknown) => caught,
+/**
+ * The third version keeps the second's functions, events and errors: the second's whole suite runs on both, through
+ * the second's ABI (the third's adds to it).
+ */
+const VERSIONS = [
+  {
+    name: 'SwapContract v2',
+    bytecode: SWAP_CONTRACT_BYTECODE,
+    deploy: (node: AnvilNode, owner: Account) => node.deploySwapContract(REFUND_DELAY, owner),
+  },
+  {
+    name: 'SwapContractV3',
+    bytecode: SWAP_CONTRACT_V3_BYTECODE,
+    deploy: (node: AnvilNode, owner: Account) => deploySwapContractV3(node, REFUND_DELAY, owner),
+  },
+] as const;
+
+for (const version of VERSIONS) {
+  describe(`${version.name} on Anvil, as the second version`, { skip: anvilSkipReason }, () =>
+    secondVersionSuite(version),
   );
-  assert.equal(decodeErrorResult({ abi: ABI, data: revertData(error) }).errorName, errorName);
 }
 
-describe('SwapContract v2 on Anvil', { skip: anvilSkipReason }, () => {
+function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
   let node: AnvilNode;
   let contract: Address;
   let owner: Account;
@@ -88,7 +96,7 @@ describe('SwapContract v2 on Anvil', { skip: anvilSkipReason }, () => {
       Account,
       Account,
     ];
-    contract = await node.deploySwapContract(REFUND_DELAY, owner);
+    contract = await version.deploy(node, owner);
   });
   after(() => node?.stop());
 
@@ -157,7 +165,7 @@ describe('SwapContract v2 on Anvil', { skip: anvilSkipReason }, () => {
 
     test('a refund delay of zero is refused: RefundDelayZero', async () => {
       await assertReverts(
-        node.wallet(owner).deployContract({ abi: ABI, bytecode: SWAP_CONTRACT_BYTECODE, args: [0n] }),
+        node.wallet(owner).deployContract({ abi: ABI, bytecode: version.bytecode, args: [0n] }),
         'RefundDelayZero',
       );
     });
@@ -677,4 +685,4 @@ describe('SwapContract v2 on Anvil', { skip: anvilSkipReason }, () => {
       for (let index = 0n; index < 6n; index += 1n) assert.equal(await read('refusals', [index]), REENTRANCY);
     });
   });
-});
+}
