@@ -1,11 +1,11 @@
 import { parseDecimalAmount } from '../../domain/amounts.js';
 import type { Market } from '../../domain/markets.js';
-import { quoteBitcoinHtlc } from '../claims/bitcoin-quote.js';
+import { quoteBitcoinHtlc } from './bitcoin-quote.js';
 import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
 import type { QuoteDetailsRequest } from '../service-link/quote-responder.js';
-import { settleBitcoinOrder, type BitcoinSettlement, type BitcoinSettlementStep } from '../settle-bitcoin-order.js';
+import { settleBitcoinOrder, type BitcoinSettlement, type BitcoinSettlementStep } from './settle-bitcoin-order.js';
 import type { BitcoinHtlcRecord, QuoteRecord } from '../state/provider-state.js';
-import type { ChainSettlement, ClaimProgress, SettleOutcome } from './chain-settlement.js';
+import type { ChainSettlement, ClaimProgress, SettleOutcome } from '../daemon/chain-settlement.js';
 
 export interface BitcoinChainOptions {
   /** Everything but the routing fee limit, which is per market. */

@@ -5,13 +5,13 @@ import { claimableFunders } from '../../domain/claimable-slots.js';
 import { decodeFundingCalldata, ZERO_ADDRESS } from '../../domain/ethereum.js';
 import type { Market } from '../../domain/markets.js';
 import { orderIdToBytes16 } from '../../domain/order-ids.js';
-import { readEthereumSlot } from '../claims/ethereum-claim.js';
-import { watchEthereumClaim } from '../claims/watch-ethereum-claim.js';
+import { readEthereumSlot } from './ethereum-claim.js';
+import { watchEthereumClaim } from './watch-ethereum-claim.js';
 import type { ClaimFeePolicy } from '../rules/claim-fee-bump.js';
 import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
-import { settleEthereumOrder, type EthereumSettlement } from '../settle-ethereum-order.js';
+import { settleEthereumOrder, type EthereumSettlement } from './settle-ethereum-order.js';
 import type { QuoteRecord } from '../state/provider-state.js';
-import type { ChainSettlement } from './chain-settlement.js';
+import type { ChainSettlement } from '../daemon/chain-settlement.js';
 
 export interface EthereumChainOptions {
   /** Everything but the routing fee limit, which is per market. */
