@@ -4,7 +4,8 @@ import { isOrderState, LIVE_ORDER_STATES, type OrderState } from '../../domain/s
 import type { SendPaymentResult } from '../payments/report-outcomes.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
 import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
-import type { PaymentRecord, ProviderState, QuoteRecord } from '../state/provider-state.js';
+import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
+import { orderLifecycle, type OrderLifecycleState, type OrderStanding } from '../lifecycle/order-lifecycle.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
 import { readServiceJson } from './service-reads.js';
@@ -37,7 +38,7 @@ const LIVE: ReadonlySet<OrderState> = new Set(LIVE_ORDER_STATES);
  * reported as a failure; an order that is over, with nothing in flight or owed, is closed. An answer
  * naming this provider's quote with other terms (`judgeServiceAnswer`) closes the order unpaid for good.
  * An order whose payment is suspect is left alone (no read, no node call, no report) and logged at error once
- * per process.
+ * per process. Each order's step follows from its lifecycle state (`orderLifecycle`).
  */
 export async function followOrdersRound(following: OrderFollowing): Promise<void> {
   for (const quote of following.state.openQuotes()) {
@@ -53,32 +54,21 @@ export async function followOrdersRound(following: OrderFollowing): Promise<void
 }
 
 async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promise<void> {
-  const { state, logger } = following;
+  const { state } = following;
   const settlement = following.settlements.get(quote.market);
   if (settlement === undefined) return;
-  const begun = state.paymentOfOrder(quote.orderId);
-  if (begun?.state === 'suspect') {
-    logSuspectOnce(following, begun);
-    return;
-  }
-  if (!quote.won) {
-    const funding = await readServiceJson(following, `/api/orders/${quote.orderId}/fundDetails`);
-    if (funding === 'not-found') {
-      if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
+  const before = standingOf(state, quote);
+  switch (nextStep(before.state)) {
+    case 'leave-to-operator':
+      logSuspectOnce(following, quote.orderId);
       return;
-    }
-    const answer = settlement.judgeFunding(funding, quote);
-    if (answer.kind === 'another-quote') {
-      state.closeQuote(quote.orderId);
+    case 'none':
       return;
-    }
-    if (answer.kind === 'contradicts-quote') {
-      refuseMismatch(following, quote, 'fundDetails', answer.differences);
-      return;
-    }
-    state.markQuoteWon(quote.orderId);
-    following.metrics.quoteWon(quote.market);
-    logger.info({ orderId: quote.orderId, market: quote.market }, 'won the auction');
+    case 'decide-auction':
+      if (!(await auctionWon(following, settlement, quote))) return;
+      break;
+    case 'follow':
+      break;
   }
   const order = await readServiceJson(following, `/api/orders/${quote.orderId}`);
   if (order === 'not-found') return;
@@ -86,22 +76,17 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
   if (typeof serviceState !== 'string' || !isOrderState(serviceState) || typeof invoice !== 'string') {
     throw new Error('the service answered an order this lnswap cannot read');
   }
-  const payment = state.paymentOfOrder(quote.orderId);
-  if (payment === undefined) {
+  const standing = standingOf(state, quote);
+  if (standing.state === 'won') {
     const answer = judgeInvoice(quote, invoice);
     if (answer.kind === 'contradicts-quote') {
       refuseMismatch(following, quote, 'order', answer.differences);
       return;
     }
   }
-  // A payment begun goes on with its own invoice; otherwise the one quoted for is the one paid.
-  const payable = payment?.invoice ?? quote.invoice;
-  const claim = state.claim(quote.orderId);
-  const underway = payment?.state === 'paying' || claim?.state === 'pending';
-  // A claim sent is the claim watch's from then on (`watchClaimsRound`, later in the same round): settling the
-  // order here as well would read the chain and send the claim twice a round.
-  const claimSent = claim !== undefined && claim.state !== 'pending';
-  if ((serviceState === 'Funded' || underway) && !claimSent) {
+  if (settlementDue(standing.state, serviceState)) {
+    // A payment begun goes on with its own invoice; otherwise the one quoted for is the one paid.
+    const payable = state.paymentOfOrder(quote.orderId)?.invoice ?? quote.invoice;
     // Quoted before invoices were kept: nothing to hold the service's invoice against, so nothing is paid.
     const outcome =
       payable === undefined
@@ -113,16 +98,104 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
       return;
     }
   }
-  const after = state.paymentOfOrder(quote.orderId);
-  if (after?.state === 'suspect') {
-    logSuspectOnce(following, after);
+  const after = standingOf(state, quote);
+  if (after.state === 'suspect') {
+    logSuspectOnce(following, quote.orderId);
     return;
   }
-  const owed = after !== undefined && (after.state === 'paying' || !after.reported);
-  if (!LIVE.has(serviceState) && !owed && state.claim(quote.orderId)?.state !== 'pending') {
+  // A claim not yet broadcast keeps the order followed, whatever the service says of it.
+  if (!LIVE.has(serviceState) && !after.reportOwed && after.state !== 'paid') {
     state.closeQuote(quote.orderId);
     following.loggedSteps.delete(quote.orderId);
   }
+}
+
+/** The order's standing as the state file holds it now. */
+function standingOf(state: ProviderState, quote: QuoteRecord): OrderStanding {
+  return orderLifecycle({
+    quote: state.quote(quote.orderId) ?? quote,
+    payment: state.paymentOfOrder(quote.orderId),
+    claim: state.claim(quote.orderId),
+  });
+}
+
+/** What a round does first for an order in each state. */
+function nextStep(state: OrderLifecycleState): 'decide-auction' | 'follow' | 'leave-to-operator' | 'none' {
+  switch (state) {
+    case 'quoted':
+      return 'decide-auction';
+    case 'won':
+    case 'paying':
+    case 'failed':
+    case 'paid':
+    case 'claim-broadcast':
+    case 'claimed':
+    case 'claim-lost':
+      return 'follow';
+    case 'suspect':
+      return 'leave-to-operator';
+    case 'lost':
+    case 'unpaid':
+    case 'mismatch':
+      return 'none';
+  }
+}
+
+/**
+ * Whether the chain's settle step runs for the order this round: a payment in flight is looked up and a paid
+ * order's claim sent whatever the service says; an order won, or whose payment failed, only while `Funded`.
+ * A claim broadcast is the claim watch's from then on (`watchClaimsRound`, later in the same round): settling
+ * the order here as well would read the chain and send the claim twice a round.
+ */
+function settlementDue(state: OrderLifecycleState, serviceState: OrderState): boolean {
+  switch (state) {
+    case 'won':
+    case 'failed':
+      return serviceState === 'Funded';
+    case 'paying':
+    case 'paid':
+      return true;
+    case 'claim-broadcast':
+    case 'claimed':
+    case 'claim-lost':
+    case 'quoted':
+    case 'lost':
+    case 'unpaid':
+    case 'mismatch':
+    case 'suspect':
+      return false;
+  }
+}
+
+/**
+ * Decides the auction of an order quoted from the service's funding details: won when they are the provider's
+ * own quote, lost when another provider's (or when the service still does not know the order after the grace),
+ * refused for good when they name this provider's quote with other terms. True once won.
+ */
+async function auctionWon(
+  following: OrderFollowing,
+  settlement: ChainSettlement,
+  quote: QuoteRecord,
+): Promise<boolean> {
+  const { state } = following;
+  const funding = await readServiceJson(following, `/api/orders/${quote.orderId}/fundDetails`);
+  if (funding === 'not-found') {
+    if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
+    return false;
+  }
+  const answer = settlement.judgeFunding(funding, quote);
+  if (answer.kind === 'another-quote') {
+    state.closeQuote(quote.orderId);
+    return false;
+  }
+  if (answer.kind === 'contradicts-quote') {
+    refuseMismatch(following, quote, 'fundDetails', answer.differences);
+    return false;
+  }
+  state.markQuoteWon(quote.orderId);
+  following.metrics.quoteWon(quote.market);
+  following.logger.info({ orderId: quote.orderId, market: quote.market }, 'won the auction');
+  return true;
 }
 
 /**
@@ -186,13 +259,14 @@ function logOnce(following: OrderFollowing, orderId: string, outcome: SettleOutc
  * One error line per suspect payment and process, with what the node said: the metric and `/readyz` keep saying
  * it, so a line on every round would only bury the rest of the log.
  */
-function logSuspectOnce(following: OrderFollowing, payment: PaymentRecord): void {
+function logSuspectOnce(following: OrderFollowing, orderId: string): void {
+  const payment = following.state.paymentOfOrder(orderId);
   const key = 'payment-suspect';
-  if (following.loggedSteps.get(payment.orderId) === key) return;
-  following.loggedSteps.set(payment.orderId, key);
+  if (payment === undefined || following.loggedSteps.get(orderId) === key) return;
+  following.loggedSteps.set(orderId, key);
   following.logger.error(
     {
-      orderId: payment.orderId,
+      orderId,
       paymentHash: payment.paymentHash,
       reason: payment.suspectReason,
       nodeReport: payment.nodeReport,
