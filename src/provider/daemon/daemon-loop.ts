@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { LightningBackend } from '../../chains/lightning/lightning-backend.js';
+import { serviceReads } from '../../client/http-reads.js';
 import { firstLineOf } from '../../domain/errors.js';
 import { reportOutcomes } from '../payments/report-outcomes.js';
 import type { QuoteResponder } from '../service-link/quote-responder.js';
@@ -46,14 +47,13 @@ export function startDaemonLoop(parts: DaemonLoopParts): DaemonLoop {
   const chains = settlementsByChain(parts.settlements);
   const following: OrderFollowing = {
     state,
-    serviceUrl: parts.serviceUrl,
+    service: serviceReads({ serviceUrl: parts.serviceUrl, timeoutMs: parts.serviceTimeoutMs }),
     settlements: parts.settlements,
     send: parts.responder.sendPaymentResult,
     metrics: parts.metrics,
     logger,
     now,
     auctionGraceMs: 60_000,
-    readTimeoutMs: parts.serviceTimeoutMs,
     loggedSteps: new Map(),
   };
   const blocksLogged = new Map<string, number>();

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ChainKind } from '../../domain/markets.js';
-import { isOrderState, LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
+import { LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
+import type { ServiceReads } from '../../client/http-reads.js';
 import type { SendPaymentResult } from '../payments/report-outcomes.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
 import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
@@ -8,12 +9,12 @@ import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
 import { orderLifecycle, type OrderLifecycleState, type OrderStanding } from '../lifecycle/order-lifecycle.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
-import { readServiceJson } from './service-reads.js';
 import { firstLineOf } from '../../domain/errors.js';
 
 export interface OrderFollowing {
   state: ProviderState;
-  serviceUrl: string;
+  /** The service's HTTP read API. */
+  service: ServiceReads;
   /** The chain settlement of each market served, by market name. */
   settlements: ReadonlyMap<string, ChainSettlement>;
   send: SendPaymentResult;
@@ -22,8 +23,6 @@ export interface OrderFollowing {
   now: () => number;
   /** A quote whose order the service still does not know this long after it was given lost its auction. */
   auctionGraceMs: number;
-  /** Bounds each read of the service's HTTP API. */
-  readTimeoutMs: number;
   /** The last step logged per order, so a step repeated every round is logged once. */
   loggedSteps: Map<string, string>;
 }
@@ -70,12 +69,9 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
     case 'follow':
       break;
   }
-  const order = await readServiceJson(following, `/api/orders/${quote.orderId}`);
+  const order = await following.service.order(quote.orderId);
   if (order === 'not-found') return;
-  const { state: serviceState, invoice } = order as { state?: unknown; invoice?: unknown };
-  if (typeof serviceState !== 'string' || !isOrderState(serviceState) || typeof invoice !== 'string') {
-    throw new Error('the service answered an order this lnswap cannot read');
-  }
+  const { state: serviceState, invoice } = order;
   const standing = standingOf(state, quote);
   if (standing.state === 'won') {
     const answer = judgeInvoice(quote, invoice);
@@ -178,7 +174,7 @@ async function auctionWon(
   quote: QuoteRecord,
 ): Promise<boolean> {
   const { state } = following;
-  const funding = await readServiceJson(following, `/api/orders/${quote.orderId}/fundDetails`);
+  const funding = await following.service.fundDetails(quote.orderId);
   if (funding === 'not-found') {
     if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
     return false;
@@ -235,7 +231,7 @@ function refuseMismatch(
 async function refusalTaken(following: OrderFollowing, orderId: string): Promise<boolean> {
   try {
     const ack = await following.send({ orderId, success: false, failedReason: PAYMENT_FAILED });
-    return ack.success || ['OrderNotFunded', 'OrderNotFound', 'OrderNotWonByProvider'].includes(String(ack.message));
+    return ack.success || ['OrderNotFunded', 'OrderNotFound', 'OrderNotWonByProvider'].includes(ack.message);
   } catch {
     return false;
   }
