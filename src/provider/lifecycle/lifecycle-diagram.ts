@@ -41,9 +41,7 @@ export function renderLifecycleDoc(): string {
     renderLifecycleDiagram(),
     '```',
     '',
-    '| State | Meaning |',
-    '|---|---|',
-    ...ORDER_LIFECYCLE_STATES.map((state) => `| \`${state}\` | ${LIFECYCLE_STATE_MEANINGS[state]} |`),
+    ...ORDER_LIFECYCLE_STATES.map((state) => `- \`${state}\`: ${LIFECYCLE_STATE_MEANINGS[state]}`),
     '',
   ].join('\n');
 }
