@@ -6,7 +6,8 @@ import type { SendPaymentResult } from '../payments/report-outcomes.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
 import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
 import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
-import { orderLifecycle, type OrderLifecycleState, type OrderStanding } from '../lifecycle/order-lifecycle.js';
+import { nextStep, settlementDue } from '../lifecycle/lifecycle-steps.js';
+import { orderLifecycle, type OrderStanding } from '../lifecycle/order-lifecycle.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
 import { firstLineOf } from '../../domain/errors.js';
@@ -113,54 +114,6 @@ function standingOf(state: ProviderState, quote: QuoteRecord): OrderStanding {
     payment: state.paymentOfOrder(quote.orderId),
     claim: state.claim(quote.orderId),
   });
-}
-
-/** What a round does first for an order in each state. */
-function nextStep(state: OrderLifecycleState): 'decide-auction' | 'follow' | 'leave-to-operator' | 'none' {
-  switch (state) {
-    case 'quoted':
-      return 'decide-auction';
-    case 'won':
-    case 'paying':
-    case 'failed':
-    case 'paid':
-    case 'claim-broadcast':
-    case 'claimed':
-    case 'claim-lost':
-      return 'follow';
-    case 'suspect':
-      return 'leave-to-operator';
-    case 'lost':
-    case 'unpaid':
-    case 'mismatch':
-      return 'none';
-  }
-}
-
-/**
- * Whether the chain's settle step runs for the order this round: a payment in flight is looked up and a paid
- * order's claim sent whatever the service says; an order won, or whose payment failed, only while `Funded`.
- * A claim broadcast is the claim watch's from then on (`watchClaimsRound`, later in the same round): settling
- * the order here as well would read the chain and send the claim twice a round.
- */
-function settlementDue(state: OrderLifecycleState, serviceState: OrderState): boolean {
-  switch (state) {
-    case 'won':
-    case 'failed':
-      return serviceState === 'Funded';
-    case 'paying':
-    case 'paid':
-      return true;
-    case 'claim-broadcast':
-    case 'claimed':
-    case 'claim-lost':
-    case 'quoted':
-    case 'lost':
-    case 'unpaid':
-    case 'mismatch':
-    case 'suspect':
-      return false;
-  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { nextStep, settlementDue } from '../../../src/provider/lifecycle/lifecycle-steps.js';
 import { LIFECYCLE_DIAGRAM_COMMAND, renderLifecycleDoc } from '../../../src/provider/lifecycle/lifecycle-diagram.js';
 import {
   canMoveLifecycle,
@@ -185,4 +186,16 @@ test('docs/provider-lifecycle.md is what the generator writes from the table tod
       ...ORDER_LIFECYCLE_STATES.filter(isFinalLifecycleState).map((state) => `${state} --> [*]`),
     ].sort(),
   );
+});
+
+test('the loop settles an order won only while Funded, a payment under way whatever the service says, a claim sent never', () => {
+  const settled = (service: 'Funded' | 'Complete') =>
+    ORDER_LIFECYCLE_STATES.filter((state) => settlementDue(state, service));
+  assert.deepEqual(settled('Funded'), ['won', 'paying', 'failed', 'paid']);
+  assert.deepEqual(settled('Complete'), ['paying', 'paid']);
+  assert.deepEqual(
+    ORDER_LIFECYCLE_STATES.filter((state) => nextStep(state) !== 'follow'),
+    ['quoted', 'lost', 'unpaid', 'mismatch', 'suspect'],
+  );
+  assert.equal(nextStep('suspect'), 'leave-to-operator');
 });
