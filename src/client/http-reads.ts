@@ -46,12 +46,7 @@ export function serviceReads(options: ServiceReadsOptions): ServiceReads {
 }
 
 /** The body of a 200 within the time and size bounds, or undefined for a 404; anything else throws. */
-async function getBounded(
-  url: string,
-  what: string,
-  timeoutMs: number,
-  maxBytes: number,
-): Promise<string | undefined> {
+async function getBounded(url: string, what: string, timeoutMs: number, maxBytes: number): Promise<string | undefined> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(url, { signal, headers: { accept: 'application/json' } });
