@@ -212,6 +212,23 @@ export const ackShape = {
   ],
 } as const;
 
+/**
+ * The `requestQuote` a provider receives on `/provider/v1` (the quote desk's `ProviderQuoteRequest`; a test holds the
+ * two equal): the order's id, market and invoice, the user's refund address when given, and until when quotes count.
+ */
+export const providerQuoteRequestShape = {
+  type: 'object',
+  required: ['orderId', 'market', 'invoice', 'requestExpiryTimestampMs'],
+  properties: {
+    orderId: string,
+    market: string,
+    invoice: { type: 'string', description: 'BOLT11 payment request' },
+    refundAddress: string,
+    requestExpiryTimestampMs: { type: 'integer', description: 'Milliseconds since the Unix epoch' },
+  },
+  additionalProperties: false,
+} as const;
+
 /** What `broadcastTransaction` answers on success. */
 export const broadcastAnswerShape = object({ txId: string });
 
@@ -225,3 +242,4 @@ export type RefundView = FromSchema<typeof refundShape>;
 export type OrderHistoryView = FromSchema<typeof orderHistoryShape>;
 export type AckView = FromSchema<typeof ackShape>;
 export type BroadcastAnswerView = FromSchema<typeof broadcastAnswerShape>;
+export type ProviderQuoteRequestView = FromSchema<typeof providerQuoteRequestShape>;

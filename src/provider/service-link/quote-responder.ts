@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { readAck } from '../../client/acks.js';
-import type { AckView } from '../../client/views.js';
+import { readQuoteRequest } from '../../client/quote-requests.js';
+import type { AckView, ProviderQuoteRequestView } from '../../client/views.js';
 import { formatFixedPoint } from '../../domain/amounts.js';
 import { decodeInvoice } from '../../domain/invoice.js';
 import type { Market, Network } from '../../domain/markets.js';
@@ -66,14 +67,6 @@ export interface QuoteResponder {
   close(): void;
 }
 
-interface QuoteRequest {
-  orderId: string;
-  market: string;
-  invoice: string;
-  refundAddress?: string;
-  requestExpiryTimestampMs: number;
-}
-
 const MILLISATOSHIS_PER_SATOSHI = 1_000n;
 
 /**
@@ -101,9 +94,16 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
     ready = true;
   };
 
-  socket.on('requestQuote', (request: QuoteRequest) => {
+  socket.on('requestQuote', (payload: unknown) => {
+    let request: ProviderQuoteRequestView;
+    try {
+      request = readQuoteRequest(payload);
+    } catch (error) {
+      options.onError?.(undefined, error);
+      return;
+    }
     answerQuoteRequest(socket, options, markets, request).catch((error: unknown) =>
-      options.onError?.(String(request.orderId), error),
+      options.onError?.(request.orderId, error),
     );
   });
   socket.on('disconnect', () => {
@@ -140,11 +140,11 @@ async function answerQuoteRequest(
   socket: Socket,
   options: QuoteResponderOptions,
   markets: Map<string, ServedMarket>,
-  request: QuoteRequest,
+  request: ProviderQuoteRequestView,
 ): Promise<void> {
-  const served = markets.get(String(request.market).toUpperCase());
-  const invoice = typeof request.invoice === 'string' ? decodeInvoice(request.invoice) : undefined;
-  if (served === undefined || invoice === undefined || typeof request.orderId !== 'string') return;
+  const served = markets.get(request.market.toUpperCase());
+  const invoice = decodeInvoice(request.invoice);
+  if (served === undefined || invoice === undefined) return;
   const pricing = served.pricing();
   if (pricing === undefined) return;
   const capacity = await options.capacity();
@@ -154,7 +154,7 @@ async function answerQuoteRequest(
     orderId: request.orderId,
     paymentHash: invoice.paymentHash,
     amount: decision.onchainAmount,
-    ...(typeof request.refundAddress === 'string' ? { refundAddress: request.refundAddress } : {}),
+    ...(request.refundAddress === undefined ? {} : { refundAddress: request.refundAddress }),
   });
   if (details === undefined) return;
   const quoteExpiryTimestampMs = request.requestExpiryTimestampMs + options.fundWindowMs;
