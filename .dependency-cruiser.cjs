@@ -10,7 +10,8 @@
  *   snapshot          domain, the store interface
  *   api, ws           domain, the store interface, engine, wire; never each other, never a store implementation;
  *                     the engine's parts only as types: they serve the parts the composition root hands them
- *   provider          domain, chains: the provider daemon beside a Lightning node, no part of the service
+ *   client            domain, wire: the service's client (typed reads and acks), no Node module: it runs in browsers
+ *   provider          domain, chains, client: the provider daemon beside a Lightning node, no part of the service
  *   cli, service.ts   anything: they put the service together
  *   demo              anything: the demo's machinery (Anvil, demo token, simulated Lightning nodes, bots), imported
  *                     by the demo command only
@@ -111,10 +112,24 @@ module.exports = {
       'src/ws: not src/api, not a store implementation, chains through their interface only.',
     ),
     layer(
-      'provider-on-domain-and-chains',
+      'client-on-domain-and-wire',
+      { path: '^src/client/' },
+      '^src/(domain|wire|client|types)/',
+      "src/client reads the service through the server's own shapes (src/wire) and nothing else of the project.",
+    ),
+    {
+      name: 'client-uses-no-node-module',
+      comment:
+        "src/client is the base of the wallets' library, which runs in browsers: no Node module, not even a pure one.",
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    layer(
+      'provider-on-domain-chains-and-client',
       { path: '^src/provider/' },
-      '^src/(domain|chains|provider|types)/',
-      "src/provider runs beside a provider's node: it talks to the service over the wire only, never through store, api, ws or engine.",
+      '^src/(domain|chains|client|provider|types)/',
+      "src/provider runs beside a provider's node: it talks to the service over the wire only, through src/client, never through store, api, ws, engine or wire.",
     ),
     {
       name: 'only-the-composition-root-builds-the-engine',
@@ -125,7 +140,8 @@ module.exports = {
     },
     {
       name: 'transports-receive-engine-parts',
-      comment: 'src/api and src/ws serve the engine parts they are handed and never build one: they import them as types.',
+      comment:
+        'src/api and src/ws serve the engine parts they are handed and never build one: they import them as types.',
       severity: 'error',
       from: { path: '^src/(api|ws)/' },
       to: { path: ENGINE_PARTS, dependencyTypesNot: ['type-only'] },

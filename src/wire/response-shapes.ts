@@ -196,6 +196,42 @@ export const orderHistoryShape = {
   additionalProperties: false,
 } as const;
 
+/**
+ * Every socket.io acknowledgement: `{ success: true, message? }` with the answer, or `{ success: false, message }`
+ * with the refusal's error token (`src/ws/acks.ts` writes them).
+ */
+export const ackShape = {
+  anyOf: [
+    {
+      type: 'object',
+      required: ['success'],
+      properties: { success: { type: 'boolean', enum: [true] }, message: {} },
+      additionalProperties: false,
+    },
+    object({ success: { type: 'boolean', enum: [false] }, message: { type: 'string', description: 'An error token' } }),
+  ],
+} as const;
+
+/**
+ * The `requestQuote` a provider receives on `/provider/v1` (the quote desk's `ProviderQuoteRequest`; a test holds the
+ * two equal): the order's id, market and invoice, the user's refund address when given, and until when quotes count.
+ */
+export const providerQuoteRequestShape = {
+  type: 'object',
+  required: ['orderId', 'market', 'invoice', 'requestExpiryTimestampMs'],
+  properties: {
+    orderId: string,
+    market: string,
+    invoice: { type: 'string', description: 'BOLT11 payment request' },
+    refundAddress: string,
+    requestExpiryTimestampMs: { type: 'integer', description: 'Milliseconds since the Unix epoch' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** What `broadcastTransaction` answers on success. */
+export const broadcastAnswerShape = object({ txId: string });
+
 export type MarketView = FromSchema<typeof marketShape>;
 export type MarketRequirementsView = FromSchema<typeof marketRequirementsShape>;
 export type OrderSummaryView = FromSchema<typeof orderSummaryShape>;
@@ -204,3 +240,6 @@ export type FundingDetailsView = FromSchema<typeof fundingDetailsShape>;
 export type TransactionView = FromSchema<typeof transactionShape>;
 export type RefundView = FromSchema<typeof refundShape>;
 export type OrderHistoryView = FromSchema<typeof orderHistoryShape>;
+export type AckView = FromSchema<typeof ackShape>;
+export type BroadcastAnswerView = FromSchema<typeof broadcastAnswerShape>;
+export type ProviderQuoteRequestView = FromSchema<typeof providerQuoteRequestShape>;

@@ -81,8 +81,25 @@ describe('the dependency rules', () => {
       'src/chains/chain.js': 'export const chain = {};\n',
     });
     assert.deepEqual(found, [
-      'provider-on-domain-and-chains: src/provider/daemon.js → src/engine/engine.js',
-      'provider-on-domain-and-chains: src/provider/daemon.js → src/store/store.js',
+      'provider-on-domain-chains-and-client: src/provider/daemon.js → src/engine/engine.js',
+      'provider-on-domain-chains-and-client: src/provider/daemon.js → src/store/store.js',
+    ]);
+  });
+
+  test("refuse the client reaching past the wire's shapes or into Node, and the provider reading the wire but through it", async () => {
+    const found = await cruiseTree(join(root, 'client'), {
+      'src/client/reads.js':
+        "import { shapes } from '../wire/shapes.js';\nimport { rules } from '../domain/rules.js';\nimport { chain } from '../chains/chain.js';\nimport { Buffer } from 'node:buffer';\nexport const reads = [shapes, rules, chain, Buffer];\n",
+      'src/wire/shapes.js': 'export const shapes = {};\n',
+      'src/domain/rules.js': 'export const rules = {};\n',
+      'src/chains/chain.js': 'export const chain = {};\n',
+      'src/provider/daemon.js':
+        "import { reads } from '../client/reads.js';\nimport { shapes } from '../wire/shapes.js';\nexport const daemon = [reads, shapes];\n",
+    });
+    assert.deepEqual(found, [
+      'client-on-domain-and-wire: src/client/reads.js → src/chains/chain.js',
+      'client-uses-no-node-module: src/client/reads.js → buffer',
+      'provider-on-domain-chains-and-client: src/provider/daemon.js → src/wire/shapes.js',
     ]);
   });
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { repositoryPath } from '../support/repository.js';
 
 /** The pages whose walks a reader follows file by file: every file and code name they cite must exist. */
-const CHECKED_PAGES = ['docs/architecture.md'];
+const CHECKED_PAGES = ['docs/architecture.md', 'docs/provider.md'];
 /** Where a code name may be defined. */
 const CODE_FOLDERS = ['src', 'test', 'bench', 'scripts', 'examples', 'web', 'contracts'];
 /** Folders of the repository a page may cite by name alone (`claims/`). */

@@ -9,7 +9,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { readEthereumSlot } from '../../src/provider/claims/ethereum-claim.js';
+import { readEthereumSlot } from '../../src/provider/ethereum/ethereum-claim.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { eventually } from '../support/eventually.js';
 import { startCli, waitForLine } from '../support/cli/cli-process.js';

@@ -1,4 +1,5 @@
 import type { ChainKind } from '../../domain/markets.js';
+import type { FundingDetailsView } from '../../client/views.js';
 import type { OrderState } from '../../domain/states.js';
 import type { ServiceAnswer } from '../rules/quoted-terms.js';
 import type { ClaimRecord, QuoteRecord } from '../state/provider-state.js';
@@ -46,7 +47,7 @@ export interface ChainSettlement {
    * The service's funding details of an order against the provider's quote (`judgeServiceAnswer`): as quoted
    * (the auction was won), another provider's quote (lost), or this provider's with other terms (a lie).
    */
-  judgeFunding(fundDetails: unknown, quote: QuoteRecord): ServiceAnswer;
+  judgeFunding(fundDetails: FundingDetailsView, quote: QuoteRecord): ServiceAnswer;
   settle(order: WonOrder): Promise<SettleOutcome>;
   /** Confirms a claim broadcast, or raises its fee as the refund height nears; sends a pending one. */
   watchClaim(claim: ClaimRecord): Promise<ClaimProgress>;

@@ -1,18 +1,21 @@
 import type { Logger } from 'pino';
 import type { ChainKind } from '../../domain/markets.js';
-import { isOrderState, LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
+import { LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
+import type { ServiceReads } from '../../client/http-reads.js';
 import type { SendPaymentResult } from '../payments/report-outcomes.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
 import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
-import type { PaymentRecord, ProviderState, QuoteRecord } from '../state/provider-state.js';
+import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
+import { nextStep, settlementDue } from '../lifecycle/lifecycle-steps.js';
+import { orderLifecycle, type OrderStanding } from '../lifecycle/order-lifecycle.js';
 import type { ChainSettlement, SettleOutcome } from './chain-settlement.js';
 import type { ProviderMetrics } from './provider-metrics.js';
-import { readServiceJson } from './service-reads.js';
 import { firstLineOf } from '../../domain/errors.js';
 
 export interface OrderFollowing {
   state: ProviderState;
-  serviceUrl: string;
+  /** The service's HTTP read API. */
+  service: ServiceReads;
   /** The chain settlement of each market served, by market name. */
   settlements: ReadonlyMap<string, ChainSettlement>;
   send: SendPaymentResult;
@@ -21,8 +24,6 @@ export interface OrderFollowing {
   now: () => number;
   /** A quote whose order the service still does not know this long after it was given lost its auction. */
   auctionGraceMs: number;
-  /** Bounds each read of the service's HTTP API. */
-  readTimeoutMs: number;
   /** The last step logged per order, so a step repeated every round is logged once. */
   loggedSteps: Map<string, string>;
 }
@@ -37,7 +38,7 @@ const LIVE: ReadonlySet<OrderState> = new Set(LIVE_ORDER_STATES);
  * reported as a failure; an order that is over, with nothing in flight or owed, is closed. An answer
  * naming this provider's quote with other terms (`judgeServiceAnswer`) closes the order unpaid for good.
  * An order whose payment is suspect is left alone (no read, no node call, no report) and logged at error once
- * per process.
+ * per process. Each order's step follows from its lifecycle state (`orderLifecycle`).
  */
 export async function followOrdersRound(following: OrderFollowing): Promise<void> {
   for (const quote of following.state.openQuotes()) {
@@ -53,55 +54,36 @@ export async function followOrdersRound(following: OrderFollowing): Promise<void
 }
 
 async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promise<void> {
-  const { state, logger } = following;
+  const { state } = following;
   const settlement = following.settlements.get(quote.market);
   if (settlement === undefined) return;
-  const begun = state.paymentOfOrder(quote.orderId);
-  if (begun?.state === 'suspect') {
-    logSuspectOnce(following, begun);
-    return;
+  const before = standingOf(state, quote);
+  switch (nextStep(before.state)) {
+    case 'leave-to-operator':
+      logSuspectOnce(following, quote.orderId);
+      return;
+    case 'none':
+      return;
+    case 'decide-auction':
+      if (!(await auctionWon(following, settlement, quote))) return;
+      break;
+    case 'follow':
+      break;
   }
-  if (!quote.won) {
-    const funding = await readServiceJson(following, `/api/orders/${quote.orderId}/fundDetails`);
-    if (funding === 'not-found') {
-      if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
-      return;
-    }
-    const answer = settlement.judgeFunding(funding, quote);
-    if (answer.kind === 'another-quote') {
-      state.closeQuote(quote.orderId);
-      return;
-    }
-    if (answer.kind === 'contradicts-quote') {
-      refuseMismatch(following, quote, 'fundDetails', answer.differences);
-      return;
-    }
-    state.markQuoteWon(quote.orderId);
-    following.metrics.quoteWon(quote.market);
-    logger.info({ orderId: quote.orderId, market: quote.market }, 'won the auction');
-  }
-  const order = await readServiceJson(following, `/api/orders/${quote.orderId}`);
+  const order = await following.service.order(quote.orderId);
   if (order === 'not-found') return;
-  const { state: serviceState, invoice } = order as { state?: unknown; invoice?: unknown };
-  if (typeof serviceState !== 'string' || !isOrderState(serviceState) || typeof invoice !== 'string') {
-    throw new Error('the service answered an order this lnswap cannot read');
-  }
-  const payment = state.paymentOfOrder(quote.orderId);
-  if (payment === undefined) {
+  const { state: serviceState, invoice } = order;
+  const standing = standingOf(state, quote);
+  if (standing.state === 'won') {
     const answer = judgeInvoice(quote, invoice);
     if (answer.kind === 'contradicts-quote') {
       refuseMismatch(following, quote, 'order', answer.differences);
       return;
     }
   }
-  // A payment begun goes on with its own invoice; otherwise the one quoted for is the one paid.
-  const payable = payment?.invoice ?? quote.invoice;
-  const claim = state.claim(quote.orderId);
-  const underway = payment?.state === 'paying' || claim?.state === 'pending';
-  // A claim sent is the claim watch's from then on (`watchClaimsRound`, later in the same round): settling the
-  // order here as well would read the chain and send the claim twice a round.
-  const claimSent = claim !== undefined && claim.state !== 'pending';
-  if ((serviceState === 'Funded' || underway) && !claimSent) {
+  if (settlementDue(standing.state, serviceState)) {
+    // A payment begun goes on with its own invoice; otherwise the one quoted for is the one paid.
+    const payable = state.paymentOfOrder(quote.orderId)?.invoice ?? quote.invoice;
     // Quoted before invoices were kept: nothing to hold the service's invoice against, so nothing is paid.
     const outcome =
       payable === undefined
@@ -113,16 +95,56 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
       return;
     }
   }
-  const after = state.paymentOfOrder(quote.orderId);
-  if (after?.state === 'suspect') {
-    logSuspectOnce(following, after);
+  const after = standingOf(state, quote);
+  if (after.state === 'suspect') {
+    logSuspectOnce(following, quote.orderId);
     return;
   }
-  const owed = after !== undefined && (after.state === 'paying' || !after.reported);
-  if (!LIVE.has(serviceState) && !owed && state.claim(quote.orderId)?.state !== 'pending') {
+  // A claim not yet broadcast keeps the order followed, whatever the service says of it.
+  if (!LIVE.has(serviceState) && !after.reportOwed && after.state !== 'paid') {
     state.closeQuote(quote.orderId);
     following.loggedSteps.delete(quote.orderId);
   }
+}
+
+/** The order's standing as the state file holds it now. */
+function standingOf(state: ProviderState, quote: QuoteRecord): OrderStanding {
+  return orderLifecycle({
+    quote: state.quote(quote.orderId) ?? quote,
+    payment: state.paymentOfOrder(quote.orderId),
+    claim: state.claim(quote.orderId),
+  });
+}
+
+/**
+ * Decides the auction of an order quoted from the service's funding details: won when they are the provider's
+ * own quote, lost when another provider's (or when the service still does not know the order after the grace),
+ * refused for good when they name this provider's quote with other terms. True once won.
+ */
+async function auctionWon(
+  following: OrderFollowing,
+  settlement: ChainSettlement,
+  quote: QuoteRecord,
+): Promise<boolean> {
+  const { state } = following;
+  const funding = await following.service.fundDetails(quote.orderId);
+  if (funding === 'not-found') {
+    if (following.now() > quote.quotedAtMs + following.auctionGraceMs) state.closeQuote(quote.orderId);
+    return false;
+  }
+  const answer = settlement.judgeFunding(funding, quote);
+  if (answer.kind === 'another-quote') {
+    state.closeQuote(quote.orderId);
+    return false;
+  }
+  if (answer.kind === 'contradicts-quote') {
+    refuseMismatch(following, quote, 'fundDetails', answer.differences);
+    return false;
+  }
+  state.markQuoteWon(quote.orderId);
+  following.metrics.quoteWon(quote.market);
+  following.logger.info({ orderId: quote.orderId, market: quote.market }, 'won the auction');
+  return true;
 }
 
 /**
@@ -162,7 +184,7 @@ function refuseMismatch(
 async function refusalTaken(following: OrderFollowing, orderId: string): Promise<boolean> {
   try {
     const ack = await following.send({ orderId, success: false, failedReason: PAYMENT_FAILED });
-    return ack.success || ['OrderNotFunded', 'OrderNotFound', 'OrderNotWonByProvider'].includes(String(ack.message));
+    return ack.success || ['OrderNotFunded', 'OrderNotFound', 'OrderNotWonByProvider'].includes(ack.message);
   } catch {
     return false;
   }
@@ -186,13 +208,14 @@ function logOnce(following: OrderFollowing, orderId: string, outcome: SettleOutc
  * One error line per suspect payment and process, with what the node said: the metric and `/readyz` keep saying
  * it, so a line on every round would only bury the rest of the log.
  */
-function logSuspectOnce(following: OrderFollowing, payment: PaymentRecord): void {
+function logSuspectOnce(following: OrderFollowing, orderId: string): void {
+  const payment = following.state.paymentOfOrder(orderId);
   const key = 'payment-suspect';
-  if (following.loggedSteps.get(payment.orderId) === key) return;
-  following.loggedSteps.set(payment.orderId, key);
+  if (payment === undefined || following.loggedSteps.get(orderId) === key) return;
+  following.loggedSteps.set(orderId, key);
   following.logger.error(
     {
-      orderId: payment.orderId,
+      orderId,
       paymentHash: payment.paymentHash,
       reason: payment.suspectReason,
       nodeReport: payment.nodeReport,

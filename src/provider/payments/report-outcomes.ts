@@ -1,10 +1,9 @@
+import type { AckView } from '../../client/views.js';
 import { paymentResultFor, type PaymentResultMessage } from '../rules/payment-report.js';
 import type { ProviderState } from '../state/provider-state.js';
 
-export interface ServiceAck {
-  success: boolean;
-  message?: unknown;
-}
+/** The service's acknowledgement, read against the shape it writes (`readAck`). */
+export type ServiceAck = AckView;
 
 export type SendPaymentResult = (message: PaymentResultMessage) => Promise<ServiceAck>;
 
@@ -47,7 +46,7 @@ export async function reportOutcomes(state: ProviderState, send: SendPaymentResu
       round.retry.push(payment.paymentHash);
       continue;
     }
-    if (ack.success || FINAL_REFUSALS.has(String(ack.message))) {
+    if (ack.success || FINAL_REFUSALS.has(ack.message)) {
       state.markReported(payment.paymentHash);
       round.settled.push(payment.paymentHash);
     } else {

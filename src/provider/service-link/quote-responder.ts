@@ -1,4 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
+import { readAck } from '../../client/acks.js';
+import { readQuoteRequest } from '../../client/quote-requests.js';
+import type { AckView, ProviderQuoteRequestView } from '../../client/views.js';
 import { formatFixedPoint } from '../../domain/amounts.js';
 import { decodeInvoice } from '../../domain/invoice.js';
 import type { Market, Network } from '../../domain/markets.js';
@@ -58,18 +61,10 @@ export interface QuoteResponderOptions {
 
 export interface QuoteResponder {
   /** Sends a `paymentResult` on the authenticated connection and resolves with the service's ack. */
-  readonly sendPaymentResult: (message: PaymentResultMessage) => Promise<{ success: boolean; message?: unknown }>;
+  readonly sendPaymentResult: (message: PaymentResultMessage) => Promise<AckView>;
   /** Connected, authenticated and subscribed. */
   ready(): boolean;
   close(): void;
-}
-
-interface QuoteRequest {
-  orderId: string;
-  market: string;
-  invoice: string;
-  refundAddress?: string;
-  requestExpiryTimestampMs: number;
 }
 
 const MILLISATOSHIS_PER_SATOSHI = 1_000n;
@@ -85,11 +80,8 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
   const socket = io(`${options.serviceUrl}/provider/v1`, { transports: ['websocket'], forceNew: true });
   let ready = false;
   const call = async (event: string, payload: unknown): Promise<void> => {
-    const ack = (await socket.timeout(options.ackTimeoutMs).emitWithAck(event, payload)) as {
-      success?: unknown;
-      message?: unknown;
-    };
-    if (ack.success !== true) throw new Error(`${event} refused: ${String(ack.message)}`);
+    const ack = readAck(await socket.timeout(options.ackTimeoutMs).emitWithAck(event, payload), event);
+    if (!ack.success) throw new Error(`${event} refused: ${ack.message}`);
   };
   const handshake = async (): Promise<void> => {
     await call('authenticate', { apiKey: options.credentials.apiKey, secretKey: options.credentials.secretKey });
@@ -102,9 +94,16 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
     ready = true;
   };
 
-  socket.on('requestQuote', (request: QuoteRequest) => {
+  socket.on('requestQuote', (payload: unknown) => {
+    let request: ProviderQuoteRequestView;
+    try {
+      request = readQuoteRequest(payload);
+    } catch (error) {
+      options.onError?.(undefined, error);
+      return;
+    }
     answerQuoteRequest(socket, options, markets, request).catch((error: unknown) =>
-      options.onError?.(String(request.orderId), error),
+      options.onError?.(request.orderId, error),
     );
   });
   socket.on('disconnect', () => {
@@ -127,10 +126,7 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
     sendPaymentResult: async (message) => {
       // Not buffered while disconnected: the next round sends whatever is still owed.
       if (!ready) throw new Error('not connected to the service');
-      return (await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message)) as {
-        success: boolean;
-        message?: unknown;
-      };
+      return readAck(await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message), 'paymentResult');
     },
     ready: () => ready && socket.connected,
     close: () => {
@@ -144,11 +140,11 @@ async function answerQuoteRequest(
   socket: Socket,
   options: QuoteResponderOptions,
   markets: Map<string, ServedMarket>,
-  request: QuoteRequest,
+  request: ProviderQuoteRequestView,
 ): Promise<void> {
-  const served = markets.get(String(request.market).toUpperCase());
-  const invoice = typeof request.invoice === 'string' ? decodeInvoice(request.invoice) : undefined;
-  if (served === undefined || invoice === undefined || typeof request.orderId !== 'string') return;
+  const served = markets.get(request.market.toUpperCase());
+  const invoice = decodeInvoice(request.invoice);
+  if (served === undefined || invoice === undefined) return;
   const pricing = served.pricing();
   if (pricing === undefined) return;
   const capacity = await options.capacity();
@@ -158,7 +154,7 @@ async function answerQuoteRequest(
     orderId: request.orderId,
     paymentHash: invoice.paymentHash,
     amount: decision.onchainAmount,
-    ...(typeof request.refundAddress === 'string' ? { refundAddress: request.refundAddress } : {}),
+    ...(request.refundAddress === undefined ? {} : { refundAddress: request.refundAddress }),
   });
   if (details === undefined) return;
   const quoteExpiryTimestampMs = request.requestExpiryTimestampMs + options.fundWindowMs;
@@ -172,15 +168,18 @@ async function answerQuoteRequest(
     expiresAtMs: quoteExpiryTimestampMs,
     quotedAtMs: options.now(),
   });
-  const ack = (await socket.timeout(options.ackTimeoutMs).emitWithAck('makerQuote', {
-    orderId: request.orderId,
-    quoteExpiryTimestampMs,
-    amount: formatFixedPoint(decision.onchainAmount, served.market.onchain.decimals),
-    details,
-  })) as { success?: unknown; message?: unknown };
+  const ack = readAck(
+    await socket.timeout(options.ackTimeoutMs).emitWithAck('makerQuote', {
+      orderId: request.orderId,
+      quoteExpiryTimestampMs,
+      amount: formatFixedPoint(decision.onchainAmount, served.market.onchain.decimals),
+      details,
+    }),
+    'makerQuote',
+  );
   // A refused quote is in no auction: it cannot win, so it stops counting against the inventory limit now.
-  if (ack.success !== true) options.state.closeQuote(request.orderId);
-  options.onJudged?.(request.orderId, served.market.name, ack.success === true ? 'accepted' : String(ack.message));
+  if (!ack.success) options.state.closeQuote(request.orderId);
+  options.onJudged?.(request.orderId, served.market.name, ack.success ? 'accepted' : ack.message);
 }
 
 /** What the service is told the provider accepts: the same bounds the pricing enforces, in satoshis. */

@@ -12,6 +12,7 @@
  */
 import { io } from 'socket.io-client';
 import { BroadcastRefused } from '../../chains/chain-backend.js';
+import { readAck, readBroadcastAnswer } from '../../client/acks.js';
 
 export interface ServiceBroadcasterOptions {
   /** The service's base URL; `/user/v1` is appended. */
@@ -41,18 +42,14 @@ export async function connectServiceBroadcaster(options: ServiceBroadcasterOptio
     async broadcast(signedTxHex) {
       // Not buffered while disconnected: the settle step sends the claim again on its next round.
       if (!socket.connected) throw new Error('not connected to the service');
-      const ack = (await socket
-        .timeout(options.ackTimeoutMs)
-        .emitWithAck('broadcastTransaction', { onchainTicker: options.onchainTicker, signedTxHex })) as {
-        success?: unknown;
-        message?: unknown;
-      };
-      if (ack.success === true) {
-        const txId = (ack.message as { txId?: unknown } | undefined)?.txId;
-        if (typeof txId !== 'string') throw new Error('broadcastTransaction answered no transaction id');
-        return txId;
-      }
-      const token = String(ack.message);
+      const ack = readAck(
+        await socket
+          .timeout(options.ackTimeoutMs)
+          .emitWithAck('broadcastTransaction', { onchainTicker: options.onchainTicker, signedTxHex }),
+        'broadcastTransaction',
+      );
+      if (ack.success) return readBroadcastAnswer(ack.message).txId;
+      const token = ack.message;
       if (token === 'TransactionRejected') throw new BroadcastRefused('TransactionRejected', token);
       if (token === 'InvalidSignedTxHex') throw new BroadcastRefused('InvalidTransaction', token);
       throw new Error(`broadcastTransaction refused: ${token}`);

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { encodeFundCalldata } from '../../../src/domain/ethereum.js';
 import { findMarket } from '../../../src/domain/markets.js';
 import type { MarketPricing } from '../../../src/provider/rules/pricing.js';
-import { ethereumQuoteDetails } from '../../../src/provider/service-link/ethereum-quote-details.js';
+import { ethereumQuoteDetails } from '../../../src/provider/ethereum/ethereum-quote-details.js';
 import { credentialsFromEnvironment } from '../../../src/provider/service-link/provider-credentials.js';
 import {
   startQuoteResponder,

@@ -7,18 +7,18 @@
  * The caller runs it for each won order the service has not completed, and for each open claim
  * (`state.openClaims()`), until it answers `claim-confirmed`, `not-paying`, `payment-failed` or `refunded`.
  */
-import { BroadcastRefused } from '../chains/chain-backend.js';
-import type { BitcoinBackend } from '../chains/bitcoin/bitcoin-backend.js';
-import { decodeInvoice } from '../domain/invoice.js';
-import type { Network } from '../domain/markets.js';
-import type { OrderState } from '../domain/states.js';
-import { buildBitcoinClaim, ClaimNotWorthIt, type BitcoinClaim } from './claims/bitcoin-claim.js';
-import { readBitcoinHtlc, type BitcoinHtlcView } from './claims/bitcoin-htlc-view.js';
-import type { ClaimKeys } from './keys/claim-keys.js';
-import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from './payments/pay-invoice.js';
-import { decideClaimFee, type ClaimFeeDecision, type ClaimFeePolicy } from './rules/claim-fee-bump.js';
-import { judgeInvoice } from './rules/quoted-terms.js';
-import type { BitcoinHtlcRecord, ClaimRecord } from './state/provider-state.js';
+import { BroadcastRefused } from '../../chains/chain-backend.js';
+import type { BitcoinBackend } from '../../chains/bitcoin/bitcoin-backend.js';
+import { decodeInvoice } from '../../domain/invoice.js';
+import type { Network } from '../../domain/markets.js';
+import type { OrderState } from '../../domain/states.js';
+import { buildBitcoinClaim, ClaimNotWorthIt, type BitcoinClaim } from './bitcoin-claim.js';
+import { readBitcoinHtlc, type BitcoinHtlcView } from './bitcoin-htlc-view.js';
+import type { ClaimKeys } from '../keys/claim-keys.js';
+import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from '../payments/pay-invoice.js';
+import { decideClaimFee, type ClaimFeeDecision, type ClaimFeePolicy } from '../rules/claim-fee-bump.js';
+import { judgeInvoice } from '../rules/quoted-terms.js';
+import type { BitcoinHtlcRecord, ClaimRecord } from '../state/provider-state.js';
 
 export interface BitcoinOrder {
   orderId: string;

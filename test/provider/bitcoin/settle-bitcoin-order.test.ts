@@ -10,28 +10,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { address as bitcoinAddress, Transaction } from 'bitcoinjs-lib';
-import type { BitcoinBackend } from '../../src/chains/bitcoin/bitcoin-backend.js';
-import { openBitcoinBackend } from '../../src/chains/bitcoin/open-bitcoin-backend.js';
-import { LndRestBackend } from '../../src/chains/lightning/lnd-rest-backend.js';
-import { bitcoinJsNetwork, htlcPayToAddresses } from '../../src/domain/bitcoin.js';
-import { REPLACEABLE_SEQUENCE } from '../../src/provider/claims/bitcoin-claim.js';
-import { quoteBitcoinHtlc, type BitcoinQuoteDetails } from '../../src/provider/claims/bitcoin-quote.js';
-import { ClaimKeys } from '../../src/provider/keys/claim-keys.js';
+import type { BitcoinBackend } from '../../../src/chains/bitcoin/bitcoin-backend.js';
+import { openBitcoinBackend } from '../../../src/chains/bitcoin/open-bitcoin-backend.js';
+import { LndRestBackend } from '../../../src/chains/lightning/lnd-rest-backend.js';
+import { bitcoinJsNetwork, htlcPayToAddresses } from '../../../src/domain/bitcoin.js';
+import { REPLACEABLE_SEQUENCE } from '../../../src/provider/bitcoin/bitcoin-claim.js';
+import { quoteBitcoinHtlc, type BitcoinQuoteDetails } from '../../../src/provider/bitcoin/bitcoin-quote.js';
+import { ClaimKeys } from '../../../src/provider/keys/claim-keys.js';
 import {
   settleBitcoinOrder,
   type BitcoinOrder,
   type BitcoinSettlement,
   type BitcoinSettlementStep,
-} from '../../src/provider/settle-bitcoin-order.js';
-import { ProviderState } from '../../src/provider/state/provider-state.js';
-import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
-import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
-import { buildPayment, htlcOutputScript, p2wpkhAddress, scriptError, walletKey } from '../support/bitcoin-wallet.js';
-import { hex32 } from '../support/fixtures.js';
-import { makeInvoice } from '../support/invoices.js';
-import type { RunningStandIn } from '../support/lightning/https-stand-in.js';
-import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
-import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';
+} from '../../../src/provider/bitcoin/settle-bitcoin-order.js';
+import { ProviderState } from '../../../src/provider/state/provider-state.js';
+import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
+import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
+import { buildPayment, htlcOutputScript, p2wpkhAddress, scriptError, walletKey } from '../../support/bitcoin-wallet.js';
+import { hex32 } from '../../support/fixtures.js';
+import { makeInvoice } from '../../support/invoices.js';
+import type { RunningStandIn } from '../../support/lightning/https-stand-in.js';
+import { startLndRestStandIn } from '../../support/lightning/lnd-rest-stand-in.js';
+import { SimulatedPayments, type PayeeBehaviour } from '../../support/lightning/simulated-payments.js';
 
 const AMOUNT = 50_000n;
 const MARGIN = 10;

@@ -1,11 +1,12 @@
 import { parseDecimalAmount } from '../../domain/amounts.js';
 import type { Market } from '../../domain/markets.js';
-import { quoteBitcoinHtlc } from '../claims/bitcoin-quote.js';
+import { quoteBitcoinHtlc } from './bitcoin-quote.js';
 import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
 import type { QuoteDetailsRequest } from '../service-link/quote-responder.js';
-import { settleBitcoinOrder, type BitcoinSettlement, type BitcoinSettlementStep } from '../settle-bitcoin-order.js';
+import { settleBitcoinOrder, type BitcoinSettlement, type BitcoinSettlementStep } from './settle-bitcoin-order.js';
 import type { BitcoinHtlcRecord, QuoteRecord } from '../state/provider-state.js';
-import type { ChainSettlement, ClaimProgress, SettleOutcome } from './chain-settlement.js';
+import type { FundingDetailsView } from '../../client/views.js';
+import type { ChainSettlement, ClaimProgress, SettleOutcome } from '../daemon/chain-settlement.js';
 
 export interface BitcoinChainOptions {
   /** Everything but the routing fee limit, which is per market. */
@@ -112,27 +113,25 @@ function progressOf(
  * address and the amount must be the quote's.
  */
 function judgeBitcoinFunding(
-  fundDetails: unknown,
+  funding: FundingDetailsView,
   quote: QuoteRecord,
   market: Market,
   htlc: BitcoinHtlcRecord | undefined,
 ): ServiceAnswer {
   if (htlc === undefined) return { kind: 'another-quote' };
-  const funding = fundDetails as { amount?: unknown; details?: { redeemScript?: unknown; payToAddress?: unknown } };
-  const { redeemScript, payToAddress } = funding.details ?? {};
-  const amount =
-    typeof funding.amount === 'string' ? parseDecimalAmount(funding.amount, market.onchain.decimals) : undefined;
+  const { redeemScript, payToAddress } = 'redeemScript' in funding.details ? funding.details : {};
+  const amount = parseDecimalAmount(funding.amount, market.onchain.decimals);
   return judgeServiceAnswer(
     [
       {
         term: 'redeemScript',
         quoted: htlc.redeemScript.toLowerCase(),
-        answered: typeof redeemScript === 'string' ? redeemScript.toLowerCase() : undefined,
+        answered: redeemScript?.toLowerCase(),
       },
       {
         term: 'payToAddress',
         quoted: htlc.payToAddress,
-        answered: typeof payToAddress === 'string' ? payToAddress : undefined,
+        answered: payToAddress,
       },
       { term: 'amount', quoted: quote.onchainAmount.toString(), answered: amount?.toString() },
     ],

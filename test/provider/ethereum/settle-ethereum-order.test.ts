@@ -5,19 +5,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
-import { LndRestBackend } from '../../src/chains/lightning/lnd-rest-backend.js';
-import { encodeFundCalldata, ZERO_ADDRESS } from '../../src/domain/ethereum.js';
+import { LndRestBackend } from '../../../src/chains/lightning/lnd-rest-backend.js';
+import { encodeFundCalldata, ZERO_ADDRESS } from '../../../src/domain/ethereum.js';
 import {
   settleEthereumOrder,
   type EthereumOrder,
   type EthereumSettlement,
-} from '../../src/provider/settle-ethereum-order.js';
-import { ProviderState } from '../../src/provider/state/provider-state.js';
-import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
-import { makeInvoice, makeInvoiceForHash } from '../support/invoices.js';
-import type { RunningStandIn } from '../support/lightning/https-stand-in.js';
-import { startLndRestStandIn } from '../support/lightning/lnd-rest-stand-in.js';
-import { SimulatedPayments, type PayeeBehaviour } from '../support/lightning/simulated-payments.js';
+} from '../../../src/provider/ethereum/settle-ethereum-order.js';
+import { ProviderState } from '../../../src/provider/state/provider-state.js';
+import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
+import { makeInvoice, makeInvoiceForHash } from '../../support/invoices.js';
+import type { RunningStandIn } from '../../support/lightning/https-stand-in.js';
+import { startLndRestStandIn } from '../../support/lightning/lnd-rest-stand-in.js';
+import { SimulatedPayments, type PayeeBehaviour } from '../../support/lightning/simulated-payments.js';
 
 const REFUND_DELAY = 30n;
 const MARGIN = 10;

@@ -5,13 +5,14 @@ import { claimableFunders } from '../../domain/claimable-slots.js';
 import { decodeFundingCalldata, ZERO_ADDRESS } from '../../domain/ethereum.js';
 import type { Market } from '../../domain/markets.js';
 import { orderIdToBytes16 } from '../../domain/order-ids.js';
-import { readEthereumSlot } from '../claims/ethereum-claim.js';
-import { watchEthereumClaim } from '../claims/watch-ethereum-claim.js';
+import { readEthereumSlot } from './ethereum-claim.js';
+import { watchEthereumClaim } from './watch-ethereum-claim.js';
 import type { ClaimFeePolicy } from '../rules/claim-fee-bump.js';
 import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
-import { settleEthereumOrder, type EthereumSettlement } from '../settle-ethereum-order.js';
+import { settleEthereumOrder, type EthereumSettlement } from './settle-ethereum-order.js';
 import type { QuoteRecord } from '../state/provider-state.js';
-import type { ChainSettlement } from './chain-settlement.js';
+import type { FundingDetailsView } from '../../client/views.js';
+import type { ChainSettlement } from '../daemon/chain-settlement.js';
 
 export interface EthereumChainOptions {
   /** Everything but the routing fee limit, which is per market. */
@@ -108,21 +109,16 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
  * the quote's.
  */
 function judgeEthereumFunding(
-  fundDetails: unknown,
+  funding: FundingDetailsView,
   quote: QuoteRecord,
   options: EthereumChainOptions,
   payout: string,
 ): ServiceAnswer {
   const served = options.markets.get(quote.market);
   if (served === undefined) return { kind: 'another-quote' };
-  const funding = fundDetails as {
-    amount?: unknown;
-    details?: { unsignedFundingTx?: { to?: unknown; data?: unknown } };
-  };
-  const tx = funding.details?.unsignedFundingTx;
-  const call = typeof tx?.data === 'string' ? decodeFundingCalldata(tx.data) : undefined;
-  const amount =
-    typeof funding.amount === 'string' ? parseDecimalAmount(funding.amount, served.market.onchain.decimals) : undefined;
+  const tx = 'unsignedFundingTx' in funding.details ? funding.details.unsignedFundingTx : undefined;
+  const call = tx === undefined ? undefined : decodeFundingCalldata(tx.data);
+  const amount = parseDecimalAmount(funding.amount, served.market.onchain.decimals);
   const asset = call?.functionName === 'fundToken' ? call.token : call === undefined ? undefined : ZERO_ADDRESS;
   return judgeServiceAnswer(
     [
@@ -130,7 +126,7 @@ function judgeEthereumFunding(
       {
         term: 'contract',
         quoted: options.settlement.contract.toLowerCase(),
-        answered: typeof tx?.to === 'string' ? tx.to.toLowerCase() : undefined,
+        answered: tx?.to.toLowerCase(),
       },
       { term: 'paymentHash', quoted: quote.paymentHash.toLowerCase(), answered: call?.paymentHash },
       { term: 'asset', quoted: (served.market.onchain.tokenAddress ?? ZERO_ADDRESS).toLowerCase(), answered: asset },

@@ -1,10 +1,10 @@
 import type { Account, Chain, Hex, PublicClient, Transport, WalletClient } from 'viem';
-import { decodeInvoice } from '../domain/invoice.js';
-import type { OrderState } from '../domain/states.js';
-import { readEthereumSlot, sendEthereumClaim } from './claims/ethereum-claim.js';
-import { slotProblem, type SlotProblem } from './claims/ethereum-slot.js';
-import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from './payments/pay-invoice.js';
-import { judgeInvoice } from './rules/quoted-terms.js';
+import { decodeInvoice } from '../../domain/invoice.js';
+import type { OrderState } from '../../domain/states.js';
+import { readEthereumSlot, sendEthereumClaim } from './ethereum-claim.js';
+import { slotProblem, type SlotProblem } from './ethereum-slot.js';
+import { paymentStanding, payWhenCleared, type PaymentSettings, type PaymentStep } from '../payments/pay-invoice.js';
+import { judgeInvoice } from '../rules/quoted-terms.js';
 
 export interface EthereumOrder {
   orderId: string;

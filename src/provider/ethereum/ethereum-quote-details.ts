@@ -1,5 +1,5 @@
 import { encodeApproveCalldata, encodeFundCalldata, encodeFundTokenCalldata } from '../../domain/ethereum.js';
-import type { QuoteDetailsRequest } from './quote-responder.js';
+import type { QuoteDetailsRequest } from '../service-link/quote-responder.js';
 
 export interface EthereumQuoteTerms {
   swapContractAddress: string;

@@ -3,8 +3,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
 import { encodeFundCalldata, ZERO_ADDRESS } from '../../../src/domain/ethereum.js';
-import { readEthereumSlot, sendEthereumClaim } from '../../../src/provider/claims/ethereum-claim.js';
-import { slotProblem } from '../../../src/provider/claims/ethereum-slot.js';
+import { readEthereumSlot, sendEthereumClaim } from '../../../src/provider/ethereum/ethereum-claim.js';
+import { slotProblem } from '../../../src/provider/ethereum/ethereum-slot.js';
 import { decideClaimFee } from '../../../src/provider/rules/claim-fee-bump.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
 
