@@ -5,9 +5,13 @@
 // PostgreSQL): they run in a pass of their own, one at a time, before the others. The closing lines add up every
 // file's counts; the run fails when any file or check does.
 //
-// `--checks` also runs the type check, the lint and the dependency rules, side by side with the tests at a lower
-// CPU priority: the tests spend much of their time waiting (quote deadlines, chain polls, child processes
-// starting), and the checks take that idle CPU instead of running first, one after another.
+// `--checks` also runs the type check with the lint (one process on one TypeScript program:
+// scripts/check-types-and-lint.mjs) and the dependency rules, side by side with the tests at a lower CPU priority:
+// the tests spend much of their time waiting (quote deadlines, chain polls, child processes starting), and the
+// checks take that idle CPU instead of running first, one after another.
+// `--quick` is the short loop (`npm run test:quick`): the files of test/domain, test/store, test/api and test/ws
+// that start no Anvil, Chromium or demo, with PostgreSQL left out (LNSWAP_TEST_STORES=sqlite, read by
+// test/support/stores.ts), no checks.
 // `--record-durations` writes each file's wall time to scripts/test-durations.json, which orders the next runs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,7 +23,10 @@ import { build } from 'esbuild';
 const EXCLUSIVE = '.exclusive.test.ts';
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const SUMMARY_LINE = new RegExp(`^# (${COUNTS.join('|')}) (\\d+)$`);
-const CHECKS = ['typecheck', 'lint', 'depcheck'];
+const CHECKS = ['typecheck-and-lint', 'depcheck'];
+const QUICK_FOLDERS = ['test/domain', 'test/store', 'test/api', 'test/ws'];
+/** What the quick tier leaves out: a file importing the helper that starts Anvil, Chromium or the demo. */
+const SLOW_HELPER = /from '[^']*\/support\/(anvil|chromium|demo-service)\.js'/;
 const SOURCES = ['src', 'test', 'bench', 'scripts', 'examples'];
 const BUILD_DIRECTORY = 'build';
 const DURATIONS_FILE = join('scripts', 'test-durations.json');
@@ -126,15 +133,25 @@ function startCheck(name) {
   });
 }
 
+/** The quick tier's files: the fast folders' files that need no slow helper. */
+function quickFiles() {
+  return QUICK_FOLDERS.flatMap((dir) => findFiles(dir, '.test.ts')).filter(
+    (file) => !file.endsWith(EXCLUSIVE) && !SLOW_HELPER.test(readFileSync(file, 'utf8')),
+  );
+}
+
 const args = process.argv.slice(2);
 const withChecks = args.includes('--checks');
+const quick = args.includes('--quick');
+if (quick) process.env.LNSWAP_TEST_STORES = 'sqlite';
 const recordDurations = args.includes('--record-durations');
 const named = args.filter((arg) => !arg.startsWith('--'));
 
 const checks = withChecks ? Promise.all(CHECKS.map(startCheck)) : Promise.resolve([]);
 await transpile();
 const durations = readDurations();
-const files = longestFirst(named.length > 0 ? named : findFiles('test', '.test.ts'), durations);
+const chosen = named.length > 0 ? named : quick ? quickFiles() : findFiles('test', '.test.ts');
+const files = longestFirst(chosen, durations);
 // The exclusive files first: running one at a time, they leave a core to the checks, which would otherwise take
 // it from the shared pass.
 const results = [
