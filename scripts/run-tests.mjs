@@ -16,7 +16,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
 
@@ -25,8 +25,9 @@ const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo
 const SUMMARY_LINE = new RegExp(`^# (${COUNTS.join('|')}) (\\d+)$`);
 const CHECKS = ['typecheck-and-lint', 'depcheck'];
 const QUICK_FOLDERS = ['test/domain', 'test/store', 'test/api', 'test/ws'];
-/** What the quick tier leaves out: a file importing the helper that starts Anvil, Chromium or the demo. */
-const SLOW_HELPER = /from '[^']*\/support\/(anvil|chromium|demo-service)\.js'/;
+/** What the quick tier leaves out: a file that imports, itself or through other test modules, one of these. */
+const SLOW_HELPERS = ['anvil', 'chromium', 'demo-service'].map((name) => join('test', 'support', `${name}.ts`));
+const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+)\.js'/g;
 const SOURCES = ['src', 'test', 'bench', 'scripts', 'examples'];
 const BUILD_DIRECTORY = 'build';
 const DURATIONS_FILE = join('scripts', 'test-durations.json');
@@ -133,10 +134,21 @@ function startCheck(name) {
   });
 }
 
+/** Whether `file` imports one of SLOW_HELPERS, directly or through the test modules it imports. */
+function needsSlowHelper(file, seen = new Set()) {
+  if (SLOW_HELPERS.includes(file)) return true;
+  if (seen.has(file) || !file.startsWith(`test${sep}`) || !existsSync(file)) return false;
+  seen.add(file);
+  const imported = [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].map(([, path]) =>
+    join(dirname(file), `${path}.ts`),
+  );
+  return imported.some((path) => needsSlowHelper(path, seen));
+}
+
 /** The quick tier's files: the fast folders' files that need no slow helper. */
 function quickFiles() {
   return QUICK_FOLDERS.flatMap((dir) => findFiles(dir, '.test.ts')).filter(
-    (file) => !file.endsWith(EXCLUSIVE) && !SLOW_HELPER.test(readFileSync(file, 'utf8')),
+    (file) => !file.endsWith(EXCLUSIVE) && !needsSlowHelper(file),
   );
 }
 
