@@ -5,21 +5,29 @@
 // PostgreSQL): they run in a pass of their own, one at a time, before the others. The closing lines add up every
 // file's counts; the run fails when any file or check does.
 //
-// `--checks` also runs the type check, the lint and the dependency rules, side by side with the tests at a lower
-// CPU priority: the tests spend much of their time waiting (quote deadlines, chain polls, child processes
-// starting), and the checks take that idle CPU instead of running first, one after another.
+// `--checks` also runs the type check with the lint (one process on one TypeScript program:
+// scripts/check-types-and-lint.mjs) and the dependency rules, side by side with the tests at a lower CPU priority:
+// the tests spend much of their time waiting (quote deadlines, chain polls, child processes starting), and the
+// checks take that idle CPU instead of running first, one after another.
+// `--quick` is the short loop (`npm run test:quick`): the files of test/domain, test/store, test/api and test/ws
+// that start no Anvil, Chromium or demo, with PostgreSQL left out (LNSWAP_TEST_STORES=sqlite, read by
+// test/support/stores.ts), no checks.
 // `--record-durations` writes each file's wall time to scripts/test-durations.json, which orders the next runs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
 
 const EXCLUSIVE = '.exclusive.test.ts';
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const SUMMARY_LINE = new RegExp(`^# (${COUNTS.join('|')}) (\\d+)$`);
-const CHECKS = ['typecheck', 'lint', 'depcheck'];
+const CHECKS = ['typecheck-and-lint', 'depcheck'];
+const QUICK_FOLDERS = ['test/domain', 'test/store', 'test/api', 'test/ws'];
+/** What the quick tier leaves out: a file that imports, itself or through other test modules, one of these. */
+const SLOW_HELPERS = ['anvil', 'chromium', 'demo-service'].map((name) => join('test', 'support', `${name}.ts`));
+const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+)\.js'/g;
 const SOURCES = ['src', 'test', 'bench', 'scripts', 'examples'];
 const BUILD_DIRECTORY = 'build';
 const DURATIONS_FILE = join('scripts', 'test-durations.json');
@@ -126,15 +134,36 @@ function startCheck(name) {
   });
 }
 
+/** Whether `file` imports one of SLOW_HELPERS, directly or through the test modules it imports. */
+function needsSlowHelper(file, seen = new Set()) {
+  if (SLOW_HELPERS.includes(file)) return true;
+  if (seen.has(file) || !file.startsWith(`test${sep}`) || !existsSync(file)) return false;
+  seen.add(file);
+  const imported = [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].map(([, path]) =>
+    join(dirname(file), `${path}.ts`),
+  );
+  return imported.some((path) => needsSlowHelper(path, seen));
+}
+
+/** The quick tier's files: the fast folders' files that need no slow helper. */
+function quickFiles() {
+  return QUICK_FOLDERS.flatMap((dir) => findFiles(dir, '.test.ts')).filter(
+    (file) => !file.endsWith(EXCLUSIVE) && !needsSlowHelper(file),
+  );
+}
+
 const args = process.argv.slice(2);
 const withChecks = args.includes('--checks');
+const quick = args.includes('--quick');
+if (quick) process.env.LNSWAP_TEST_STORES = 'sqlite';
 const recordDurations = args.includes('--record-durations');
 const named = args.filter((arg) => !arg.startsWith('--'));
 
 const checks = withChecks ? Promise.all(CHECKS.map(startCheck)) : Promise.resolve([]);
 await transpile();
 const durations = readDurations();
-const files = longestFirst(named.length > 0 ? named : findFiles('test', '.test.ts'), durations);
+const chosen = named.length > 0 ? named : quick ? quickFiles() : findFiles('test', '.test.ts');
+const files = longestFirst(chosen, durations);
 // The exclusive files first: running one at a time, they leave a core to the checks, which would otherwise take
 // it from the shared pass.
 const results = [
