@@ -79,8 +79,9 @@ export async function connectEthereum(
   const chainId = identity.chainId ?? 0;
   const mismatch = ethereumChainMismatch(chainId, markets, catalog);
   if (mismatch !== undefined) throw new Error(`refusing to watch the Ethereum node: ${mismatch}`);
-  const refundDelayBlocks = await backend.refundDelay();
+  // The version first: an address without code is refused with that reason rather than a failed call.
   const version = await backend.swapContractVersion();
+  const refundDelayBlocks = await backend.refundDelay();
   const view = chains.ethereum ?? { blockHeight: (await backend.tip()).height, swapContractAddress: address };
   const recorded = recordedSwapContract(view, address);
   const isCurrent = chains.ethereum?.swapContractAddress.toLowerCase() === address.toLowerCase();
