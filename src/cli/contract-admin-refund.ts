@@ -5,6 +5,7 @@ import { assetOfIn, slotTermsOf } from '../domain/ethereum-slots.js';
 import { catalogOf } from '../domain/market-catalog.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import { orderSlots } from '../domain/order-slots.js';
+import { swapContractOfOrder } from '../domain/swap-contracts.js';
 import type { Store } from '../store/store.js';
 import { connectWallet } from '../chains/ethereum/wallet-connection.js';
 import { baseUnitsText, planAdminRefund, weiText, type AdminRefundChoice } from './admin-refund-plan.js';
@@ -60,8 +61,10 @@ async function adminRefund(store: Store, request: AdminRefundRequest, say: (line
   if (order.state !== ADMIN_REFUND_STATE && !request.force) {
     throw new Error(`order ${order.id} is ${order.state}, not ${ADMIN_REFUND_STATE}: refusing without --force`);
   }
-  const contract = configuration.chains.ethereum?.swapContractAddress;
-  if (contract === undefined) throw new Error('the store names no swap contract (chains.ethereum)');
+  const view = configuration.chains.ethereum;
+  if (view === undefined) throw new Error('the store names no swap contract (chains.ethereum)');
+  // The order's money is in the contract it was made on, which may no longer be the one new quotes use.
+  const contract = swapContractOfOrder(order, view).address;
 
   const { chainId, publicClient, walletClient } = await connectWallet(request.rpcUrl, account);
   if (!ethereumChainFitsNetwork(chainId, asset.network)) {

@@ -4,11 +4,13 @@ import { deploySwapContract } from '../chains/ethereum/deploy-swap-contract.js';
 import { boundedNodeTransport } from '../chains/ethereum/node-transport.js';
 import { nodeCallFailureIn } from '../chains/node-faults.js';
 import { nodeUrlForLog } from '../domain/node-url.js';
+import type { SwapContractVersion } from '../domain/order.js';
 import { UsageError } from './usage-error.js';
 
 export interface DeployRequest {
   readonly rpcUrl: string;
   readonly refundDelay: bigint;
+  readonly version: SwapContractVersion;
   readonly privateKey: `0x${string}`;
 }
 
@@ -51,9 +53,14 @@ async function deploy(request: DeployRequest, account: ReturnType<typeof account
   const publicClient = createPublicClient({ chain, transport, pollingInterval: RECEIPT_POLLING_MS });
   const walletClient = createWalletClient({ chain, transport, account, pollingInterval: RECEIPT_POLLING_MS });
   say(
-    `deploying the swap contract on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`,
+    `deploying the swap contract version ${request.version} on chain id ${chainId} from ${account.address}, refund delay ${request.refundDelay} blocks`,
   );
-  const address = await deploySwapContract({ publicClient, walletClient, refundDelay: request.refundDelay });
+  const address = await deploySwapContract({
+    publicClient,
+    walletClient,
+    refundDelay: request.refundDelay,
+    version: request.version,
+  });
   say(address);
 }
 

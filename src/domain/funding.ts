@@ -1,6 +1,7 @@
 import { encodeApproveCalldata, encodeFundCalldata, encodeFundTokenCalldata, ZERO_ADDRESS } from './ethereum.js';
 import type { Market } from './markets.js';
 import type { ChainViews, OrderRecord } from './order.js';
+import { swapContractOfOrder } from './swap-contracts.js';
 
 export interface BitcoinFundingDetails {
   redeemScript: string;
@@ -54,7 +55,8 @@ function bitcoinDetails(order: OrderRecord): BitcoinFundingDetails {
 function ethereumDetails(order: OrderRecord, market: Market, chains: ChainViews): EthereumFundingDetails {
   if (chains.ethereum === undefined)
     throw new Error(`no ethereum chain view to derive the funding of order ${order.id}`);
-  const contract = chains.ethereum.swapContractAddress;
+  // The contract the order was made on, which stays its contract after new quotes move to another.
+  const contract = swapContractOfOrder(order, chains.ethereum).address;
   // An order without a claimer (imported without one) names the zero address, which the contract refuses:
   // it cannot be funded into a slot nobody could claim.
   const claimer = order.claimAddress ?? ZERO_ADDRESS;

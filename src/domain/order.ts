@@ -68,9 +68,28 @@ export interface BitcoinChainView {
   readonly feeTokensPerVirtualByte: number;
 }
 
+/** The swap contract versions the service can watch: v2's slots, and v3's, which add cooperative refunds. */
+export type SwapContractVersion = 2 | 3;
+
+/** A swap contract the service has quoted on. */
+export interface SwapContract {
+  /** Lowercase. */
+  readonly address: string;
+  readonly version: SwapContractVersion;
+  /** Ms since the epoch when new quotes began to use it; 0 when it was in use before the history was kept. */
+  readonly since: number;
+}
+
 export interface EthereumChainView {
   readonly blockHeight: number;
+  /** The contract new quotes use. */
   readonly swapContractAddress: string;
+  /**
+   * Every swap contract the service has used, oldest first. The stores always answer it, the current contract
+   * among them; a view written without it (an import, a test) keeps the stored history and adds the current
+   * contract to it as version 2 when it is missing.
+   */
+  readonly contracts?: readonly SwapContract[];
 }
 
 /** The service's current view of each chain; Bitcoin-style markets use `bitcoin`, Ethereum-style `ethereum`. */

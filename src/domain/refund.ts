@@ -3,6 +3,7 @@ import type { Market } from './markets.js';
 import type { ChainViews, OrderRecord, OrderTransaction } from './order.js';
 import type { OrderSlot } from './order-slots.js';
 import type { OrderState } from './states.js';
+import { swapContractOfOrder } from './swap-contracts.js';
 
 export interface BitcoinRefundDetails {
   refundAddress?: string;
@@ -121,7 +122,7 @@ function chainDetails(
     if (ethereum === undefined) throw new Error(`no ethereum chain view to derive the refund of order ${order.id}`);
     return {
       blockHeight: ethereum.blockHeight,
-      details: { to: ethereum.swapContractAddress, data: encodeRefundCalldata(order.id) },
+      details: { to: swapContractOfOrder(order, ethereum).address, data: encodeRefundCalldata(order.id) },
     };
   }
   const bitcoin = chains.bitcoin;

@@ -1,12 +1,20 @@
 import type { Network } from '../domain/markets.js';
 import type { TokenAsset } from '../domain/market-catalog.js';
-import type { ChainViews, PayReq, ProviderCredential, ProviderRecord } from '../domain/order.js';
+import type { ChainViews, PayReq, ProviderCredential, ProviderRecord, SwapContract } from '../domain/order.js';
+import { swapContractsOf, UNRECORDED_CONTRACT_VERSION } from '../domain/swap-contracts.js';
 
 export interface ChainViewRow {
   chain: string;
   block_height: number;
   fee_tokens_per_virtual_byte: number | null;
   swap_contract_address: string | null;
+}
+
+export interface SwapContractRow {
+  address: string;
+  version: number;
+  /** PostgreSQL answers a BIGINT as a string. */
+  since: number | string;
 }
 
 export interface ProviderRow {
@@ -49,8 +57,38 @@ export function chainViewValues(chains: ChainViews): [string, number, number | n
   return rows;
 }
 
+/**
+ * Rows for `swap_contracts (address, version, since)`: `recorded` replace the stored rows of their address,
+ * `unrecorded` (the current contract of a view written without its history) is added only when no row names it.
+ */
+export function swapContractValues(chains: ChainViews): {
+  recorded: [string, number, number][];
+  unrecorded: [string, number, number][];
+} {
+  const ethereum = chains.ethereum;
+  if (ethereum === undefined) return { recorded: [], unrecorded: [] };
+  return {
+    recorded: (ethereum.contracts ?? []).map((contract) => [
+      contract.address.toLowerCase(),
+      contract.version,
+      contract.since,
+    ]),
+    unrecorded: [[ethereum.swapContractAddress.toLowerCase(), UNRECORDED_CONTRACT_VERSION, 0]],
+  };
+}
+
+/** The history oldest first: by `since`, then by address for contracts of the same moment. */
+function swapContractsFromRows(rows: readonly SwapContractRow[]): SwapContract[] {
+  return rows
+    .map((row) => ({ address: row.address, version: row.version as SwapContract['version'], since: Number(row.since) }))
+    .sort((left, right) => left.since - right.since || compareText(left.address, right.address));
+}
+
 /** The schema's CHECKs guarantee each chain's own column is set. */
-export function chainViewsFromRows(rows: readonly ChainViewRow[]): ChainViews {
+export function chainViewsFromRows(
+  rows: readonly ChainViewRow[],
+  contractRows: readonly SwapContractRow[],
+): ChainViews {
   const bitcoin = rows.find((row) => row.chain === 'bitcoin');
   const ethereum = rows.find((row) => row.chain === 'ethereum');
   return {
@@ -65,12 +103,14 @@ export function chainViewsFromRows(rows: readonly ChainViewRow[]): ChainViews {
     ...(ethereum === undefined
       ? {}
       : {
-          ethereum: {
-            blockHeight: ethereum.block_height,
-            swapContractAddress: ethereum.swap_contract_address as string,
-          },
+          ethereum: ethereumView(ethereum, contractRows),
         }),
   };
+}
+
+function ethereumView(row: ChainViewRow, contractRows: readonly SwapContractRow[]) {
+  const view = { blockHeight: row.block_height, swapContractAddress: row.swap_contract_address as string };
+  return { ...view, contracts: swapContractsOf({ ...view, contracts: swapContractsFromRows(contractRows) }) };
 }
 
 /** Rows for `tokens (position, ticker, network, address, decimals)`, in configuration order. */

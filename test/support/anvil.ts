@@ -19,6 +19,7 @@ import { startAnvilProcess } from '../../src/demo/ethereum/anvil-process.js';
 import { DEMO_TOKEN_ARTIFACT_ABI } from '../../src/demo/ethereum/demo-token-artifact.js';
 import { deployDemoToken } from '../../src/demo/ethereum/deploy-demo-token.js';
 import { deploySwapContract } from '../../src/chains/ethereum/deploy-swap-contract.js';
+import type { SwapContractVersion } from '../../src/domain/order.js';
 
 /** Anvil's own default mnemonic: the accounts (and their keys) are the same on every run. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -67,8 +68,8 @@ export interface AnvilNode {
   snapshot(): Promise<Hex>;
   /** evm_revert: back to the snapshot's chain, dropping every block mined since (a reorg). */
   revert(id: Hex): Promise<void>;
-  /** Deploys the swap contract from `owner` (default accounts[0]). */
-  deploySwapContract(refundDelay: bigint, owner?: Account): Promise<Address>;
+  /** Deploys the swap contract of `version` (default 2) from `owner` (default accounts[0]). */
+  deploySwapContract(refundDelay: bigint, owner?: Account, version?: SwapContractVersion): Promise<Address>;
   /** Deploys a DemoToken (a standard ERC-20) from `minter` (default accounts[0]), who alone may mint. */
   deployDemoToken(options: DemoTokenOptions): Promise<Address>;
   /** Mints `amount` base units of a DemoToken to `to`; `minter` must be its deployer (default accounts[0]). */
@@ -142,8 +143,8 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
     blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
     snapshot: () => testClient.snapshot(),
     revert: (id) => testClient.revert({ id }),
-    deploySwapContract: (refundDelay, account = owner) =>
-      deploySwapContract({ publicClient, walletClient: wallet(account), refundDelay }),
+    deploySwapContract: (refundDelay, account = owner, version = 2) =>
+      deploySwapContract({ publicClient, walletClient: wallet(account), refundDelay, version }),
     deployDemoToken: ({ name = 'Demo USD', symbol = 'SUSDC', decimals = 6, minter = owner }) =>
       deployDemoToken({ publicClient, walletClient: wallet(minter), name, symbol, decimals }),
     mintDemoToken: async (token, to, amount, minter = owner) => {

@@ -1,5 +1,6 @@
 import { BlockNotFoundError, createPublicClient, parseTransaction, type Hex, type Log, type PublicClient } from 'viem';
 import { nodeUrlForLog } from '../../domain/node-url.js';
+import type { SwapContractVersion } from '../../domain/order.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
 import {
   BroadcastRefused,
@@ -14,9 +15,11 @@ import { NodeCallFailed } from '../node-faults.js';
 import { boundedNodeTransport } from './node-transport.js';
 import { networkOfChainId } from './networks.js';
 import { SWAP_CONTRACT_ARTIFACT_ABI as SWAP_CONTRACT_WATCH_ABI } from './swap-contract-artifact.js';
+import { swapContractVersionOfCode } from './swap-contract-version.js';
 
 export interface EthereumBackendOptions {
   readonly rpcUrl: string;
+  /** The contract new quotes use; logs are read from it and from every contract a watched order was made on. */
   readonly swapContractAddress: string;
   /** Longest block range of one eth_getLogs call; public nodes commonly refuse more than a few thousand. */
   readonly maxRangeBlocks?: number;
@@ -24,11 +27,11 @@ export interface EthereumBackendOptions {
   readonly timeoutMs?: number;
   /** Largest answer of one call, in bytes (a log query over `maxRangeBlocks` is the largest). */
   readonly maxAnswerBytes?: number;
-  /** Told once per log query that answered logs of other contracts, which are dropped whatever they say. */
+  /** Told once per log query that answered logs of unwatched contracts, which are dropped whatever they say. */
   readonly onForeignLogs?: (foreign: ForeignLogs) => void;
 }
 
-/** Logs a node answered to a query for the watched contract that another contract emitted. */
+/** Logs a node answered to a query for the watched contracts that another contract emitted. */
 export interface ForeignLogs {
   readonly range: BlockRange;
   readonly count: number;
@@ -38,7 +41,10 @@ export interface ForeignLogs {
 
 export const DEFAULT_MAX_RANGE_BLOCKS = 2_000;
 
-/** The swap contract on an Ethereum node, through JSON-RPC. */
+/**
+ * The swap contracts on an Ethereum node, through JSON-RPC: the current one, and each one a watched order was made
+ * on (its `payToAddress`), whose logs count toward that order alone.
+ */
 export class EthereumBackend implements ChainBackend {
   readonly chain = 'ethereum';
   readonly maxRangeBlocks: number;
@@ -125,28 +131,44 @@ export class EthereumBackend implements ChainBackend {
     return Number(delay);
   }
 
+  /**
+   * The version of the current contract, read from its code: the third's carries `refundCooperative`'s selector
+   * in its dispatcher. Throws when there is no contract at the address.
+   */
+  async swapContractVersion(): Promise<SwapContractVersion> {
+    const code = await this.answer('eth_getCode', () => this.client.getCode({ address: this.address }));
+    if (code === undefined || code === '0x') throw new Error(`no contract at ${this.address}`);
+    return swapContractVersionOfCode(code);
+  }
+
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
     if (range.to - range.from + 1 > this.maxRangeBlocks) {
       throw new RangeError(`block range ${range.from}..${range.to} is longer than ${this.maxRangeBlocks} blocks`);
     }
-    const watched = new Set(watch.orders.map((order) => order.orderId));
+    // Each order counts only what happens in the contract it was made on: the same order id in another contract
+    // is someone else's slot.
+    const contractOf = new Map(watch.orders.map((order) => [order.orderId, order.payToAddress.toLowerCase()]));
+    const contracts = [...new Set([this.address, ...contractOf.values()])] as Hex[];
     const logs = await this.client.getLogs({
-      address: this.address,
+      address: contracts,
       events: SWAP_CONTRACT_WATCH_ABI.filter((item) => item.type === 'event'),
       fromBlock: BigInt(range.from),
       toBlock: BigInt(range.to),
       strict: true,
     });
     // The node is not trusted to have filtered: a log of another contract may carry the same events.
-    const ours = logs.filter((log) => log.address.toLowerCase() === this.address);
+    const ours = logs.filter((log) => contracts.includes(log.address.toLowerCase() as Hex));
     if (ours.length < logs.length) {
-      const addresses = [...new Set(logs.map((log) => log.address.toLowerCase()))].filter((a) => a !== this.address);
+      const addresses = [...new Set(logs.map((log) => log.address.toLowerCase() as Hex))].filter(
+        (address) => !contracts.includes(address),
+      );
       this.onForeignLogs?.({ range, count: logs.length - ours.length, addresses });
     }
     return ours
       .flatMap((log) => {
         const observation = observationOf(log);
-        return observation !== undefined && watched.has(observation.orderId) ? [observation] : [];
+        if (observation === undefined) return [];
+        return contractOf.get(observation.orderId) === log.address.toLowerCase() ? [observation] : [];
       })
       .sort((a, b) => a.block.height - b.block.height || a.position - b.position);
   }

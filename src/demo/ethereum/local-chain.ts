@@ -120,6 +120,7 @@ async function deployOn(anvil: AnvilProcess): Promise<LocalChain> {
     publicClient,
     walletClient: owner,
     refundDelay: BigInt(DEMO_REFUND_DELAY_BLOCKS),
+    version: 2,
   });
   const tokenAddress = await deployDemoToken({
     publicClient,

@@ -3,6 +3,8 @@ import type { ChainBackend } from '../../chains/chain-backend.js';
 import { ethereumChainFitsNetwork, ethereumChainMismatch } from '../../domain/chain-networks.js';
 import { isEthereumAddress } from '../../domain/ethereum.js';
 import { assetOfIn } from '../../domain/ethereum-slots.js';
+import type { SwapContractVersion } from '../../domain/order.js';
+import { recordedSwapContract, switchSwapContract } from '../../domain/swap-contracts.js';
 import { catalogOf, type MarketCatalog } from '../../domain/market-catalog.js';
 import type { ChainWatchStore, ConfigurationReadStore } from '../../store/store.js';
 import type { ChainHealth } from './chain-health.js';
@@ -15,7 +17,10 @@ import { startPeriodicTask, type PeriodicTask } from '../operations/periodic-tas
 export interface EthereumWatchOptions {
   /** JSON-RPC (HTTP) URL of the node. */
   readonly rpcUrl: string;
-  /** The swap contract to watch; replaces the store's `chains.ethereum.swapContractAddress` when given. */
+  /**
+   * The swap contract new quotes use; when it is not the store's `chains.ethereum.swapContractAddress`, it becomes
+   * the current contract of the history, and the earlier ones stay watched for the orders made on them.
+   */
   readonly swapContractAddress?: string;
   /** Blocks a funding, claim or refund needs before it counts (1: in a block is enough). Default 12. */
   readonly confirmations?: number;
@@ -32,9 +37,13 @@ export interface EthereumWatchOptions {
 export const DEFAULT_ETHEREUM_CONFIRMATIONS = 12;
 export const DEFAULT_ETHEREUM_POLL_INTERVAL_MS = 1_000;
 
-/** A backend of an Ethereum node watching one swap contract, which it can ask for its refund delay. */
+/**
+ * A backend of an Ethereum node watching the current swap contract (and those of the orders it is handed), which it
+ * can ask for the current contract's refund delay and version.
+ */
 export interface EthereumContractBackend extends ChainBackend {
   refundDelay(): Promise<number>;
+  swapContractVersion(): Promise<SwapContractVersion>;
 }
 
 /** Opens the backend for the swap contract at `swapContractAddress`; the composition root picks the implementation. */
@@ -49,12 +58,14 @@ export interface EthereumConnection {
 
 /**
  * Connects to the node and the contract before the service starts serving: reads the chain id and the
- * contract's refund delay, and points the store's Ethereum chain view at the contract being watched.
+ * contract's refund delay, and makes the contract the current one of the store's Ethereum chain view, recording
+ * its version (read from its code) in the view's history.
  */
 export async function connectEthereum(
   store: ConfigurationReadStore & ChainWatchStore,
   options: EthereumWatchOptions,
   openBackend: EthereumBackendFactory,
+  now: () => number = Date.now,
 ): Promise<EthereumConnection> {
   const configuration = await store.getConfiguration();
   const { chains, markets } = configuration;
@@ -68,12 +79,17 @@ export async function connectEthereum(
   const chainId = identity.chainId ?? 0;
   const mismatch = ethereumChainMismatch(chainId, markets, catalog);
   if (mismatch !== undefined) throw new Error(`refusing to watch the Ethereum node: ${mismatch}`);
+  // The version first: an address without code is refused with that reason rather than a failed call.
+  const version = await backend.swapContractVersion();
   const refundDelayBlocks = await backend.refundDelay();
-  if (chains.ethereum?.swapContractAddress !== address) {
-    const tip = await backend.tip();
-    await store.setChainViews({
-      ethereum: { blockHeight: chains.ethereum?.blockHeight ?? tip.height, swapContractAddress: address },
-    });
+  const view = chains.ethereum ?? { blockHeight: (await backend.tip()).height, swapContractAddress: address };
+  const recorded = recordedSwapContract(view, address);
+  const isCurrent = chains.ethereum?.swapContractAddress.toLowerCase() === address.toLowerCase();
+  if (!isCurrent || recorded?.version !== version) {
+    // A contract already current keeps its `since`: only its version is corrected (an import records a snapshot's
+    // contract as version 2, the snapshot format having no place for the version).
+    const since = isCurrent && recorded !== undefined ? recorded.since : now();
+    await store.setChainViews({ ethereum: switchSwapContract(view, { address, version, since }) });
   }
   return { backend, chainId, refundDelayBlocks };
 }

@@ -220,4 +220,19 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'every swap contract the service has used, with its version',
+    // Orders made on an earlier contract stay watched and answer with it after new quotes move to another. The
+    // contract in use before the history was kept is the second version, in use since before anything (0).
+    sql: `
+      CREATE TABLE swap_contracts (
+        address TEXT COLLATE "C" PRIMARY KEY,
+        version INTEGER NOT NULL CHECK (version IN (2, 3)),
+        since BIGINT NOT NULL
+      );
+      INSERT INTO swap_contracts (address, version, since)
+        SELECT lower(swap_contract_address), 2, 0 FROM chain_views WHERE chain = 'ethereum';
+    `,
+  },
 ];

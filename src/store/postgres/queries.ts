@@ -188,6 +188,19 @@ export const UPSERT_CHAIN_VIEW = named(
      fee_tokens_per_virtual_byte = excluded.fee_tokens_per_virtual_byte,
      swap_contract_address = excluded.swap_contract_address`,
 );
+export const SELECT_SWAP_CONTRACTS = named(
+  'select-swap-contracts',
+  'SELECT address, version, since FROM swap_contracts',
+);
+export const UPSERT_SWAP_CONTRACT = named(
+  'upsert-swap-contract',
+  `INSERT INTO swap_contracts (address, version, since) VALUES ($1, $2, $3)
+   ON CONFLICT (address) DO UPDATE SET version = excluded.version, since = excluded.since`,
+);
+export const ADD_UNRECORDED_SWAP_CONTRACT = named(
+  'add-unrecorded-swap-contract',
+  'INSERT INTO swap_contracts (address, version, since) VALUES ($1, $2, $3) ON CONFLICT (address) DO NOTHING',
+);
 export const SELECT_PROVIDERS = named('select-providers', 'SELECT id, active FROM providers');
 export const SELECT_PROVIDER_MARKETS = named(
   'select-provider-markets',

@@ -1,11 +1,12 @@
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
-import { chainViewValues, providerMarketValues, tokenValues } from '../configuration-rows.js';
+import { chainViewValues, providerMarketValues, swapContractValues, tokenValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
 import { STORED_ORDER_COLUMNS, storedOrderValues, TRANSACTION_COLUMNS, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
 import type { Queryable } from './pool.js';
 import {
+  ADD_UNRECORDED_SWAP_CONTRACT,
   APPEND_HISTORY,
   APPEND_TRANSACTION,
   DELETE_CHAIN_VIEWS,
@@ -23,6 +24,7 @@ import {
   SELECT_ORDER_STATES_FOR_UPDATE,
   UPDATE_SAME_TRANSACTION,
   UPSERT_CHAIN_VIEW,
+  UPSERT_SWAP_CONTRACT,
   UPSERT_ORDERS,
   UPSERT_PROVIDER,
   type NamedQuery,
@@ -139,6 +141,9 @@ export async function transitionOrder(client: Queryable, transition: StateTransi
 
 export async function upsertChainViews(client: Queryable, chains: ChainViews): Promise<void> {
   for (const row of chainViewValues(chains)) await client.query({ ...UPSERT_CHAIN_VIEW, values: row });
+  const contracts = swapContractValues(chains);
+  for (const row of contracts.recorded) await client.query({ ...UPSERT_SWAP_CONTRACT, values: row });
+  for (const row of contracts.unrecorded) await client.query({ ...ADD_UNRECORDED_SWAP_CONTRACT, values: row });
 }
 
 export async function upsertProvider(client: Queryable, provider: ProviderRecord): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type ChainViewRow,
   type ProviderMarketRow,
   type ProviderRow,
+  type SwapContractRow,
   type TokenRow,
 } from '../configuration-rows.js';
 import type { ConfigurationReadStore } from '../store.js';
@@ -18,7 +19,10 @@ export function sqliteConfigurationReads({ statements, changes }: SqliteContext)
 } {
   const cache = new ConfigurationCache(changes, async () => ({
     markets: statements.selectMarkets.all() as string[],
-    chains: chainViewsFromRows(statements.selectChainViews.all() as ChainViewRow[]),
+    chains: chainViewsFromRows(
+      statements.selectChainViews.all() as ChainViewRow[],
+      statements.selectSwapContracts.all() as SwapContractRow[],
+    ),
     providers: providersFromRows(
       statements.selectProviders.all() as ProviderRow[],
       statements.selectProviderMarkets.all() as ProviderMarketRow[],

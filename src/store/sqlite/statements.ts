@@ -101,6 +101,14 @@ export function prepareStatements(db: Database) {
          fee_tokens_per_virtual_byte = excluded.fee_tokens_per_virtual_byte,
          swap_contract_address = excluded.swap_contract_address`,
     ),
+    selectSwapContracts: prepare('SELECT address, version, since FROM swap_contracts'),
+    upsertSwapContract: prepare(
+      `INSERT INTO swap_contracts (address, version, since) VALUES (?, ?, ?)
+       ON CONFLICT (address) DO UPDATE SET version = excluded.version, since = excluded.since`,
+    ),
+    addUnrecordedSwapContract: prepare(
+      'INSERT INTO swap_contracts (address, version, since) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING',
+    ),
     selectProviders: prepare('SELECT id, active FROM providers'),
     selectProviderMarkets: prepare('SELECT * FROM provider_markets ORDER BY provider_id, position'),
     upsertProvider: prepare(

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
-import { chainViewValues, providerMarketValues, tokenValues } from '../configuration-rows.js';
+import { chainViewValues, providerMarketValues, swapContractValues, tokenValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
 import { storedOrderValues, transactionValues } from '../order-rows.js';
 import type { StateTransition, StoreConfiguration } from '../store.js';
@@ -52,6 +52,9 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
 
   const upsertChainViews = db.transaction((chains: ChainViews) => {
     for (const row of chainViewValues(chains)) statements.upsertChainView.run(...row);
+    const contracts = swapContractValues(chains);
+    for (const row of contracts.recorded) statements.upsertSwapContract.run(...row);
+    for (const row of contracts.unrecorded) statements.addUnrecordedSwapContract.run(...row);
   });
 
   const upsertProvider = db.transaction((provider: ProviderRecord) => {

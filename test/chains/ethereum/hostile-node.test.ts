@@ -71,7 +71,7 @@ describe('the Ethereum backend against a hostile node', () => {
   test('contract deploy says what the node did, never viem\'s "Cannot convert [object Object] to a BigInt"', async () => {
     node.mode = 'objectResults';
     const error = await deployFromCli(
-      { rpcUrl, refundDelay: 100n, privateKey: `0x${'11'.repeat(32)}` },
+      { rpcUrl, refundDelay: 100n, version: 3, privateKey: `0x${'11'.repeat(32)}` },
       () => undefined,
     ).then(
       () => assert.fail('deployed against a broken node'),
@@ -80,7 +80,7 @@ describe('the Ethereum backend against a hostile node', () => {
     assert.equal(error.message, `the Ethereum node at ${node.origin} answered something that is not a JSON-RPC result`);
     node.mode = 'huge';
     const tooLarge = await deployFromCli(
-      { rpcUrl, refundDelay: 100n, privateKey: `0x${'11'.repeat(32)}` },
+      { rpcUrl, refundDelay: 100n, version: 3, privateKey: `0x${'11'.repeat(32)}` },
       () => undefined,
     ).then(
       () => assert.fail('deployed against a node answering 200 MB'),
