@@ -1,9 +1,8 @@
 // `npm run build:contract`: compiles the committed contracts and rewrites their artifact modules.
 import { writeFileSync } from 'node:fs';
-import { COMMITTED_CONTRACTS, compileCommittedContract, renderArtifactModule } from './swap-contract-compiler.js';
+import { compileCommittedContracts, renderArtifactModule } from './swap-contract-compiler.js';
 
-for (const contract of COMMITTED_CONTRACTS) {
-  const compiled = compileCommittedContract(contract);
+for (const [contract, compiled] of compileCommittedContracts()) {
   writeFileSync(contract.artifactPath, renderArtifactModule(contract, compiled));
   const initCodeBytes = (compiled.bytecode.length - 2) / 2;
   process.stdout.write(

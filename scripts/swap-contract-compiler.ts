@@ -97,14 +97,25 @@ export function compileSolidity(sources: Readonly<Record<string, string>>): Map<
   return compiled;
 }
 
-export function compileCommittedContract(contract: CommittedContract): CompiledContract {
-  const sources = { ...contract.imports, [contract.sourceName]: contract.sourcePath };
-  const compiled = compileSolidity(
-    Object.fromEntries(Object.entries(sources).map(([name, path]) => [name, readFileSync(path, 'utf8')])),
+/**
+ * Every committed contract from one solc run: the third version imports the second, so compiling them together
+ * builds the second once (its bytecode, metadata hash included, is the same as when compiled alone).
+ */
+export function compileCommittedContracts(): Map<CommittedContract, CompiledContract> {
+  const sources: Record<string, string> = {};
+  for (const contract of COMMITTED_CONTRACTS) {
+    for (const [name, path] of Object.entries({ ...contract.imports, [contract.sourceName]: contract.sourcePath })) {
+      sources[name] = readFileSync(path, 'utf8');
+    }
+  }
+  const compiled = compileSolidity(sources);
+  return new Map(
+    COMMITTED_CONTRACTS.map((contract) => {
+      const result = compiled.get(contract.contractName);
+      if (result === undefined) throw new Error(`solc produced no ${contract.contractName}`);
+      return [contract, result];
+    }),
   );
-  const result = compiled.get(contract.contractName);
-  if (result === undefined) throw new Error(`solc produced no ${contract.contractName}`);
-  return result;
 }
 
 export function renderArtifactModule(contract: CommittedContract, compiled: CompiledContract): string {
