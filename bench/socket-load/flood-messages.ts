@@ -1,0 +1,18 @@
+/** What the flooding process tells the process that started it. */
+export type FloodMessage =
+  | {
+      readonly type: 'flooding';
+      readonly connections: number;
+      /** The length of each message's packet JSON. */
+      readonly messageBytes: number;
+    }
+  | {
+      readonly type: 'flooded';
+      readonly sent: number;
+      /** Answers by outcome: `success` or the refusal's token. */
+      readonly answers: Readonly<Record<string, number>>;
+      /** Messages still without an answer when the flood stopped. */
+      readonly unanswered: number;
+      /** Connections the server closed. */
+      readonly closed: number;
+    };
