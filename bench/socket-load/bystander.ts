@@ -1,4 +1,4 @@
-import { io } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import { percentile } from './statistics.js';
 
 /** What a bystander saw while others flooded: each answer's latency, one request at a time on each path. */
@@ -25,16 +25,23 @@ export function summarize(latencies: readonly number[]): BystanderSummary {
   };
 }
 
-/**
- * Keeps one HTTP request and one socket.io request in flight from 127.0.0.1 until `stop` resolves, each sent
- * as soon as the previous one is answered, as a user of the instance would while the flood runs.
- */
-export async function watchAsBystander(url: string, stop: Promise<unknown>): Promise<BystanderFigures> {
+/** A user of the instance, connected from 127.0.0.1 before the flood starts. */
+export async function connectBystander(
+  url: string,
+): Promise<{ watch(stop: Promise<unknown>): Promise<BystanderFigures> }> {
   const socket = io(`${url}/user/v1`, { transports: ['websocket'], forceNew: true, reconnection: false });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('connect_error', reject);
   });
+  return { watch: (stop) => watch(url, socket, stop) };
+}
+
+/**
+ * Keeps one HTTP request and one socket.io request in flight until `stop` resolves, each sent as soon as the
+ * previous one is answered.
+ */
+async function watch(url: string, socket: Socket, stop: Promise<unknown>): Promise<BystanderFigures> {
   let stopped = false;
   void stop.then(() => {
     stopped = true;

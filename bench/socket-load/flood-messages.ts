@@ -1,9 +1,9 @@
-/** What the flooding process tells the process that started it. */
+/** What the flooding process tells the process that started it, which answers `connected` with `start`. */
 export type FloodMessage =
   | {
-      readonly type: 'flooding';
+      readonly type: 'connected';
       readonly connections: number;
-      /** The length of each message's packet JSON. */
+      /** The length of each message as sent (its WebSocket frame). */
       readonly messageBytes: number;
     }
   | {
@@ -16,3 +16,7 @@ export type FloodMessage =
       /** Connections the server closed. */
       readonly closed: number;
     };
+
+export interface StartFlooding {
+  readonly type: 'start';
+}
