@@ -32,7 +32,7 @@ export function zeroMaskedTextFrame(text: string): Buffer {
  * fragmented) handed over as engine.io packets, and the heartbeat answered. Frames are sent as given.
  */
 export class RawEngineSocket {
-  private received = Buffer.alloc(0);
+  private received: Buffer = Buffer.alloc(0);
   private upgraded = false;
   private readonly listeners: ((packet: string) => void)[] = [];
   closed = false;

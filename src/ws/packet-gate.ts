@@ -73,7 +73,6 @@ export function gatePackets(io: Server, options: PacketGateOptions): void {
     const address = options.addressOf(connection);
     const charge = options.budgets.forConnection(address);
     let resumeTimer: NodeJS.Timeout | undefined;
-    let meteredOnTheWire = false;
     let ranOutSinceLastPacket = false;
 
     const pause = (ms: number) => {
@@ -94,8 +93,9 @@ export function gatePackets(io: Server, options: PacketGateOptions): void {
       if (pauseMs > 0) pause(pauseMs);
     };
     // Ahead of the WebSocket's own listener: a chunk is charged before the packet it completes is handed over.
+    let wire: Duplex | undefined;
     const meterTheWire = (socket: Duplex) => {
-      meteredOnTheWire = true;
+      wire = socket;
       socket.prependListener('data', (chunk: Buffer) => chargeBytes(chunk.length));
     };
     if (connection.transport.name === 'websocket') meterTheWire(connection.request.socket);
@@ -104,6 +104,11 @@ export function gatePackets(io: Server, options: PacketGateOptions): void {
       upgradingSockets.delete(connection.id);
       if (socket !== undefined) meterTheWire(socket);
     });
+    // A paused WebSocket would never read the client's half of a closing handshake: its TCP connection ends now.
+    const refuseConnection = () => {
+      connection.close();
+      wire?.destroy();
+    };
     connection.once('close', () => {
       clearTimeout(resumeTimer);
       owingUntil.delete(connection.id);
@@ -111,11 +116,11 @@ export function gatePackets(io: Server, options: PacketGateOptions): void {
     });
 
     connection.on('data', (data) => {
-      if (!meteredOnTheWire) chargeBytes(typeof data === 'string' ? data.length : data.byteLength);
+      if (wire === undefined) chargeBytes(typeof data === 'string' ? data.length : data.byteLength);
       const ranOut = ranOutSinceLastPacket;
       ranOutSinceLastPacket = false;
       if (typeof data !== 'string') {
-        if (ranOut) connection.close();
+        if (ranOut) refuseConnection();
         else decode(data);
         return;
       }
@@ -134,7 +139,7 @@ export function gatePackets(io: Server, options: PacketGateOptions): void {
         'socket packet refused before decoding',
       );
       if (!header.isEvent || header.ackId === undefined || !options.namespaces.includes(header.namespace)) {
-        connection.close();
+        refuseConnection();
         return;
       }
       const ack = {

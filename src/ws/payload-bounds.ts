@@ -44,8 +44,11 @@ export function checkPayloadBounds(payload: unknown, bounds: PayloadBounds): Err
   return undefined;
 }
 
-/** Characters JSON.stringify writes escaped: quote, backslash, controls, and surrogates (escaped when lone). */
-const ESCAPED_OR_SURROGATE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * Any character JSON.stringify writes escaped (quote, backslash, controls, lone surrogates) or that may be half of
+ * a surrogate pair: everything but the characters it writes as they are.
+ */
+const ESCAPED_OR_SURROGATE = /[^ !#-[\]-\ud7ff\ue000-\uffff]/;
 
 /**
  * The UTF-8 bytes of a string as JSON.stringify writes it, quotes included. A string without anything to escape
