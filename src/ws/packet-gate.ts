@@ -68,7 +68,12 @@ export function gatePackets(io: Server, options: PacketGateOptions): void {
   // socket.io's own listener has attached the connection's decoder by now: it listens first.
   io.engine.on('connection', (connection: GatedConnection) => {
     const decode = connection.listeners('data')[0];
-    if (decode === undefined) return;
+    // Never served ungated: a socket.io that attached no listener yet would otherwise bypass every budget.
+    if (decode === undefined) {
+      options.logger.error('socket.io attached no packet listener before the gate: connection closed');
+      connection.close();
+      return;
+    }
     connection.removeListener('data', decode);
     const address = options.addressOf(connection);
     const charge = options.budgets.forConnection(address);
