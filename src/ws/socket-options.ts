@@ -23,9 +23,9 @@ export interface SocketOptions {
   /** Every event from one client address, all its connections to every instance together. */
   readonly eventsPerAddress: RateLimit;
   /**
-   * Characters (at least bytes) of socket.io packets one connection sends, charged as each is read, before it is
-   * scanned: what does not fit is refused with RateLimitExceeded, and the connection reads nothing until its
-   * budget is paid back. The burst holds the largest broadcast.
+   * Bytes one connection sends (a WebSocket's as they arrive, a long-polling packet's characters, each at least a
+   * byte), charged before anything scans them: a packet they do not fit is refused with RateLimitExceeded, and the
+   * connection reads nothing until its budget is paid back. The burst holds the largest broadcast.
    */
   readonly bytesPerConnection: RateLimit;
   /** The same for all connections of one client address to this instance together. */
