@@ -6,7 +6,10 @@ import { PROJECT_ROOT } from '../settings.js';
 const HERE = join(PROJECT_ROOT, 'bench', 'socket-load');
 
 /** A TypeScript entry of this folder in its own Node process, with an IPC channel; stderr shared with the bench. */
-export function forkEntry(entry: 'instance.ts' | 'subscribers.ts', args: readonly string[]): ChildProcess {
+export function forkEntry(
+  entry: 'instance.ts' | 'subscribers.ts' | 'flooder.ts',
+  args: readonly string[],
+): ChildProcess {
   return fork(join(HERE, entry), [...args], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

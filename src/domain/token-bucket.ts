@@ -25,6 +25,30 @@ export class TokenBucket {
     return true;
   }
 
+  /**
+   * Takes `amount` tokens whether or not the bucket holds them, leaving it owing the rest: what was already spent
+   * (bytes read off a connection) is paid for. True when the bucket held `amount` before.
+   */
+  charge(now: number, amount: number): boolean {
+    this.refill(now);
+    const held = this.tokens >= amount;
+    this.tokens -= amount;
+    return held;
+  }
+
+  /** Whether the bucket owes: more was charged than it held. */
+  owes(now: number): boolean {
+    this.refill(now);
+    return this.tokens < 0;
+  }
+
+  /** Milliseconds until the bucket holds `amount` (at most its burst) again; 0 when it does. */
+  msUntilHolding(now: number, amount: number): number {
+    this.refill(now);
+    const wanted = Math.min(amount, this.limit.burst);
+    return this.tokens >= wanted ? 0 : Math.ceil(((wanted - this.tokens) / this.limit.perSecond) * 1000);
+  }
+
   /** A full bucket remembers nothing a fresh one would not. */
   isFull(now: number): boolean {
     this.refill(now);
@@ -48,13 +72,32 @@ export class KeyedRateLimiter {
   ) {}
 
   tryTake(key: string, now: number): boolean {
+    return this.bucketOf(key, now).tryTake(now);
+  }
+
+  /** `TokenBucket.charge` on the key's bucket. */
+  charge(key: string, now: number, amount: number): boolean {
+    return this.bucketOf(key, now).charge(now, amount);
+  }
+
+  /** Whether the key's bucket owes; a key without one owes nothing. */
+  owes(key: string, now: number): boolean {
+    return this.buckets.get(key)?.owes(now) ?? false;
+  }
+
+  /** `TokenBucket.msUntilHolding` of the key's bucket; 0 for a key without one. */
+  msUntilHolding(key: string, now: number, amount: number): number {
+    return this.buckets.get(key)?.msUntilHolding(now, amount) ?? 0;
+  }
+
+  private bucketOf(key: string, now: number): TokenBucket {
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
       this.makeRoom(now);
       bucket = new TokenBucket(this.limit, now);
       this.buckets.set(key, bucket);
     }
-    return bucket.tryTake(now);
+    return bucket;
   }
 
   get size(): number {

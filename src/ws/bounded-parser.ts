@@ -43,17 +43,17 @@ function after(text: string, from: number, code: number): number {
   return found === -1 ? text.length : found + 1;
 }
 
-/** Counts `[` and `{` outside JSON strings from `from` on, in one pass. */
+/**
+ * Counts `[` and `{` outside JSON strings from `from` on, in one pass: a string's contents are skipped with
+ * `indexOf` (native, no per-character work here), looking back only over the backslashes before a quote to tell
+ * an escaped one from the string's end.
+ */
 export function nestingExceeds(text: string, maxDepth: number, from = 0): boolean {
   let depth = 0;
-  let inString = false;
   for (let index = from; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
+    if (code === 0x22) {
+      index = stringEnd(text, index + 1);
     } else if (code === 0x5b || code === 0x7b) {
       if (++depth > maxDepth) return true;
     } else if (code === 0x5d || code === 0x7d) {
@@ -61,4 +61,14 @@ export function nestingExceeds(text: string, maxDepth: number, from = 0): boolea
     }
   }
   return false;
+}
+
+/** The index of the quote that closes the string whose contents start at `from`, or the text's length. */
+function stringEnd(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }

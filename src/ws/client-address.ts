@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import proxyaddr from '@fastify/proxy-addr';
 import ipaddr from 'ipaddr.js';
@@ -58,6 +58,12 @@ export function addressKey(address: string | undefined): string | undefined {
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_KEY_PREFIX}`).toString()}/${IPV6_KEY_PREFIX}`;
 }
 
+/** What an address is worked out from: an engine.io connection's peer and handshake headers. */
+export interface EngineConnection {
+  readonly remoteAddress: string;
+  readonly request: { readonly headers: IncomingHttpHeaders };
+}
+
 /**
  * Each connection's client address, worked out once from its handshake. Behind trusted proxies it is the address
  * the farthest trusted proxy saw, found walking X-Forwarded-For from its right end (the entry the nearest proxy
@@ -65,7 +71,7 @@ export function addressKey(address: string | undefined): string | undefined {
  * whose chosen entry is no IP address is ignored: the connection counts as its TCP peer, and one line a minute says so.
  */
 export class ClientAddresses {
-  private readonly known = new WeakMap<Socket, string>();
+  private readonly known = new WeakMap<EngineConnection, string>();
   private readonly trust: ((address: string, hop: number) => boolean) | undefined;
   private lastLoggedAt = Number.NEGATIVE_INFINITY;
   private unlogged = 0;
@@ -81,16 +87,20 @@ export class ClientAddresses {
   }
 
   of(socket: Socket): string {
-    let address = this.known.get(socket);
+    return this.ofConnection(socket.conn);
+  }
+
+  /** The address of an engine.io connection, the same as its sockets': known before any of its packets is read. */
+  ofConnection(connection: EngineConnection): string {
+    let address = this.known.get(connection);
     if (address === undefined) {
-      address = this.work(socket);
-      this.known.set(socket, address);
+      address = this.work(connection.remoteAddress, connection.request.headers);
+      this.known.set(connection, address);
     }
     return address;
   }
 
-  private work(socket: Socket): string {
-    const { address: peer, headers } = socket.handshake;
+  private work(peer: string, headers: IncomingHttpHeaders): string {
     // The peer comes from the operating system, so it is an address; a Unix socket has none and shares one key.
     const peerKey = addressKey(peer) ?? peer;
     if (this.trust === undefined) return peerKey;

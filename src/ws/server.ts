@@ -12,6 +12,8 @@ import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
 import { ClientAddresses } from './client-address.js';
 import { boundedParser } from './bounded-parser.js';
+import { ByteBudgets } from './byte-budgets.js';
+import { gatePackets } from './packet-gate.js';
 import { busAdapter } from './bus-adapter.js';
 import type { ClusterBus } from './cluster-bus.js';
 import type { Broadcasters } from './broadcast-transaction.js';
@@ -95,6 +97,23 @@ export async function attachSocketServer(
           }),
         }),
   });
+  const addresses = new ClientAddresses(socketOptions.trustProxy, logger, now);
+  gatePackets(io, {
+    budgets: new ByteBudgets(
+      socketOptions.bytesPerConnection,
+      socketOptions.bytesPerAddress,
+      socketOptions.maxPayloadBytes,
+      now,
+    ),
+    addressOf: (connection) => addresses.ofConnection(connection),
+    namespaces: [USER_NAMESPACE, PROVIDER_NAMESPACE],
+    payloadBound: (namespace, event) =>
+      namespace === USER_NAMESPACE && event === 'broadcastTransaction'
+        ? socketOptions.maxBroadcastPayloadBytes
+        : socketOptions.maxPayloadBytes,
+    now,
+    logger,
+  });
   const users = io.of(USER_NAMESPACE);
   const providers = io.of(PROVIDER_NAMESPACE);
 
@@ -120,7 +139,6 @@ export async function attachSocketServer(
   const broadcasters = dependencies.broadcasters ?? {};
   const addressLimits = new AddressLimits(store, now, logger);
   const connectionCap = new ConnectionCap(socketOptions.connectionsPerAddress);
-  const addresses = new ClientAddresses(socketOptions.trustProxy, logger, now);
   for (const namespace of [users, providers]) {
     namespace.use((socket, next) => {
       const admitted = connectionCap.admit(socket, addresses.of(socket));
@@ -137,8 +155,28 @@ export async function attachSocketServer(
     serve({ transitions, desk }) {
       if (router !== undefined) throw new Error('the socket server serves once');
       router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
-      serveUserNamespace(users, { store, desk, subscriptions, addressLimits, addresses, options, now, logger, broadcasters });
-      serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, addresses, options, now, logger });
+      serveUserNamespace(users, {
+        store,
+        desk,
+        subscriptions,
+        addressLimits,
+        addresses,
+        options,
+        now,
+        logger,
+        broadcasters,
+      });
+      serveProviderNamespace(providers, {
+        store,
+        router,
+        presence,
+        transitions,
+        addressLimits,
+        addresses,
+        options,
+        now,
+        logger,
+      });
       presenceCheck = startPeriodicTask(() => presence.reconcile(), {
         intervalMs: engineOptions.presenceIntervalMs,
         // A new instance learns of its peers from their heartbeats; asking before that would see

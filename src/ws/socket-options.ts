@@ -22,6 +22,14 @@ export interface SocketOptions {
   readonly eventsPerConnection: RateLimit;
   /** Every event from one client address, all its connections to every instance together. */
   readonly eventsPerAddress: RateLimit;
+  /**
+   * Bytes one connection sends (a WebSocket's as they arrive, a long-polling packet's characters, each at least a
+   * byte), charged before anything scans them: a packet they do not fit is refused with RateLimitExceeded, and the
+   * connection reads nothing until its budget is paid back. The burst holds the largest broadcast.
+   */
+  readonly bytesPerConnection: RateLimit;
+  /** The same for all connections of one client address to this instance together. */
+  readonly bytesPerAddress: RateLimit;
   /** Open connections from one client address to one instance, both namespaces together. */
   readonly connectionsPerAddress: number;
   /** Each authentication costs a slow hash, so attempts are limited per address. */
@@ -49,6 +57,8 @@ export const DEFAULT_SOCKET_OPTIONS: SocketOptions = {
   quoteRequestsPerAddress: { burst: 30, perSecond: 3 },
   eventsPerConnection: { burst: 100, perSecond: 20 },
   eventsPerAddress: { burst: 500, perSecond: 100 },
+  bytesPerConnection: { burst: 1024 * 1024, perSecond: 64 * 1024 },
+  bytesPerAddress: { burst: 4 * 1024 * 1024, perSecond: 256 * 1024 },
   connectionsPerAddress: 50,
   authenticationsPerAddress: { burst: 10, perSecond: 0.5 },
   trustProxy: false,
@@ -62,6 +72,12 @@ export function resolveSocketOptions(overrides: Partial<SocketOptions> = {}): So
   const options = { ...DEFAULT_SOCKET_OPTIONS, ...overrides };
   if (Math.max(options.maxPayloadBytes, options.maxBroadcastPayloadBytes) > options.maxMessageBytes) {
     throw new RangeError('socket options maxPayloadBytes and maxBroadcastPayloadBytes must not exceed maxMessageBytes');
+  }
+  const largestPayload = Math.max(options.maxPayloadBytes, options.maxBroadcastPayloadBytes);
+  if (Math.min(options.bytesPerConnection.burst, options.bytesPerAddress.burst) < largestPayload) {
+    throw new RangeError(
+      'socket options bytesPerConnection and bytesPerAddress must hold the largest payload in their burst',
+    );
   }
   // The message wraps the payload in the event's argument array.
   if (options.maxPayloadDepth + 1 > options.maxMessageDepth) {

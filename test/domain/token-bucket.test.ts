@@ -5,12 +5,34 @@ import { KeyedRateLimiter, TokenBucket } from '../../src/domain/token-bucket.js'
 describe('TokenBucket', () => {
   test('allows the burst, then refills at the sustained rate', () => {
     const bucket = new TokenBucket({ burst: 3, perSecond: 2 }, 0);
-    assert.deepEqual([1, 2, 3, 4].map(() => bucket.tryTake(0)), [true, true, true, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => bucket.tryTake(0)),
+      [true, true, true, false],
+    );
     assert.equal(bucket.tryTake(499), false);
     assert.equal(bucket.tryTake(500), true);
     assert.equal(bucket.tryTake(500), false);
     // A long pause refills up to the burst, no further.
-    assert.deepEqual([1, 2, 3, 4].map(() => bucket.tryTake(60_000)), [true, true, true, false]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => bucket.tryTake(60_000)),
+      [true, true, true, false],
+    );
+  });
+
+  test('a charge larger than what is left is refused but still taken: the bucket owes it until refilled', () => {
+    const bytes = new TokenBucket({ burst: 1000, perSecond: 100 }, 0);
+    assert.equal(bytes.charge(0, 600), true);
+    assert.equal(bytes.owes(0), false);
+    assert.equal(bytes.charge(0, 600), false);
+    // 400 left, 600 taken: 200 owed, paid back at 100 a second, then 50 more held half a second later.
+    assert.equal(bytes.owes(0), true);
+    assert.equal(bytes.msUntilHolding(0, 50), 2500);
+    assert.equal(bytes.charge(1000, 1), false);
+    assert.equal(bytes.owes(2010), false);
+    assert.equal(bytes.msUntilHolding(2010, 50), 500);
+    // Never more than the burst is waited for.
+    assert.equal(bytes.msUntilHolding(2010, 5000), 10_000);
+    assert.equal(bytes.charge(4000, 100), true);
   });
 });
 
@@ -20,6 +42,16 @@ describe('KeyedRateLimiter', () => {
     assert.equal(limiter.tryTake('a', 0), true);
     assert.equal(limiter.tryTake('a', 0), false);
     assert.equal(limiter.tryTake('b', 0), true);
+  });
+
+  test('charges and owes per key', () => {
+    const limiter = new KeyedRateLimiter({ burst: 10, perSecond: 10 });
+    assert.equal(limiter.charge('a', 0, 15), false);
+    assert.equal(limiter.owes('a', 0), true);
+    assert.equal(limiter.msUntilHolding('a', 0, 5), 1000);
+    assert.equal(limiter.owes('b', 0), false);
+    assert.equal(limiter.msUntilHolding('b', 0, 5), 0);
+    assert.equal(limiter.charge('b', 0, 10), true);
   });
 
   test('keeps at most maxKeys buckets, forgetting idle ones first', () => {

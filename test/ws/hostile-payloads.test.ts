@@ -93,9 +93,13 @@ describe(`deeply nested payloads on ${kind}`, () => {
   let keys: ProviderKeys;
   // Each attack takes a fresh authenticated connection; the flood limit is not what is tested here.
   const authentications = { burst: 1_000, perSecond: 1_000 };
+  // Nor are the byte budgets: every attack comes from one address.
+  const bytes = { burst: 64 * 1024 * 1024, perSecond: 64 * 1024 * 1024 };
 
   before(async () => {
-    harness = await startTestService(kind, { sockets: { authenticationsPerAddress: authentications } });
+    harness = await startTestService(kind, {
+      sockets: { authenticationsPerAddress: authentications, bytesPerConnection: bytes, bytesPerAddress: bytes },
+    });
     keys = await addProvider(harness.fresh.store, 'deep-nester');
   });
   after(async () => {
