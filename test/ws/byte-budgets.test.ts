@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { io, type Socket } from 'socket.io-client';
-import { request, startTestService, type TestService } from './harness.js';
-import { nestedArrayJson, RawPollingSession } from './raw-polling.js';
+import { request, startTestService, type TestService } from '../support/ws/harness.js';
+import { nestedArrayJson, RawPollingSession } from '../support/ws/raw-polling.js';
 
 /** A broadcast of about this many bytes fits a fresh budget once, not twice. */
 const BROADCAST_BYTES = 600_000;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { connectBystander, summarize } from '../../bench/socket-load/bystander.js';
 import type { FloodMessage, StartFlooding } from '../../bench/socket-load/flood-messages.js';
 import { forkEntry, nextMessage, stopChild } from '../../bench/socket-load/processes.js';
-import { startTestService, type TestService } from './harness.js';
+import { startTestService, type TestService } from '../support/ws/harness.js';
 
 const CONNECTIONS = 200;
 /** Just under the 2 MiB message bound, so nothing cuts them at engine.io's header. */
