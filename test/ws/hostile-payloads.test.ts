@@ -36,7 +36,10 @@ const ATTACKS: readonly Attack[] = [
   ]),
 ];
 
-/** A socket.io 4 client over WebSocket; the packet is written raw, as its own encoder would overflow on it. */
+/**
+ * A socket.io 4 client over WebSocket; the packet is written raw, as its own encoder would overflow on it. The
+ * engine prefixes its message type (4), so the socket.io packet is written from its own type on (2, an event).
+ */
 async function attackOverWebSocket(baseUrl: string, attack: Attack, keys: ProviderKeys, payloadJson: string): Promise<RawOutcome> {
   const socket: Socket = io(`${baseUrl}${attack.namespace}`, { transports: ['websocket'], forceNew: true, reconnection: false });
   try {
@@ -47,7 +50,7 @@ async function attackOverWebSocket(baseUrl: string, attack: Attack, keys: Provid
     if (attack.authenticated) {
       assert.deepEqual(await request(socket, 'authenticate', keys), { success: true });
     }
-    const prefix = `43${attack.namespace},900`;
+    const prefix = `3${attack.namespace},900`;
     return await new Promise<RawOutcome>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`neither an ack nor a close for ${attack.event}`)), WAIT_MS);
       socket.io.engine.on('message', (data: unknown) => {
@@ -59,7 +62,7 @@ async function attackOverWebSocket(baseUrl: string, attack: Attack, keys: Provid
         clearTimeout(timer);
         resolve({ closed: reason });
       });
-      socket.io.engine.send(`42${attack.namespace},900[${JSON.stringify(attack.event)},${payloadJson}]`);
+      socket.io.engine.send(`2${attack.namespace},900[${JSON.stringify(attack.event)},${payloadJson}]`);
     });
   } finally {
     socket.close();
@@ -113,7 +116,10 @@ describe(`deeply nested payloads on ${kind}`, () => {
       await Promise.all(
         ATTACKS.map(async (attack) => {
           const what = `${attack.namespace} ${attack.event}${attack.authenticated ? ' (authenticated)' : ''} at depth ${depth}`;
-          assertRefusedOrClosed(await attackOverWebSocket(harness.service.url, attack, keys, payloadJson), `${what} over WebSocket`);
+          const overWebSocket = await attackOverWebSocket(harness.service.url, attack, keys, payloadJson);
+          // The packet carries an ack id on a served namespace: the bound answers in the ack, the connection kept.
+          assert.ok('ack' in overWebSocket, `${what} over WebSocket closed the connection instead of answering`);
+          assertRefusedOrClosed(overWebSocket, `${what} over WebSocket`);
           assertRefusedOrClosed(await attackOverPolling(harness.service.url, attack, keys, payloadJson), `${what} over polling`);
         }),
       );
