@@ -117,8 +117,11 @@ describe(`deeply nested payloads on ${kind}`, () => {
         ATTACKS.map(async (attack) => {
           const what = `${attack.namespace} ${attack.event}${attack.authenticated ? ' (authenticated)' : ''} at depth ${depth}`;
           const overWebSocket = await attackOverWebSocket(harness.service.url, attack, keys, payloadJson);
-          // The packet carries an ack id on a served namespace: the bound answers in the ack, the connection kept.
-          assert.ok('ack' in overWebSocket, `${what} over WebSocket closed the connection instead of answering`);
+          // Past its 16 KiB bound, read from the packet's header, an event other than broadcastTransaction is
+          // answered in its ack and the connection kept; a broadcast may be that large, and its nesting closes it.
+          if (attack.event !== 'broadcastTransaction') {
+            assert.ok('ack' in overWebSocket, `${what} over WebSocket closed the connection instead of answering`);
+          }
           assertRefusedOrClosed(overWebSocket, `${what} over WebSocket`);
           assertRefusedOrClosed(await attackOverPolling(harness.service.url, attack, keys, payloadJson), `${what} over polling`);
         }),
