@@ -18,6 +18,7 @@ import {
   type LnswapClient,
 } from '../../src/client/index.js';
 import { catalogOf } from '../../src/domain/market-catalog.js';
+import { payInvoice } from '../../examples/wallet-swap.js';
 import { ethereumQuoteDetails } from '../../src/provider/ethereum/ethereum-quote-details.js';
 import type { MarketPricing } from '../../src/provider/rules/pricing.js';
 import { startQuoteResponder, type QuoteResponder } from '../../src/provider/service-link/quote-responder.js';
@@ -25,6 +26,7 @@ import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
+import { MOVE_CAUSE } from '../support/causes.js';
 import { addProvider, eventually, startTestService, type TestService } from '../support/ws/harness.js';
 
 const ETHER_MARKET = 'SETH_LSBTC';
@@ -181,4 +183,50 @@ describe('funding and refunding on Anvil with the client alone', { skip: anvilSk
     ]);
     await subscription.unsubscribe();
   });
+
+  test("the README's swap (examples/wallet-swap.ts): paid, it answers the preimage; unpaid, it refunds itself", async () => {
+    const wallet = node.wallet(user());
+    const paid = makeInvoice({ network: 'simnet', amountSatoshis: 120_000n, expirySeconds: 7_200 });
+    const paying = payInvoice(harness.service.url, TOKEN_MARKET, paid.invoice, wallet, node.publicClient);
+    const [paidOrder] = await orderOf(paid.invoice, 'Funded');
+    // The provider's part, which no provider runs here: paying the invoice, reported with its preimage.
+    const move = { orderId: paidOrder!, at: Date.now(), cause: MOVE_CAUSE };
+    assert.ok(
+      await harness.service.transitions.apply({
+        ...move,
+        from: 'Funded',
+        to: 'Complete',
+        paymentPreimage: paid.preimage,
+      }),
+    );
+    assert.deepEqual(await paying, { preimage: paid.preimage });
+
+    const unpaid = makeInvoice({ network: 'simnet', amountSatoshis: 130_000n, expirySeconds: 7_200 });
+    const before = await node.tokenBalance(token, user().address);
+    const refunding = payInvoice(harness.service.url, TOKEN_MARKET, unpaid.invoice, wallet, node.publicClient);
+    const [unpaidOrder] = await orderOf(unpaid.invoice, 'Funded');
+    await node.mine(REFUND_DELAY);
+    const outcome = await refunding;
+    assert.ok('refundTxId' in outcome);
+    await node.mine(CONFIRMATIONS - 1);
+    await eventually(async () => (await client.orderState(unpaidOrder!)) === 'Refunded', 'Refunded');
+    assert.equal(await node.tokenBalance(token, user().address), before);
+    assert.deepEqual(await client.transactions(unpaidOrder!), [
+      { type: 'FUND', id: (await client.transactions(unpaidOrder!))[0]!.id },
+      { type: 'REFUND', id: outcome.refundTxId },
+    ]);
+  });
+
+  /** The order of `invoice` once it is in `state`, mining a block at a time while the wallet funds it. */
+  async function orderOf(invoice: string, state: string): Promise<string[]> {
+    let ids: string[] = [];
+    await eventually(async () => {
+      const orders = await client.ordersOfInvoice(invoice);
+      ids = orders.map((order) => order.id);
+      if (orders[0]?.state === state) return true;
+      await node.mine(1);
+      return false;
+    }, `the order of the invoice to be ${state}`);
+    return ids;
+  }
 });
