@@ -214,7 +214,7 @@ describe('the client speaks the whole user protocol of a running service', () =>
     assert.deepEqual(heights, [{ network: 'bitcoin', subnet: 'mainnet', height }]);
 
     const socket = client.userSocket().socket;
-    const back = new Promise((resolve) => socket.once('connect', resolve));
+    const back = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.io.engine.close();
     await back;
     // Heights are not replayed: the renewal makes the next change arrive, whenever it lands after it.
