@@ -30,6 +30,8 @@ import { BITCOIN_VIEW, buildOrder, hex32, SWAP_CONTRACT_ADDRESS } from '../suppo
 import { makeInvoice } from '../support/invoices.js';
 import { addProvider, eventually, startTestService, type TestService } from '../support/ws/harness.js';
 
+const UNKNOWN_ORDER_ID = '8b1d3e5c-0000-4000-8000-000000000001';
+
 const refusal = (token: string, status?: number) => (error: unknown) => {
   assert.ok(error instanceof ServiceRefusal, String(error));
   assert.equal(error.token, token);
@@ -244,6 +246,21 @@ test('an acknowledgement that never comes is a ServiceTimeout, not a hang', asyn
   } finally {
     client.close();
     await silent.close();
+  }
+});
+
+test('a service that cannot be reached: each request times out, and each failed attempt is reported', async () => {
+  const http = createServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  await new Promise((resolve) => http.close(resolve));
+  const reported: Error[] = [];
+  const client = createLnswapClient({ url, timeoutMs: 300, onError: (error) => reported.push(error) });
+  try {
+    await assert.rejects(client.requestRefundDetails(UNKNOWN_ORDER_ID), ServiceTimeout);
+    assert.ok(reported.length > 0, 'the failed connection attempt');
+  } finally {
+    client.close();
   }
 });
 
