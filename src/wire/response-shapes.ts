@@ -232,6 +232,30 @@ export const providerQuoteRequestShape = {
 /** What `broadcastTransaction` answers on success. */
 export const broadcastAnswerShape = object({ txId: string });
 
+/**
+ * `stateChanged` on /user/v1 (the order subscriptions' event): the order's new state and its history sequence,
+ * with the transaction that moved it (FUND or REFUND states) or the preimage (`Complete`).
+ */
+export const stateChangedShape = {
+  type: 'object',
+  required: ['orderId', 'state', 'sequence'],
+  properties: {
+    orderId: string,
+    state: orderState,
+    sequence: { type: 'integer', minimum: 1, description: "The number of the order's history row of this state" },
+    transactionId: string,
+    preimage: { type: 'string', description: '64 hex, on Complete' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** `blockHeightChanged` on /user/v1: the chain kind, the subnet as the client named it (lower case), the height. */
+export const blockHeightChangedShape = object({
+  network: { type: 'string', enum: ['bitcoin', 'ethereum'] },
+  subnet: string,
+  height: integer,
+});
+
 export type MarketView = FromSchema<typeof marketShape>;
 export type MarketRequirementsView = FromSchema<typeof marketRequirementsShape>;
 export type OrderSummaryView = FromSchema<typeof orderSummaryShape>;
@@ -243,3 +267,5 @@ export type OrderHistoryView = FromSchema<typeof orderHistoryShape>;
 export type AckView = FromSchema<typeof ackShape>;
 export type BroadcastAnswerView = FromSchema<typeof broadcastAnswerShape>;
 export type ProviderQuoteRequestView = FromSchema<typeof providerQuoteRequestShape>;
+export type StateChangedView = FromSchema<typeof stateChangedShape>;
+export type BlockHeightChangedView = FromSchema<typeof blockHeightChangedShape>;

@@ -1,0 +1,102 @@
+/**
+ * The Ethereum transactions a wallet sends for an order, as viem takes them (`walletClient.sendTransaction({ account,
+ * chain, ...transaction })`): the funding of a quote (for a token, the approval first), and the refund of a slot.
+ * Each is read back from its calldata before it is handed out, so a service (or anything between it and the
+ * wallet) that answered a call for another order, another function or another amount is refused here, before
+ * the wallet signs it.
+ */
+import { decodeFunctionData, type Address, type Hex } from 'viem';
+import {
+  decodeFundingCalldata,
+  ERC20_APPROVE_ABI,
+  encodeRefundCalldata,
+  isEthereumAddress,
+} from '../domain/ethereum.js';
+import type { FundingDetailsView, RefundView } from '../wire/response-shapes.js';
+
+/** One transaction to send: the contract, its calldata, and the wei it carries. */
+export interface EthereumTransaction {
+  readonly to: Address;
+  readonly data: Hex;
+  readonly value: bigint;
+}
+
+/** What the wallet knows of the order besides the quote, checked against the calldata when given. */
+export interface FundingExpectations {
+  /** The invoice's payment hash, 64 hex: the HTLC must be locked to it, or paying it would not pay the invoice. */
+  paymentHash?: string;
+}
+
+/** The funding details are not a funding the wallet should sign: what is wrong with them. */
+export class UnsafeFundingDetails extends Error {
+  constructor(reason: string) {
+    super(`the funding details cannot be sent: ${reason}`);
+    this.name = 'UnsafeFundingDetails';
+  }
+}
+
+/**
+ * The transactions that fund `quote` (the `requestQuote` answer or `GET /api/orders/:id/fundDetails`), to send in
+ * order from one account, each mined before the next: `[fund]` for ether, `[approve, fundToken]` for a token.
+ * Throws `UnsafeFundingDetails` for a Bitcoin quote or calldata that is not this order's funding.
+ */
+export function fundingTransactions(
+  quote: FundingDetailsView,
+  expectations: FundingExpectations = {},
+): EthereumTransaction[] {
+  const { details } = quote;
+  if (!('unsignedFundingTx' in details))
+    throw new UnsafeFundingDetails('a Bitcoin order is funded by paying its address');
+  const funding = transaction(details.unsignedFundingTx, 'the funding');
+  const call = decodeFundingCalldata(funding.data);
+  if (call === undefined) throw new UnsafeFundingDetails('the funding data is neither fund nor fundToken');
+  if (call.orderId !== quote.orderId.toLowerCase()) throw new UnsafeFundingDetails('the funding is for another order');
+  if (expectations.paymentHash !== undefined && call.paymentHash !== expectations.paymentHash.toLowerCase()) {
+    throw new UnsafeFundingDetails("the funding is locked to another payment hash than the invoice's");
+  }
+  if (call.functionName === 'fund') {
+    if ('unsignedApprovalTx' in details) throw new UnsafeFundingDetails('an ether funding comes with no approval');
+    if (funding.value === 0n) throw new UnsafeFundingDetails('the ether funding carries no value');
+    return [funding];
+  }
+  if (!('unsignedApprovalTx' in details)) throw new UnsafeFundingDetails('a token funding needs its approval');
+  if (funding.value !== 0n) throw new UnsafeFundingDetails('a token funding carries no ether');
+  const approval = transaction(details.unsignedApprovalTx, 'the approval');
+  if (approval.value !== 0n) throw new UnsafeFundingDetails('an approval carries no ether');
+  if (approval.to.toLowerCase() !== call.token) throw new UnsafeFundingDetails('the approval is of another token');
+  const approve = decodeApproval(approval.data);
+  if (approve?.spender !== funding.to.toLowerCase() || approve.amount !== call.amount) {
+    throw new UnsafeFundingDetails('the approval is not of the funding amount to the swap contract');
+  }
+  return [approval, funding];
+}
+
+/**
+ * The refund of the sender's slot from the refund details (`requestRefundDetails` or `GET /api/orders/:id/refund`,
+ * with `funder` for that slot's figures): `refund(orderUUID)` on the swap contract, sendable from the funder's
+ * account once the chain is at `refundableAtBlockHeight` (`blocksRemaining` 0).
+ */
+export function ethereumRefundTransaction(orderId: string, refund: RefundView): EthereumTransaction {
+  const { details } = refund;
+  if (!('to' in details)) throw new UnsafeFundingDetails('a Bitcoin order is refunded with a Bitcoin transaction');
+  const expected = encodeRefundCalldata(orderId);
+  if (details.data.toLowerCase() !== expected) throw new UnsafeFundingDetails("the refund is not this order's refund");
+  return transaction({ to: details.to, data: details.data, value: '0' }, 'the refund');
+}
+
+function transaction(unsigned: { to: string; data: string; value: string }, what: string): EthereumTransaction {
+  if (!isEthereumAddress(unsigned.to)) throw new UnsafeFundingDetails(`${what} is not to an Ethereum address`);
+  if (!/^0x(?:[0-9a-fA-F]{2})*$/u.test(unsigned.data)) throw new UnsafeFundingDetails(`${what} data is not hex`);
+  if (!/^(?:0|[1-9][0-9]{0,77})$/u.test(unsigned.value)) throw new UnsafeFundingDetails(`${what} value is not wei`);
+  return { to: unsigned.to as Address, data: unsigned.data.toLowerCase() as Hex, value: BigInt(unsigned.value) };
+}
+
+function decodeApproval(data: Hex): { spender: string; amount: bigint } | undefined {
+  try {
+    const call = decodeFunctionData({ abi: ERC20_APPROVE_ABI, data });
+    const [spender, amount] = call.args;
+    return { spender: spender.toLowerCase(), amount };
+  } catch {
+    return undefined;
+  }
+}
