@@ -1,5 +1,6 @@
 /**
- * The pay page's bundle: web/pay/main.js and what it imports (the tracker's modules, light-bolt11-decoder) as one
+ * The pay page's bundle: web/pay/main.js and what it imports (the tracker's modules, the client library of
+ * src/client with socket.io-client, viem's encoders and bitcoinjs-lib, light-bolt11-decoder) as one minified
  * file, web/pay.js, committed so the service serves it without esbuild. The browser libraries the tracker already
  * serves stay imports of /assets/. test/web/pay-page-bundle.test.ts holds the committed file equal to a fresh build.
  */
@@ -20,6 +21,7 @@ export async function buildPayPage(): Promise<string> {
     target: 'es2022',
     platform: 'browser',
     external: ['/assets/*'],
+    minify: true,
     legalComments: 'none',
     write: false,
     logLevel: 'silent',

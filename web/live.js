@@ -26,16 +26,6 @@ export class Live {
     });
   }
 
-  /** Emits `event` and resolves with the ack's message, or rejects with its refusal token as `error.token`. */
-  call(event, payload) {
-    return new Promise((resolve, reject) => {
-      this.#socket.emit(event, payload, (ack) => {
-        if (ack?.success) resolve(ack.message);
-        else reject(Object.assign(new Error(ack?.message ?? 'no answer'), { token: ack?.message }));
-      });
-    });
-  }
-
   /** Calls `onStateChanged` for each state after `lastSequence`, replayed first, then live. */
   followOrder(orderId, lastSequence, onStateChanged) {
     this.#orders.set(orderId, { lastSequence, onStateChanged });

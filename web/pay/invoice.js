@@ -3,9 +3,12 @@ import { decode } from 'light-bolt11-decoder';
 
 const NETWORKS = { bc: 'mainnet', tb: 'testnet', bcrt: 'simnet', sb: 'simnet' };
 
-/** `{ invoice, network, satoshis, millisatoshis, description, expiresAtMs }`, or `{ refusal }` with a token. */
+/** `{ invoice, network, satoshis, millisatoshis, paymentHash, description, expiresAtMs }`, or `{ refusal }` with a token. */
 export function readInvoice(text, nowMs) {
-  const invoice = text.trim().replace(/^lightning:/i, '').toLowerCase();
+  const invoice = text
+    .trim()
+    .replace(/^lightning:/i, '')
+    .toLowerCase();
   let sections;
   try {
     sections = decode(invoice).sections;
@@ -25,6 +28,7 @@ export function readInvoice(text, nowMs) {
     network,
     millisatoshis,
     satoshis: millisatoshis / 1000n,
+    paymentHash: field('payment_hash'),
     description: field('description') ?? '',
     expiresAtMs,
   };

@@ -2,13 +2,22 @@
 // Bitcoin address), follow the order to Complete, and refund from the wallet once the refund height has passed.
 import qrcode from '/assets/qrcode.mjs';
 import { copyable, formatDuration, getJson, h, plainField, timeElement } from '../dom.js';
-import { Live } from '../live.js';
 import { OrderCard } from '../order-card.js';
 import { bitcoinUri } from '../payment-uri.js';
 import { grouped, pricePerBitcoin } from './amounts.js';
 import { readInvoice } from './invoice.js';
 import { fitMarkets, marketNetwork } from './market-fit.js';
 import { sentence } from './sentences.js';
+import {
+  bitcoinRefundPsbt,
+  cardFollower,
+  client,
+  ethereumRefundTransaction,
+  fundingTransactions,
+  ServiceRefusal,
+  ServiceTimeout,
+  UnsafeFundingDetails,
+} from './service.js';
 import { Wallet, chainIdFor } from './wallet.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,17 +25,34 @@ const $ = (id) => document.getElementById(id);
 const REFUNDABLE = new Set(['Funded', 'PartiallyFunded', 'WaitingForRefundTx']);
 const FINAL = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
 
-const live = new Live((connected) => {
+const socket = client.userSocket().socket;
+const showConnection = (connected) => {
   $('live-status').textContent = connected ? 'Live updates: on' : 'Live updates: reconnecting';
   document.body.dataset.live = connected ? 'on' : 'off';
-});
+};
+socket.on('connect', () => showConnection(true));
+socket.on('disconnect', () => showConnection(false));
 
 /** The one swap the page is making. */
-const swap = { invoice: undefined, quote: undefined, market: undefined, chainId: undefined, wallet: undefined, card: undefined };
+const swap = {
+  invoice: undefined,
+  quote: undefined,
+  market: undefined,
+  chainId: undefined,
+  wallet: undefined,
+  card: undefined,
+  follower: undefined,
+};
 let countdown;
 
 const say = (id, text) => ($(id).textContent = text);
-const refusalOf = (error) => sentence(error.token ?? 'Unexpected');
+/** The sentence for whatever went wrong: the service's token, the client's own failures, the wallet's refusals. */
+function refusalOf(error) {
+  if (error instanceof ServiceRefusal) return sentence(error.token);
+  if (error instanceof ServiceTimeout) return sentence('ServiceTimeout');
+  if (error instanceof UnsafeFundingDetails) return sentence('UnsafeFundingDetails');
+  return sentence(error.token ?? 'Unexpected');
+}
 
 function showInvoice(invoice) {
   $('invoice-details').replaceChildren(
@@ -51,7 +77,7 @@ async function readPasted(event) {
   say('invoice-status', 'Reading the markets…');
   let requirements;
   try {
-    requirements = await getJson('/api/markets/requirements');
+    requirements = await client.marketRequirements();
   } catch (error) {
     say('invoice-status', refusalOf(error));
     return;
@@ -100,7 +126,7 @@ async function requestQuote(market, refundAddress) {
   $('quote-details').replaceChildren();
   let quote;
   try {
-    quote = await live.call('requestQuote', {
+    quote = await client.requestQuote({
       market,
       invoice: swap.invoice.invoice,
       ...(refundAddress === undefined ? {} : { refundAddress }),
@@ -117,7 +143,10 @@ async function requestQuote(market, refundAddress) {
   $('quote-details').replaceChildren(
     plainField('You pay', h('strong', { 'data-field': 'amount' }, `${quote.amount} ${ticker}`)),
     plainField('The payee gets', `${grouped(swap.invoice.satoshis)} sat`),
-    plainField('Rate', `${pricePerBitcoin(quote.amount, swap.invoice.satoshis)} ${ticker} per BTC, provider's fee included`),
+    plainField(
+      'Rate',
+      `${pricePerBitcoin(quote.amount, swap.invoice.satoshis)} ${ticker} per BTC, provider's fee included`,
+    ),
     plainField('Time left to fund', h('span', { id: 'countdown' })),
   );
   startCountdown(quote.expiryTimestampMs);
@@ -190,12 +219,17 @@ async function connectedWallet(wanted) {
   return swap.wallet;
 }
 
+/** Sends `tx` and shows it with its confirmations until it is mined; throws when it reverted. */
 async function sendAndConfirm(wallet, label, tx) {
   const step = walletStep(label);
   const hash = await wallet.send(tx);
   step.sent(hash);
   await wallet.confirm(hash, (confirmations) =>
-    step.progress(confirmations === 0 ? 'sent, not yet in a block' : `${confirmations} confirmation${confirmations === 1 ? '' : 's'}`),
+    step.progress(
+      confirmations === 0
+        ? 'sent, not yet in a block'
+        : `${confirmations} confirmation${confirmations === 1 ? '' : 's'}`,
+    ),
   );
   return hash;
 }
@@ -205,10 +239,11 @@ async function payWithWallet(wanted) {
   try {
     const wallet = await connectedWallet(wanted);
     say('wallet-status', `Connected: ${wallet.account}, chain ${wanted}`);
-    const { unsignedApprovalTx, unsignedFundingTx } = swap.quote.details;
+    // Checked against the invoice before anything is signed: the funding must lock this order to its payment hash.
+    const transactions = fundingTransactions(swap.quote, { paymentHash: swap.invoice.paymentHash });
     // A token's funding call reverts until the contract may take the tokens: the approval is mined first.
-    if (unsignedApprovalTx !== undefined) await sendAndConfirm(wallet, 'Approval', unsignedApprovalTx);
-    await sendAndConfirm(wallet, 'Funding', unsignedFundingTx);
+    const labels = transactions.length === 2 ? ['Approval', 'Funding'] : ['Funding'];
+    for (const [index, transaction] of transactions.entries()) await sendAndConfirm(wallet, labels[index], transaction);
     clearInterval(countdown);
     say('countdown', 'funded');
     say('wallet-status', 'Funded: the provider now pays the invoice.');
@@ -220,27 +255,19 @@ async function payWithWallet(wanted) {
 
 /** The tracker's order card, with the page listening to the same moves for its refund button. */
 function followOrder(orderId) {
-  const listening = {
-    followOrder: (id, sequence, onStateChanged) =>
-      live.followOrder(id, sequence, (event) => {
-        onStateChanged(event);
-        void moved(event.state);
-      }),
-    sawSequence: (id, sequence) => live.sawSequence(id, sequence),
-    followChain: (chain, network, listener) =>
-      live.followChain(chain, network, (height) => {
-        listener(height);
-        void refreshRefund();
-      }),
-  };
-  swap.card = new OrderCard(orderId, listening);
+  const follower = cardFollower(
+    (state) => void moved(state),
+    () => void refreshRefund(),
+  );
+  swap.follower = follower;
+  swap.card = new OrderCard(orderId, follower);
   $('order').replaceChildren(swap.card.element);
   void swap.card.load();
 }
 
 async function moved(state) {
   if (state === 'Complete') {
-    const order = await getJson(`/api/orders/${swap.quote.orderId}`);
+    const order = await client.order(swap.quote.orderId);
     $('done').hidden = false;
     $('done').replaceChildren(
       h('h2', {}, 'Paid'),
@@ -256,15 +283,13 @@ async function moved(state) {
 async function refreshRefund(knownState) {
   if (swap.quote === undefined) return;
   const orderId = swap.quote.orderId;
-  const state = knownState ?? (await getJson(`/api/orders/${orderId}/state`));
+  const state = knownState ?? (await client.orderState(orderId));
   if (!REFUNDABLE.has(state)) {
     if (FINAL.has(state)) $('refund').hidden = true;
     return;
   }
   const funder = swap.wallet?.account;
-  const refund = await getJson(`/api/orders/${orderId}/refund${funder === undefined ? '' : `?funder=${funder}`}`).catch(
-    () => undefined,
-  );
+  const refund = await client.refund(orderId, funder).catch(() => undefined);
   if (refund === undefined || refund.type !== 'TimelockRefund') return;
   $('refund').hidden = false;
   const ready = state === 'WaitingForRefundTx' && refund.blocksRemaining === 0;
@@ -281,13 +306,13 @@ async function refreshRefund(knownState) {
 
 async function sendRefund(refund) {
   $('refund-button').disabled = true;
-  if (refund.details.to === undefined) {
-    say('refund-status', 'A Bitcoin refund is signed by your own wallet: use the refund details below.');
-    return;
-  }
   try {
+    if (refund.details.to === undefined) {
+      downloadPsbt(refund);
+      return;
+    }
     const wallet = await connectedWallet(swap.chainId);
-    await sendAndConfirm(wallet, 'Refund', { to: refund.details.to, data: refund.details.data, value: '0' });
+    await sendAndConfirm(wallet, 'Refund', ethereumRefundTransaction(swap.quote.orderId, refund));
     say('refund-status', 'Refund sent: the coins are back in your wallet once it is confirmed.');
   } catch (error) {
     say('refund-status', refusalOf(error));
@@ -295,11 +320,33 @@ async function sendRefund(refund) {
   }
 }
 
+/** A Bitcoin refund is signed by the user's own wallet: the unsigned PSBT (BIP 174), as a file to open in it. */
+function downloadPsbt(refund) {
+  const { psbt, amount } = bitcoinRefundPsbt(refund, { payToAddress: swap.quote.details.payToAddress });
+  const link = h('a', {
+    href: URL.createObjectURL(new Blob([psbt.toBuffer()], { type: 'application/octet-stream' })),
+    download: `refund-${swap.quote.orderId}.psbt`,
+  });
+  link.click();
+  say(
+    'refund-status',
+    `Open the downloaded PSBT in your wallet, sign it with your refund key and broadcast it: ${amount} sat come back.`,
+  );
+  $('refund-button').disabled = false;
+}
+
 function resetSwap() {
   clearInterval(countdown);
   swap.card?.dispose();
-  live.unfollowAll();
-  Object.assign(swap, { invoice: undefined, quote: undefined, market: undefined, chainId: undefined, card: undefined });
+  swap.follower?.stop();
+  Object.assign(swap, {
+    invoice: undefined,
+    quote: undefined,
+    market: undefined,
+    chainId: undefined,
+    card: undefined,
+    follower: undefined,
+  });
   for (const id of ['quote', 'wallet', 'bitcoin', 'refund', 'done']) $(id).hidden = true;
   for (const id of ['markets', 'wallet-steps', 'order']) $(id).replaceChildren();
   $('pay-with-wallet').disabled = false;

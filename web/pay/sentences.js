@@ -22,6 +22,8 @@ const SENTENCES = {
   WalletRefused: 'The wallet refused the request.',
   WrongChain: 'The wallet is on another chain than the market and did not switch.',
   TransactionReverted: 'The transaction failed on chain; nothing was paid.',
+  UnsafeFundingDetails: "The service's funding details would not pay this invoice, so nothing was sent.",
+  ServiceTimeout: 'The service did not answer in time; check the connection and try again.',
   FundWindowElapsed: 'The time to fund this quote has passed: ask for a new quote.',
 };
 

@@ -52,9 +52,9 @@ export class Wallet {
     if ((await this.chainId()) !== wanted) throw refusal('WrongChain');
   }
 
-  /** Sends one of the service's unsigned transactions `{ to, data, value }` from the connected account. */
+  /** Sends a transaction `{ to, data, value }` (value in wei, a bigint) from the connected account. */
   async send({ to, data, value }) {
-    return this.#request('eth_sendTransaction', [{ from: this.account, to, data, value: hex(BigInt(value)) }]);
+    return this.#request('eth_sendTransaction', [{ from: this.account, to, data, value: hex(value) }]);
   }
 
   /** Polls until `hash` is mined; `onProgress` hears its confirmations on each poll. Throws when it reverted. */
