@@ -139,6 +139,7 @@ async function requestQuote(market, refundAddress) {
   swap.market = market;
   const ticker = market.split('_')[0];
   say('quote-status', '');
+  say('invoice-status', `Quoted on ${market}.`);
   $('markets').replaceChildren();
   $('quote-details').replaceChildren(
     plainField('You pay', h('strong', { 'data-field': 'amount' }, `${quote.amount} ${ticker}`)),
