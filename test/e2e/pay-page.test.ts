@@ -51,7 +51,8 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
   async function readInvoice(page: Page, invoice: string): Promise<void> {
     await page.fill('#invoice', invoice);
     await page.click('#invoice-form button[type=submit]');
-    await page.waitForFunction(`document.getElementById('invoice-status').textContent.endsWith(':')`);
+    // Locators, not waitForFunction: its polling evaluates strings, which the page's CSP forbids.
+    await page.locator('#invoice-status', { hasText: /:$/ }).waitFor();
   }
 
   async function quote(page: Page, market: string): Promise<string> {
@@ -93,6 +94,15 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     assert.equal(paymentHash, order.paymentHash, 'the preimage shown is the proof of payment');
     assert.match((await page.textContent('.wallet-step[data-hash]')) ?? '', /Funding: \d+ confirmations?/);
     await waitFor(() => printedInvoices().length >= 3, 'a fresh invoice once one has its order');
+
+    // The same invoice again: the service refuses (SwapAlreadyInProgress), and the page says so in a sentence.
+    await readInvoice(page, invoice);
+    await page.click('li.fit[data-market="SETH_LSBTC"] button');
+    await page.locator('#quote-status', { hasText: /^This invoice already/ }).waitFor();
+    assert.equal(
+      await page.textContent('#quote-status'),
+      'This invoice already has a swap; follow it on the tracker page or ask for a new invoice.',
+    );
     assert.ok(!printedInvoices().slice(2).includes(invoice));
     await page.close();
   });
@@ -119,7 +129,9 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     await quote(page, 'SETH_LSBTC');
     await page.click('#pay-with-wallet');
     await page.waitForSelector('#refund:not([hidden])', { timeout: SWAP_TIMEOUT_MS });
-    assert.match((await page.textContent('#refund-status')) ?? '', /take your coins back/);
+    // Funded and not yet refundable: the blocks left, and a button that waits.
+    assert.match((await page.textContent('#refund-status')) ?? '', /you can take your coins back in \d+ blocks?\.$/);
+    assert.equal(await page.isDisabled('#refund-button'), true);
     await page.waitForSelector('#refund-button:not([disabled])', { timeout: SWAP_TIMEOUT_MS });
     await page.click('#refund-button');
     await orderState(page, 'Refunded');
@@ -159,10 +171,11 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
       'SUSDC_LSBTC pays invoices of 1000 sat or more, and this one asks for 500 sat.',
     ]);
     assert.equal(await page.locator('li.fit').count(), 0);
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 390, 'nothing wider than the phone');
 
     await page.fill('#invoice', 'lnbc1notaninvoice');
     await page.click('#invoice-form button[type=submit]');
-    await page.waitForFunction(`document.getElementById('invoice-status').textContent.startsWith('That is not')`);
+    await page.locator('#invoice-status', { hasText: /^That is not/ }).waitFor();
     await page.close();
   });
 });
