@@ -1,6 +1,7 @@
 // The pay page's entry: read an invoice, offer the markets it fits, quote, fund from the browser wallet (or show the
 // Bitcoin address), follow the order to Complete, and refund from the wallet once the refund height has passed.
 import qrcode from '/assets/qrcode.mjs';
+import { findMarket } from '../../src/domain/markets.js';
 import { copyable, formatDuration, getJson, h, plainField, timeElement } from '../dom.js';
 import { OrderCard } from '../order-card.js';
 import { bitcoinUri } from '../payment-uri.js';
@@ -98,7 +99,8 @@ async function readPasted(event) {
 function marketItem({ market, misfit }) {
   const [onchain] = market.split('_');
   if (misfit !== undefined) return h('li', { class: 'misfit', 'data-market': market }, h('p', {}, misfit));
-  const bitcoin = onchain === 'BTC' || onchain === 'SBTC' || onchain === 'TBTC';
+  // The chains' own markets are known by name; any other is a configured token's, on Ethereum.
+  const bitcoin = findMarket(market)?.onchain.chain === 'bitcoin';
   const refundField = bitcoin
     ? h(
         'label',
@@ -247,6 +249,7 @@ async function payWithWallet(wanted) {
     for (const [index, transaction] of transactions.entries()) await sendAndConfirm(wallet, labels[index], transaction);
     clearInterval(countdown);
     say('countdown', 'funded');
+    $('pay-with-wallet').hidden = true;
     say('wallet-status', 'Funded: the provider now pays the invoice.');
   } catch (error) {
     say('wallet-status', refusalOf(error));
@@ -351,6 +354,7 @@ function resetSwap() {
   for (const id of ['quote', 'wallet', 'bitcoin', 'refund', 'done']) $(id).hidden = true;
   for (const id of ['markets', 'wallet-steps', 'order']) $(id).replaceChildren();
   $('pay-with-wallet').disabled = false;
+  $('pay-with-wallet').hidden = false;
 }
 
 /** The camera, where the browser reads QR codes itself (BarcodeDetector); elsewhere the button stays hidden. */
