@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // web/pay.js is esbuild's bundle of web/pay/, which is linted instead.
-  { ignores: ['dist/', 'node_modules/', 'demo/', 'web/pay.js'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'demo/', 'web/pay.js'] },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],

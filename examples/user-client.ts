@@ -7,6 +7,11 @@
  *
  * Fund the order with the printed details (pay `amount` to `payToAddress`, or send the unsigned
  * Ethereum transaction) before `expiryTimestampMs`.
+ *
+ * It speaks the protocol by hand over any socket.io client of either generation, as REDSHIFT-era clients do (the
+ * tests drive 2.x and 4.x clients through it). A wallet uses the client library instead, which awaits every ack
+ * with a timeout, resumes subscriptions after a reconnect and builds the funding and refund transactions:
+ * `examples/wallet-swap.ts`, `packages/client/README.md`.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

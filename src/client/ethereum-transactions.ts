@@ -12,7 +12,10 @@ import {
   encodeRefundCalldata,
   isEthereumAddress,
 } from '../domain/ethereum.js';
+import { parseDecimalAmount } from '../domain/amounts.js';
 import type { FundingDetailsView, RefundView } from '../wire/response-shapes.js';
+
+const ETHER_DECIMALS = 18;
 
 /** One transaction to send: the contract, its calldata, and the wei it carries. */
 export interface EthereumTransaction {
@@ -56,7 +59,9 @@ export function fundingTransactions(
   }
   if (call.functionName === 'fund') {
     if ('unsignedApprovalTx' in details) throw new UnsafeFundingDetails('an ether funding comes with no approval');
-    if (funding.value === 0n) throw new UnsafeFundingDetails('the ether funding carries no value');
+    if (funding.value === 0n || funding.value !== parseDecimalAmount(quote.amount, ETHER_DECIMALS)) {
+      throw new UnsafeFundingDetails('the ether funding carries another value than the quoted amount');
+    }
     return [funding];
   }
   if (!('unsignedApprovalTx' in details)) throw new UnsafeFundingDetails('a token funding needs its approval');

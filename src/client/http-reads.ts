@@ -10,11 +10,13 @@ import {
   marketRequirementsShape,
   marketShape,
   orderShape,
+  orderSummaryShape,
   refundShape,
   transactionShape,
   type FundingDetailsView,
   type MarketRequirementsView,
   type MarketView,
+  type OrderSummaryView,
   type OrderView,
   type RefundView,
   type TransactionView,
@@ -42,7 +44,7 @@ export interface HttpReads {
   /** `GET /api/markets/:market/requirements`. */
   marketRequirementsOf(market: string): Promise<MarketRequirementsView>;
   /** `GET /api/orders?invoiceHash=`: the orders of an invoice (hashed here), newest first. */
-  ordersOfInvoice(invoice: string, onchainTicker?: string): Promise<OrderView[]>;
+  ordersOfInvoice(invoice: string, onchainTicker?: string): Promise<OrderSummaryView[]>;
   /** `GET /api/orders/:id`. */
   order(orderId: string): Promise<OrderView>;
   /** `GET /api/orders/:id/state`. */
@@ -81,7 +83,7 @@ export function httpReads(options: HttpReadsOptions): HttpReads {
     async ordersOfInvoice(invoice, onchainTicker) {
       const query = new URLSearchParams({ invoiceHash: await invoiceHash(invoice) });
       if (onchainTicker !== undefined) query.set('onchainTicker', onchainTicker);
-      return read(`/api/orders?${query.toString()}`, arrayOf(orderShape));
+      return read(`/api/orders?${query.toString()}`, arrayOf(orderSummaryShape));
     },
     order: (orderId) => read(orderPath(orderId), orderShape),
     orderState: (orderId) => read(`${orderPath(orderId)}/state`, orderStateShape),

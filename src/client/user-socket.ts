@@ -31,7 +31,10 @@ export interface UserSocketOptions {
   quoteTimeoutMs: number;
   /** socket.io transports, in the order tried; WebSocket first, then long-polling, by default. */
   transports?: ('websocket' | 'polling')[];
-  /** Told of what cannot be thrown to a caller: a renewal refused after a reconnect, an event of another shape. */
+  /**
+   * Told of what cannot be thrown to a caller: a failed connection attempt, a renewal refused after a reconnect, an
+   * event of another shape.
+   */
   onError?: (error: Error) => void;
 }
 
@@ -127,6 +130,8 @@ export function connectUserSocket(options: UserSocketOptions): UserSocket {
     return ack.message;
   };
 
+  // A refused connection (`TooManyConnections`) or an unreachable service: requests wait for the next attempt.
+  socket.on('connect_error', reportError);
   socket.on('stateChanged', (payload: unknown) => {
     let change: StateChangedView;
     try {

@@ -6,6 +6,7 @@ export type {
   FundingDetailsView,
   MarketRequirementsView,
   MarketView,
+  OrderSummaryView,
   OrderView,
   ProviderQuoteRequestView,
   RefundView,

@@ -1,0 +1,232 @@
+/**
+ * The library's Ethereum helpers on a real chain: a wallet that knows nothing but the client funds an ether order
+ * (signed by the wallet, sent through the service's `broadcastTransaction`) and a token order (approval, then
+ * `fundToken`) from the quotes alone, follows them to `Funded` over the order subscription, watches the chain's
+ * height through the service, and refunds the token order from its refund details after the refund height.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Address } from 'viem';
+import {
+  createLnswapClient,
+  ethereumRefundTransaction,
+  fundingTransactions,
+  type BlockHeightChangedView,
+  type LnswapClient,
+} from '../../src/client/index.js';
+import { catalogOf } from '../../src/domain/market-catalog.js';
+import { payInvoice } from '../../examples/wallet-swap.js';
+import { ethereumQuoteDetails } from '../../src/provider/ethereum/ethereum-quote-details.js';
+import type { MarketPricing } from '../../src/provider/rules/pricing.js';
+import { startQuoteResponder, type QuoteResponder } from '../../src/provider/service-link/quote-responder.js';
+import { ProviderState } from '../../src/provider/state/provider-state.js';
+import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
+import { configuration } from '../support/fixtures.js';
+import { makeInvoice } from '../support/invoices.js';
+import { MOVE_CAUSE } from '../support/causes.js';
+import { addProvider, eventually, startTestService, type TestService } from '../support/ws/harness.js';
+
+const ETHER_MARKET = 'SETH_LSBTC';
+const TOKEN_MARKET = 'SUSDC_LSBTC';
+const REFUND_DELAY = 20;
+const CONFIRMATIONS = 2;
+const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+
+function pricing(onchainPerBitcoin: bigint): MarketPricing {
+  return {
+    onchainPerBitcoin,
+    feeBasisPoints: 50n,
+    baseFee: 0n,
+    minimumMillisatoshis: 10_000_000n,
+    maximumMillisatoshis: 1_000_000_000n,
+    routingFeeLimitBasisPoints: 100n,
+    minimumInvoiceLifetimeMs: 600_000,
+  };
+}
+
+describe('funding and refunding on Anvil with the client alone', { skip: anvilSkipReason }, () => {
+  let node: AnvilNode;
+  let contract: Address;
+  let token: Address;
+  let harness: TestService;
+  let dir: string;
+  let state: ProviderState;
+  let responder: QuoteResponder;
+  let client: LnswapClient;
+  const user = () => node.accounts[1]!;
+
+  before(async () => {
+    node = await startAnvil();
+    contract = await node.deploySwapContract(BigInt(REFUND_DELAY));
+    token = await node.deployDemoToken({ symbol: 'SUSDC', decimals: 6 });
+    await node.mintDemoToken(token, user().address, 10n ** 12n);
+    harness = await startTestService('sqlite', {
+      configuration: configuration({
+        markets: [ETHER_MARKET, TOKEN_MARKET],
+        tokens: [{ ticker: 'SUSDC', network: 'simnet', address: token.toLowerCase(), decimals: 6 }],
+        chains: { ethereum: { blockHeight: 0, swapContractAddress: contract.toLowerCase() } },
+        providers: [],
+      }),
+      engine: { quoteDeadlineMs: 300 },
+      ethereum: { rpcUrl: node.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
+    });
+    const keys = await addProvider(harness.fresh.store, 'anvil-maker', PAYOUT);
+    dir = mkdtempSync(join(tmpdir(), 'lnswap-client-funding-'));
+    state = ProviderState.open(join(dir, 'provider.sqlite'));
+    const catalog = catalogOf({
+      tokens: [{ ticker: 'SUSDC', network: 'simnet', address: token.toLowerCase(), decimals: 6 }],
+    });
+    const market = (name: string, onchainPerBitcoin: bigint, tokenAddress?: string) => ({
+      market: catalog.findMarket(name)!,
+      limits: pricing(onchainPerBitcoin),
+      pricing: () => pricing(onchainPerBitcoin),
+      details: (order: Parameters<typeof ethereumQuoteDetails>[1]) =>
+        ethereumQuoteDetails(
+          {
+            swapContractAddress: contract,
+            payoutAddress: PAYOUT,
+            ...(tokenAddress === undefined ? {} : { tokenAddress }),
+          },
+          order,
+        ),
+    });
+    responder = await startQuoteResponder({
+      serviceUrl: harness.service.url,
+      credentials: keys,
+      markets: [market(ETHER_MARKET, 30n * 10n ** 18n), market(TOKEN_MARKET, 90_000n * 10n ** 6n, token)],
+      fundWindowMs: 10 * 60_000,
+      state,
+      capacity: async () => ({
+        nodeNetwork: 'simnet',
+        spendableMillisatoshis: 10_000_000_000n,
+        atRiskMillisatoshis: 0n,
+        inventoryLimitMillisatoshis: 10_000_000_000n,
+      }),
+      now: () => Date.now(),
+      ackTimeoutMs: 5_000,
+    });
+    client = createLnswapClient({ url: harness.service.url, timeoutMs: 5_000 });
+  });
+  after(async () => {
+    client?.close();
+    responder?.close();
+    state?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    await harness?.close();
+    await node?.stop();
+  });
+
+  test('an ether order funded through the service from the quote alone reaches Funded; heights follow the chain', async () => {
+    const heights: BlockHeightChangedView[] = [];
+    await client.subscribeToBlockHeight({ network: 'ethereum', subnet: 'simnet' }, (change) => heights.push(change));
+    const invoice = makeInvoice({ network: 'simnet', amountSatoshis: 100_000n, expirySeconds: 7_200 });
+    const quote = await client.requestQuote({ market: ETHER_MARKET, invoice: invoice.invoice });
+    const transactions = fundingTransactions(quote, { paymentHash: invoice.paymentHash });
+    assert.equal(transactions.length, 1);
+    const wallet = node.wallet(user());
+    const signed = await wallet.signTransaction(await wallet.prepareTransactionRequest({ ...transactions[0]! }));
+    const txId = await client.broadcastTransaction('SETH', signed);
+    const receipt = await node.publicClient.waitForTransactionReceipt({ hash: txId as `0x${string}` });
+    assert.equal(receipt.status, 'success');
+    const funded = client.waitForState(quote.orderId, ['Funded'], { timeoutMs: 10_000 });
+    await node.mine(CONFIRMATIONS - 1);
+    assert.equal((await funded).transactionId, txId);
+    const order = await client.order(quote.orderId);
+    assert.equal(order.amountPaid, order.amount);
+    const tip = Number(await node.blockNumber());
+    await eventually(() => heights.at(-1)?.height === tip, 'the height of the tip');
+    assert.deepEqual(heights.at(-1), { network: 'ethereum', subnet: 'simnet', height: tip });
+  });
+
+  test('a token order: approval then fundToken to Funded, and after the refund height its refund to Refunded', async () => {
+    const invoice = makeInvoice({ network: 'simnet', amountSatoshis: 100_000n, expirySeconds: 7_200 });
+    const quote = await client.requestQuote({ market: TOKEN_MARKET, invoice: invoice.invoice });
+    const states: string[] = [];
+    const subscription = await client.subscribeToOrderState(quote.orderId, (change) => states.push(change.state));
+    const [approval, funding, ...more] = fundingTransactions(quote, { paymentHash: invoice.paymentHash });
+    assert.deepEqual(more, []);
+    assert.equal(approval?.to.toLowerCase(), token.toLowerCase());
+    assert.equal(funding?.to.toLowerCase(), contract.toLowerCase());
+    const before = await node.tokenBalance(token, user().address);
+    const wallet = node.wallet(user());
+    for (const transaction of [approval!, funding!]) {
+      const receipt = await node.publicClient.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction(transaction),
+      });
+      assert.equal(receipt.status, 'success');
+    }
+    await node.mine(CONFIRMATIONS - 1);
+    await eventually(() => states.includes('Funded'), 'Funded');
+    assert.ok((await node.tokenBalance(token, user().address)) < before);
+
+    await node.mine(REFUND_DELAY);
+    await eventually(() => states.includes('WaitingForRefundTx'), 'WaitingForRefundTx');
+    const details = await client.requestRefundDetails(quote.orderId, user().address);
+    assert.ok('blocksRemaining' in details);
+    assert.equal(details.blocksRemaining, 0);
+    const refund = ethereumRefundTransaction(quote.orderId, details);
+    const receipt = await node.publicClient.waitForTransactionReceipt({ hash: await wallet.sendTransaction(refund) });
+    assert.equal(receipt.status, 'success');
+    await node.mine(CONFIRMATIONS - 1);
+    await eventually(() => states.includes('Refunded'), 'Refunded');
+    assert.equal(await node.tokenBalance(token, user().address), before);
+    assert.deepEqual(states, [
+      'WaitingForFundingTx',
+      'WaitingForFundingTxConfirmation',
+      'Funded',
+      'WaitingForRefundTx',
+      'WaitingForRefundTxConfirmation',
+      'Refunded',
+    ]);
+    await subscription.unsubscribe();
+  });
+
+  test("the README's swap (examples/wallet-swap.ts): paid, it answers the preimage; unpaid, it refunds itself", async () => {
+    const wallet = node.wallet(user());
+    const paid = makeInvoice({ network: 'simnet', amountSatoshis: 120_000n, expirySeconds: 7_200 });
+    const paying = payInvoice(harness.service.url, TOKEN_MARKET, paid.invoice, wallet, node.publicClient);
+    const [paidOrder] = await orderOf(paid.invoice, 'Funded');
+    // The provider's part, which no provider runs here: paying the invoice, reported with its preimage.
+    const move = { orderId: paidOrder!, at: Date.now(), cause: MOVE_CAUSE };
+    assert.ok(
+      await harness.service.transitions.apply({
+        ...move,
+        from: 'Funded',
+        to: 'Complete',
+        paymentPreimage: paid.preimage,
+      }),
+    );
+    assert.deepEqual(await paying, { preimage: paid.preimage });
+
+    const unpaid = makeInvoice({ network: 'simnet', amountSatoshis: 130_000n, expirySeconds: 7_200 });
+    const before = await node.tokenBalance(token, user().address);
+    const refunding = payInvoice(harness.service.url, TOKEN_MARKET, unpaid.invoice, wallet, node.publicClient);
+    const [unpaidOrder] = await orderOf(unpaid.invoice, 'Funded');
+    await node.mine(REFUND_DELAY);
+    const outcome = await refunding;
+    assert.ok('refundTxId' in outcome);
+    await node.mine(CONFIRMATIONS - 1);
+    await eventually(async () => (await client.orderState(unpaidOrder!)) === 'Refunded', 'Refunded');
+    assert.equal(await node.tokenBalance(token, user().address), before);
+    assert.deepEqual(await client.transactions(unpaidOrder!), [
+      { type: 'FUND', id: (await client.transactions(unpaidOrder!))[0]!.id },
+      { type: 'REFUND', id: outcome.refundTxId },
+    ]);
+  });
+
+  /** The order of `invoice` once it is in `state`, mining a block at a time while the wallet funds it. */
+  async function orderOf(invoice: string, state: string): Promise<string[]> {
+    let ids: string[] = [];
+    await eventually(async () => {
+      const orders = await client.ordersOfInvoice(invoice);
+      ids = orders.map((order) => order.id);
+      if (orders[0]?.state === state) return true;
+      await node.mine(1);
+      return false;
+    }, `the order of the invoice to be ${state}`);
+    return ids;
+  }
+});
