@@ -4,7 +4,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'demo/'] },
+  // web/pay.js is esbuild's bundle of web/pay/, which is linted instead.
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'demo/', 'web/pay.js'] },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
@@ -67,13 +68,22 @@ export default tseslint.config(
     },
   },
   {
-    // The tracker page's modules run in the browser, unbundled.
+    // The tracker page's modules run in the browser, unbundled; the pay page's (web/pay/) are bundled by esbuild.
     files: ['web/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'navigator', 'history', 'location', 'fetch', 'Node', 'TextEncoder', 'URLSearchParams'].map(
-          (name) => [name, 'readonly'],
-        ),
+        [
+          'window',
+          'document',
+          'navigator',
+          'history',
+          'location',
+          'fetch',
+          'Node',
+          'TextEncoder',
+          'URLSearchParams',
+          'Blob',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

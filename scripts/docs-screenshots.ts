@@ -1,5 +1,6 @@
 /**
- * Regenerates docs/screenshots/*.png: the tracker page's views on the demo store, in headless Chromium.
+ * Regenerates docs/screenshots/*.png: the tracker page's views on the demo store, and the pay page paying an
+ * invoice of the live demo with a wallet injected as the tests inject it, in headless Chromium.
  * `npm run docs:screenshots`; the README shows them.
  */
 import { once } from 'node:events';
@@ -12,6 +13,10 @@ import type { Page } from 'playwright-core';
 import { startCli } from '../test/support/cli/cli-process.js';
 import { chromiumSkipReason, launchChromium } from '../test/support/chromium.js';
 import { DEMO_SNAPSHOT, startDemoService } from '../test/support/demo-service.js';
+import { injectWallet } from '../test/support/injected-wallet.js';
+import { startLiveDemoService } from '../test/support/live-demo-service.js';
+import { anvilSkipReason } from '../test/support/anvil.js';
+import { DEMO_CHAIN_ID } from '../src/demo/ethereum/local-chain.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 
@@ -98,6 +103,41 @@ async function captureLiveOrder(page: Page): Promise<void> {
   }
 }
 
+/**
+ * The pay page on the live demo (Anvil and the two provider daemons, in this process): an invoice read and quoted,
+ * paid from the wallet to Complete; on a phone, an invoice no market takes, explained.
+ */
+async function capturePayPage(desktopPage: Page, phonePage: Page): Promise<void> {
+  const anvilSkip = anvilSkipReason;
+  if (anvilSkip !== false) {
+    process.stdout.write(`skipped the pay page's screenshots: ${anvilSkip}\n`);
+    return;
+  }
+  const live = await startLiveDemoService();
+  try {
+    await injectWallet(desktopPage, live.prepared.chain.users.ether, live.prepared.chain.anvil.rpcUrl, DEMO_CHAIN_ID);
+    await desktopPage.goto(`${live.service.url}/pay`);
+    await desktopPage.fill('#invoice', live.swaps.payee.createInvoice(21_000, true).invoice);
+    await desktopPage.click('#invoice-form button[type=submit]');
+    await desktopPage.click('li.fit[data-market="SETH_LSBTC"] button');
+    await desktopPage.locator('[data-field="amount"]').waitFor();
+    await desktopPage.screenshot({ path: join(OUTPUT, 'pay-quote.png'), fullPage: true });
+    process.stdout.write('wrote docs/screenshots/pay-quote.png\n');
+    await desktopPage.click('#pay-with-wallet');
+    await desktopPage.locator('#done:not([hidden])').waitFor({ timeout: 60_000 });
+    await desktopPage.screenshot({ path: join(OUTPUT, 'pay-complete.png'), fullPage: true });
+    process.stdout.write('wrote docs/screenshots/pay-complete.png\n');
+    await phonePage.goto(`${live.service.url}/pay`);
+    await phonePage.fill('#invoice', live.swaps.payee.createInvoice(500, true).invoice);
+    await phonePage.click('#invoice-form button[type=submit]');
+    await phonePage.locator('li.misfit').first().waitFor();
+    await phonePage.screenshot({ path: join(OUTPUT, 'pay-phone.png'), fullPage: true });
+    process.stdout.write('wrote docs/screenshots/pay-phone.png\n');
+  } finally {
+    await live.close();
+  }
+}
+
 const skip = chromiumSkipReason();
 if (skip !== false) throw new Error(skip);
 const orders = await demoOrders();
@@ -127,6 +167,7 @@ try {
   await captureLiveOrder(page);
   const small = await phone.context.newPage();
   await capture(small, `${base}/orders/${pick(orders, 'ETH_LBTC', 'WaitingForFundingTx').id}`, 'phone.png', '.qr svg');
+  await capturePayPage(await desktop.context.newPage(), await phone.context.newPage());
 } finally {
   await phone.close();
   await desktop.close();

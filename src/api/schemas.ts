@@ -196,6 +196,7 @@ const TRACKER_PAGES: Readonly<Record<string, { operationId: string; summary: str
   '/': { operationId: 'trackerPage', summary: 'The order tracker page: look orders up by invoice or order id' },
   '/orders/:id': { operationId: 'trackerOrderPage', summary: 'The order tracker page opened on one order' },
   '/markets': { operationId: 'trackerMarketsPage', summary: 'The order tracker page listing the markets' },
+  '/pay': { operationId: 'payPage', summary: 'The pay page: pay a Lightning invoice from a browser wallet' },
 };
 
 /** The page's HTML, the same document at each of its paths: its scripts choose the view. */

@@ -14,7 +14,10 @@ import { replyNotFound } from './errors.js';
 import { routeMethods } from './methods.js';
 import { trackerAssetSchema, trackerPageSchema } from './schemas.js';
 
-export const TRACKER_PAGE_PATHS: readonly string[] = ['/', '/orders/:id', '/markets'];
+export const TRACKER_PAGE_PATHS: readonly string[] = ['/', '/orders/:id', '/markets', '/pay'];
+/** The pay page (docs/pay-page.md) is its own document; every other path is the tracker's. */
+const DOCUMENT_OF_PATH: Readonly<Record<string, string>> = { '/pay': 'pay.html' };
+const TRACKER_DOCUMENT = 'index.html';
 export const TRACKER_ASSET_PATH = '/assets/:file';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -67,14 +70,20 @@ function vendorFiles(): Record<string, string> {
   };
 }
 
-export function loadTrackerAssets(): { page: Asset; assets: ReadonlyMap<string, Asset> } {
+/**
+ * The pages' documents by file name, and their assets: the files directly in web/ (web/pay/ holds the pay page's
+ * sources, served bundled as pay.js) and the vendored libraries.
+ */
+export function loadTrackerAssets(): { pages: ReadonlyMap<string, Asset>; assets: ReadonlyMap<string, Asset> } {
   const web = webDirectory();
+  const pages = new Map<string, Asset>();
   const assets = new Map<string, Asset>();
-  for (const name of readdirSync(web)) {
-    if (name !== 'index.html') assets.set(name, asset(join(web, name)));
+  for (const entry of readdirSync(web, { withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    (entry.name.endsWith('.html') ? pages : assets).set(entry.name, asset(join(web, entry.name)));
   }
   for (const [name, path] of Object.entries(vendorFiles())) assets.set(name, asset(path));
-  return { page: asset(join(web, 'index.html')), assets };
+  return { pages, assets };
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, { body, contentType, etag }: Asset): FastifyReply {
@@ -86,9 +95,11 @@ function send(request: FastifyRequest, reply: FastifyReply, { body, contentType,
 
 export const trackerPageRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const method = routeMethods(app);
-  const { page, assets } = loadTrackerAssets();
+  const { pages, assets } = loadTrackerAssets();
 
   for (const url of TRACKER_PAGE_PATHS) {
+    const page = pages.get(DOCUMENT_OF_PATH[url] ?? TRACKER_DOCUMENT);
+    if (page === undefined) throw new Error(`web/ holds no document for ${url}`);
     app.route({
       method,
       url,

@@ -10,6 +10,7 @@ import { startDemoProvider, type DemoProvider } from './demo-provider.js';
 import { DEMO_CHAIN_ID, DEMO_TOKEN, startLocalChain, type DemoWallet, type LocalChain } from './ethereum/local-chain.js';
 import { serialQueue } from './serial.js';
 import { SimulatedLightningPayee, type PaymentReceived } from './lightning/simulated-lightning-payee.js';
+import { offerPayPageInvoices } from './pay-page-invoices.js';
 import { StepPrinter } from './step-printer.js';
 import { runUserSwap } from './user-bot.js';
 import { firstLineOf } from '../domain/errors.js';
@@ -120,6 +121,9 @@ export async function prepareLiveDemo(
         markets: [...markets, ETHER_MARKET, tokenMarketName(token)],
         tokens: [token],
         chains: { ...configuration.chains, ethereum: { blockHeight: tip, swapContractAddress: chain.contractAddress } },
+        // The snapshot's providers hold no credential, so none of them can connect and quote: left active, the
+        // requirements would offer their markets (BTC_LBTC) and every quote there would wait for nobody.
+        providers: configuration.providers.map((provider) => ({ ...provider, active: false })),
       });
     });
     const providers = await Promise.all(
@@ -149,8 +153,15 @@ export async function prepareLiveDemo(
 }
 
 export interface LiveSwaps {
+  /** The payee every provider pays: a caller may make invoices it settles, or refuses. */
+  readonly payee: SimulatedLightningPayee;
   /** Stops the users and the providers and waits for nothing more to be sent; the chain stays up for the caller. */
   stop(): Promise<void>;
+}
+
+export interface LiveSwapOptions {
+  /** The demo's own users swapping in the background; off, the providers wait for someone else's quotes. */
+  readonly userSwaps: boolean;
 }
 
 /**
@@ -162,6 +173,7 @@ export async function startLiveSwaps(
   prepared: PreparedLiveDemo,
   directory: string,
   write: (text: string) => void,
+  { userSwaps }: LiveSwapOptions = { userSwaps: true },
 ): Promise<LiveSwaps> {
   const { chain, token } = prepared;
   const printer = new StepPrinter(write);
@@ -222,6 +234,8 @@ export async function startLiveSwaps(
     pollingIntervalMs: 250,
     report,
   });
+  printer.note(`pay an invoice of the simulated payee from a browser at ${url}/pay; each pays once, a fresh one follows:`);
+  const invoices = offerPayPageInvoices(url, payee, (invoice) => printer.note(`invoice ${invoice}`));
   const stopping = new AbortController();
   const users: Record<SwapKind, { wallet: DemoWallet; transact: ReturnType<typeof serialQueue> }> = {
     ether: { wallet: chain.users.ether, transact: serialQueue() },
@@ -268,11 +282,14 @@ export async function startLiveSwaps(
 
   let timer: NodeJS.Timeout | undefined;
   const firstRound = (async () => {
+    if (!userSwaps) return;
     for (let index = 0; index < ROUND.length && !stopping.signal.aborted; index += 1) await launch();
     if (!stopping.signal.aborted) timer = setInterval(() => void launch(), SWAP_INTERVAL_MS);
   })();
   return {
+    payee,
     async stop() {
+      invoices.stop();
       stopping.abort();
       await firstRound;
       clearInterval(timer);

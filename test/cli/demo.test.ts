@@ -23,6 +23,9 @@ const PAYEE_LINE =
   /^live ([0-9a-f]{8}) {3}simulated Lightning payee: received payment (\d+) to this invoice, (\d+) sat; (settled it with the preimage|refused it)$/;
 const CLAIM_LINE =
   /^live ([0-9a-f]{8}) {3}provider ([\w-]+)'s claim paid ([0-9.]+) (SETH|SUSDC) to its payout (0x[0-9a-fA-F]{40}), tx (0x[0-9a-f]{64}); it holds ([0-9.]+) (?:SETH|SUSDC)$/;
+const PAY_PAGE_LINE =
+  /^live pay an invoice of the simulated payee from a browser at (http:\/\/\S+\/pay); each pays once, a fresh one follows:$/;
+const INVOICE_LINE = /^live invoice (lnbcrt\S+)$/;
 const DECIMALS: Record<string, number> = { SETH: 18, SUSDC: 6 };
 const LIVE_SWAPS_DEADLINE_MS = 40_000;
 
@@ -79,6 +82,29 @@ async function assertTrackerPageLineWorks(lines: readonly string[]): Promise<voi
     assert.equal(response.status, 200, url);
     assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8', url);
   }
+}
+
+/**
+ * The pay page's address, which serves it, and at least two invoices of the simulated payee, each on its own line
+ * and each for its own payment; the requirements name only the markets the live providers quote, once they have
+ * connected (the snapshot's BTC_LBTC has nobody to quote it).
+ */
+async function assertPayPageOffered(
+  lines: readonly string[],
+  waitFor: (accept: (lines: readonly string[]) => boolean, timeoutMs: number) => Promise<void>,
+): Promise<void> {
+  await waitFor((seen) => seen.filter((line) => INVOICE_LINE.test(line)).length >= 2, 10_000);
+  const payPage = lines.map((line) => PAY_PAGE_LINE.exec(line)?.[1]).find((url) => url !== undefined);
+  assert.ok(payPage, 'the pay page is named');
+  const page = await fetch(payPage);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /<title>lnswap: pay a Lightning invoice<\/title>/);
+  const invoices = lines.map((line) => INVOICE_LINE.exec(line)?.[1]).filter((invoice) => invoice !== undefined);
+  const paymentHashes = invoices.map((invoice) => /pp5([02-9ac-hj-np-z]{52})/.exec(invoice)?.[1]);
+  assert.equal(new Set(paymentHashes).size, invoices.length, 'one payment hash per invoice');
+  const requirements = await fetch(new URL('/api/markets/requirements', payPage));
+  const served = ((await requirements.json()) as { market: string }[]).map((item) => item.market);
+  assert.deepEqual(served, ['SETH_LSBTC', 'SUSDC_LSBTC'], 'only the markets a connected provider quotes');
 }
 
 const curlUrls = (lines: readonly string[]) =>
@@ -217,6 +243,7 @@ test(
           ['BTC_LBTC', 'SETH_LSBTC', 'SUSDC_LSBTC'],
           'the test chain carries SETH_LSBTC and the demo token, never the mainnet ETH_LBTC',
         );
+        await assertPayPageOffered(lines, waitFor);
 
         const COMPLETE = 'WaitingForFundingTx WaitingForFundingTxConfirmation Funded Complete';
         const REFUNDED =

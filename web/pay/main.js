@@ -1,0 +1,393 @@
+// The pay page's entry: read an invoice, offer the markets it fits, quote, fund from the browser wallet (or show the
+// Bitcoin address), follow the order to Complete, and refund from the wallet once the refund height has passed.
+import qrcode from '/assets/qrcode.mjs';
+import { findMarket } from '../../src/domain/markets.js';
+import { copyable, formatDuration, getJson, h, plainField, timeElement } from '../dom.js';
+import { OrderCard } from '../order-card.js';
+import { bitcoinUri } from '../payment-uri.js';
+import { grouped, pricePerBitcoin } from './amounts.js';
+import { readInvoice } from './invoice.js';
+import { fitMarkets, marketNetwork } from './market-fit.js';
+import { sentence } from './sentences.js';
+import {
+  bitcoinRefundPsbt,
+  cardFollower,
+  client,
+  ethereumRefundTransaction,
+  fundingTransactions,
+  ServiceRefusal,
+  ServiceTimeout,
+  UnsafeFundingDetails,
+} from './service.js';
+import { Wallet, chainIdFor } from './wallet.js';
+
+const $ = (id) => document.getElementById(id);
+/** States in which the funds sit in the contract or HTLC, so a refund is what comes next if nothing else does. */
+const REFUNDABLE = new Set(['Funded', 'PartiallyFunded', 'WaitingForRefundTx']);
+const FINAL = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
+
+const socket = client.userSocket().socket;
+const showConnection = (connected) => {
+  $('live-status').textContent = connected ? 'Live updates: on' : 'Live updates: reconnecting';
+  document.body.dataset.live = connected ? 'on' : 'off';
+};
+socket.on('connect', () => showConnection(true));
+socket.on('disconnect', () => showConnection(false));
+
+/** The one swap the page is making. */
+const swap = {
+  invoice: undefined,
+  quote: undefined,
+  market: undefined,
+  chainId: undefined,
+  wallet: undefined,
+  card: undefined,
+  follower: undefined,
+};
+let countdown;
+
+const say = (id, text) => ($(id).textContent = text);
+/** The sentence for whatever went wrong: the service's token, the client's own failures, the wallet's refusals. */
+function refusalOf(error) {
+  if (error instanceof ServiceRefusal) return sentence(error.token);
+  if (error instanceof ServiceTimeout) return sentence('ServiceTimeout');
+  if (error instanceof UnsafeFundingDetails) return sentence('UnsafeFundingDetails');
+  return sentence(error.token ?? 'Unexpected');
+}
+
+function showInvoice(invoice) {
+  $('invoice-details').replaceChildren(
+    plainField('Amount', `${grouped(invoice.satoshis)} sat`),
+    plainField('Description', invoice.description === '' ? '(none)' : invoice.description),
+    plainField('Network', invoice.network),
+    plainField('Expires', timeElement(new Date(invoice.expiresAtMs).toISOString())),
+  );
+}
+
+async function readPasted(event) {
+  event.preventDefault();
+  resetSwap();
+  const invoice = readInvoice($('invoice').value, Date.now());
+  if (invoice.refusal !== undefined) {
+    $('invoice-details').replaceChildren();
+    say('invoice-status', sentence(invoice.refusal));
+    return;
+  }
+  swap.invoice = invoice;
+  showInvoice(invoice);
+  say('invoice-status', 'Reading the markets…');
+  let requirements;
+  try {
+    requirements = await client.marketRequirements();
+  } catch (error) {
+    say('invoice-status', refusalOf(error));
+    return;
+  }
+  const fits = fitMarkets(invoice, requirements, Date.now());
+  $('markets').replaceChildren(...fits.map(marketItem));
+  const fitting = fits.filter((fit) => fit.misfit === undefined).length;
+  say(
+    'invoice-status',
+    requirements.length === 0
+      ? sentence('NoQuoteProvidersAvailable')
+      : fitting === 0
+        ? 'No market can pay this invoice:'
+        : `This invoice can be paid on ${fitting} market${fitting === 1 ? '' : 's'}:`,
+  );
+}
+
+function marketItem({ market, misfit }) {
+  const [onchain] = market.split('_');
+  if (misfit !== undefined) return h('li', { class: 'misfit', 'data-market': market }, h('p', {}, misfit));
+  // The chains' own markets are known by name; any other is a configured token's, on Ethereum.
+  const bitcoin = findMarket(market)?.onchain.chain === 'bitcoin';
+  const refundField = bitcoin
+    ? h(
+        'label',
+        {},
+        'Your Bitcoin refund address (P2WPKH or P2PKH), in case the payment fails',
+        h('input', { name: 'refundAddress', required: true, spellcheck: 'false', autocomplete: 'off' }),
+      )
+    : undefined;
+  const form = h(
+    'form',
+    { class: 'market-quote', 'data-market': market },
+    refundField,
+    h('button', { type: 'submit' }, `Pay with ${onchain}`),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void requestQuote(market, form.elements.namedItem('refundAddress')?.value);
+  });
+  return h('li', { class: 'fit', 'data-market': market }, form);
+}
+
+async function requestQuote(market, refundAddress) {
+  say('quote-status', `Asking the providers of ${market} for a price…`);
+  $('quote').hidden = false;
+  $('quote-details').replaceChildren();
+  let quote;
+  try {
+    quote = await client.requestQuote({
+      market,
+      invoice: swap.invoice.invoice,
+      ...(refundAddress === undefined ? {} : { refundAddress }),
+    });
+  } catch (error) {
+    say('quote-status', refusalOf(error));
+    return;
+  }
+  swap.quote = quote;
+  swap.market = market;
+  const ticker = market.split('_')[0];
+  say('quote-status', '');
+  say('invoice-status', `Quoted on ${market}.`);
+  $('markets').replaceChildren();
+  $('quote-details').replaceChildren(
+    plainField('You pay', h('strong', { 'data-field': 'amount' }, `${quote.amount} ${ticker}`)),
+    plainField('The payee gets', `${grouped(swap.invoice.satoshis)} sat`),
+    plainField(
+      'Rate',
+      `${pricePerBitcoin(quote.amount, swap.invoice.satoshis)} ${ticker} per BTC, provider's fee included`,
+    ),
+    plainField('Time left to fund', h('span', { id: 'countdown' })),
+  );
+  startCountdown(quote.expiryTimestampMs);
+  const history = await getJson(`/tracker/orders/${quote.orderId}/history`);
+  if (history.asset.chain === 'ethereum') showWalletPayment(history);
+  else showBitcoinPayment(quote, ticker);
+  followOrder(quote.orderId);
+}
+
+function startCountdown(expiryMs) {
+  clearInterval(countdown);
+  const tick = () => {
+    const left = expiryMs - Date.now();
+    say('countdown', left > 0 ? formatDuration(left) : 'the time to fund has passed');
+    if (left <= 0) clearInterval(countdown);
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
+}
+
+function showBitcoinPayment(quote, ticker) {
+  const { payToAddress } = quote.details;
+  const uri = bitcoinUri(payToAddress, quote.amount);
+  const code = qrcode(0, 'M');
+  code.addData(uri);
+  code.make();
+  $('bitcoin').hidden = false;
+  $('bitcoin-details').replaceChildren(
+    copyable('Address', payToAddress),
+    copyable('Amount', `${quote.amount}`),
+    plainField('Asset', ticker),
+  );
+  $('bitcoin-qr').replaceChildren(
+    h('img', { src: code.createDataURL(4, 8), alt: `QR code of ${uri}`, class: 'qr', 'data-uri': uri }),
+  );
+}
+
+function showWalletPayment(history) {
+  $('wallet').hidden = false;
+  swap.chainId = chainIdFor(marketNetwork(swap.market), history.ethereumChainId);
+  $('pay-with-wallet').onclick = () => void payWithWallet(swap.chainId);
+}
+
+function walletStep(label) {
+  const state = h('span', { class: 'tx-state' }, 'waiting for the wallet');
+  const item = h('li', { class: 'wallet-step' }, h('span', {}, `${label}: `), state);
+  $('wallet-steps').append(item);
+  return {
+    sent(hash) {
+      item.dataset.hash = hash;
+      item.append(' ', h('code', { class: 'hex' }, hash));
+    },
+    progress(text) {
+      state.textContent = text;
+      item.dataset.state = text;
+    },
+  };
+}
+
+async function connectedWallet(wanted) {
+  if (swap.wallet === undefined) {
+    const wallet = Wallet.injected();
+    await wallet.connect();
+    swap.wallet = wallet;
+  }
+  say('wallet-status', `Connected: ${swap.wallet.account}`);
+  await swap.wallet.ensureChain(wanted, (current) =>
+    say('wallet-status', `Your wallet is on chain ${current}; this order settles on chain ${wanted}. Please switch.`),
+  );
+  return swap.wallet;
+}
+
+/** Sends `tx` and shows it with its confirmations until it is mined; throws when it reverted. */
+async function sendAndConfirm(wallet, label, tx) {
+  const step = walletStep(label);
+  const hash = await wallet.send(tx);
+  step.sent(hash);
+  await wallet.confirm(hash, (confirmations) =>
+    step.progress(
+      confirmations === 0
+        ? 'sent, not yet in a block'
+        : `${confirmations} confirmation${confirmations === 1 ? '' : 's'}`,
+    ),
+  );
+  return hash;
+}
+
+async function payWithWallet(wanted) {
+  $('pay-with-wallet').disabled = true;
+  try {
+    const wallet = await connectedWallet(wanted);
+    say('wallet-status', `Connected: ${wallet.account}, chain ${wanted}`);
+    // Checked against the invoice before anything is signed: the funding must lock this order to its payment hash.
+    const transactions = fundingTransactions(swap.quote, { paymentHash: swap.invoice.paymentHash });
+    // A token's funding call reverts until the contract may take the tokens: the approval is mined first.
+    const labels = transactions.length === 2 ? ['Approval', 'Funding'] : ['Funding'];
+    for (const [index, transaction] of transactions.entries()) await sendAndConfirm(wallet, labels[index], transaction);
+    clearInterval(countdown);
+    say('countdown', 'funded');
+    $('pay-with-wallet').hidden = true;
+    say('wallet-status', 'Funded: the provider now pays the invoice.');
+  } catch (error) {
+    say('wallet-status', refusalOf(error));
+    $('pay-with-wallet').disabled = false;
+  }
+}
+
+/** The tracker's order card, with the page listening to the same moves for its refund button. */
+function followOrder(orderId) {
+  const follower = cardFollower(
+    (state) => void moved(state),
+    () => void refreshRefund(),
+  );
+  swap.follower = follower;
+  swap.card = new OrderCard(orderId, follower);
+  $('order').replaceChildren(swap.card.element);
+  void swap.card.load();
+}
+
+async function moved(state) {
+  if (state === 'Complete') {
+    const order = await client.order(swap.quote.orderId);
+    $('done').hidden = false;
+    $('done').replaceChildren(
+      h('h2', {}, 'Paid'),
+      h('p', {}, 'The invoice is paid. The preimage below proves it: only the payee could reveal it.'),
+      h('dl', { class: 'fields' }, copyable('Proof of payment (preimage)', order.paymentPreimage)),
+    );
+  }
+  if (FINAL.has(state)) clearInterval(countdown);
+  if (state === 'FundWindowElapsed') say('wallet-status', sentence('FundWindowElapsed'));
+  await refreshRefund(state);
+}
+
+async function refreshRefund(knownState) {
+  if (swap.quote === undefined) return;
+  const orderId = swap.quote.orderId;
+  const state = knownState ?? (await client.orderState(orderId));
+  if (!REFUNDABLE.has(state)) {
+    if (FINAL.has(state)) $('refund').hidden = true;
+    return;
+  }
+  const funder = swap.wallet?.account;
+  const refund = await client.refund(orderId, funder).catch(() => undefined);
+  if (refund === undefined || refund.type !== 'TimelockRefund') return;
+  $('refund').hidden = false;
+  const ready = state === 'WaitingForRefundTx' && refund.blocksRemaining === 0;
+  say(
+    'refund-status',
+    ready
+      ? 'The payment did not go through: take your coins back.'
+      : `If the invoice is not paid, you can take your coins back in ${refund.blocksRemaining} block${refund.blocksRemaining === 1 ? '' : 's'}.`,
+  );
+  $('refund-button').dataset.blocksRemaining = String(refund.blocksRemaining);
+  $('refund-button').disabled = !ready;
+  $('refund-button').onclick = () => void sendRefund(refund);
+}
+
+async function sendRefund(refund) {
+  $('refund-button').disabled = true;
+  try {
+    if (refund.details.to === undefined) {
+      downloadPsbt(refund);
+      return;
+    }
+    const wallet = await connectedWallet(swap.chainId);
+    await sendAndConfirm(wallet, 'Refund', ethereumRefundTransaction(swap.quote.orderId, refund));
+    say('refund-status', 'Refund sent: the coins are back in your wallet once it is confirmed.');
+  } catch (error) {
+    say('refund-status', refusalOf(error));
+    $('refund-button').disabled = false;
+  }
+}
+
+/** A Bitcoin refund is signed by the user's own wallet: the unsigned PSBT (BIP 174), as a file to open in it. */
+function downloadPsbt(refund) {
+  const { psbt, amount } = bitcoinRefundPsbt(refund, { payToAddress: swap.quote.details.payToAddress });
+  const link = h('a', {
+    href: URL.createObjectURL(new Blob([psbt.toBuffer()], { type: 'application/octet-stream' })),
+    download: `refund-${swap.quote.orderId}.psbt`,
+  });
+  link.click();
+  say(
+    'refund-status',
+    `Open the downloaded PSBT in your wallet, sign it with your refund key and broadcast it: ${amount} sat come back.`,
+  );
+  $('refund-button').disabled = false;
+}
+
+function resetSwap() {
+  clearInterval(countdown);
+  swap.card?.dispose();
+  swap.follower?.stop();
+  Object.assign(swap, {
+    invoice: undefined,
+    quote: undefined,
+    market: undefined,
+    chainId: undefined,
+    card: undefined,
+    follower: undefined,
+  });
+  for (const id of ['quote', 'wallet', 'bitcoin', 'refund', 'done']) $(id).hidden = true;
+  for (const id of ['markets', 'wallet-steps', 'order']) $(id).replaceChildren();
+  $('pay-with-wallet').disabled = false;
+  $('pay-with-wallet').hidden = false;
+}
+
+/** The camera, where the browser reads QR codes itself (BarcodeDetector); elsewhere the button stays hidden. */
+function offerScanning() {
+  if (!('BarcodeDetector' in window) || navigator.mediaDevices === undefined) return;
+  $('scan').hidden = false;
+  $('scan').addEventListener('click', () => void scan());
+}
+
+async function scan() {
+  const video = $('camera');
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } });
+    video.hidden = false;
+    video.srcObject = stream;
+    await video.play();
+    const detector = new window.BarcodeDetector({ formats: ['qr_code'] });
+    for (;;) {
+      const [code] = await detector.detect(video);
+      if (code !== undefined) {
+        $('invoice').value = code.rawValue;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    for (const track of stream.getTracks()) track.stop();
+    video.hidden = true;
+    $('invoice-form').requestSubmit();
+  } catch {
+    video.hidden = true;
+    say('invoice-status', 'The camera could not be used here: paste the invoice instead.');
+  }
+}
+
+$('invoice-form').addEventListener('submit', (event) => void readPasted(event));
+offerScanning();
