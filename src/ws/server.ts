@@ -7,7 +7,13 @@ import type { OrderTransitions } from '../engine/lifecycle/order-transitions.js'
 import { startPeriodicTask, upkeepFailed, type PeriodicTask } from '../engine/operations/periodic-task.js';
 import type { QuoteDesk } from '../engine/lifecycle/quote-desk.js';
 import { storedStateChangedEvents, type StateChangedEvent } from '../engine/lifecycle/state-events.js';
-import type { ConfigurationReadStore, OrderReadStore, ProviderStore, RateLimitStore } from '../store/store.js';
+import type {
+  ConfigurationReadStore,
+  CooperativeRefundStore,
+  OrderReadStore,
+  ProviderStore,
+  RateLimitStore,
+} from '../store/store.js';
 import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
 import { ClientAddresses } from './client-address.js';
@@ -30,7 +36,12 @@ export const PROVIDER_NAMESPACE = '/provider/v1';
 const STATE_CHANGED_ELSEWHERE = 'lnswap:stateChanged';
 
 /** The store's roles the namespaces use: reads, providers and their credentials, rate limits. */
-export type SocketStore = ConfigurationReadStore & OrderReadStore & ProviderStore & RateLimitStore & FunderRefundStore;
+export type SocketStore = ConfigurationReadStore &
+  OrderReadStore &
+  ProviderStore &
+  RateLimitStore &
+  FunderRefundStore &
+  CooperativeRefundStore;
 
 export interface SocketServerDependencies {
   readonly store: SocketStore;
@@ -43,6 +54,8 @@ export interface SocketServerDependencies {
   readonly now?: () => number;
   /** Chain backends that `broadcastTransaction` sends through; none by default. */
   readonly broadcasters?: Broadcasters;
+  /** The chain id of the Ethereum node followed: providers' cooperative refunds are signed for it. */
+  readonly ethereumChainId?: number;
 }
 
 /** The engine's parts the namespaces hand requests to. */
@@ -138,7 +151,18 @@ export async function attachSocketServer(
       if (router !== undefined) throw new Error('the socket server serves once');
       router = new MakerQuoteRouter(desk, providers, clustered, socketOptions.forwardedQuoteTimeoutMs, logger);
       serveUserNamespace(users, { store, desk, subscriptions, addressLimits, addresses, options, now, logger, broadcasters });
-      serveProviderNamespace(providers, { store, router, presence, transitions, addressLimits, addresses, options, now, logger });
+      serveProviderNamespace(providers, {
+        store,
+        router,
+        presence,
+        transitions,
+        addressLimits,
+        addresses,
+        options,
+        now,
+        logger,
+        ...(dependencies.ethereumChainId === undefined ? {} : { ethereumChainId: dependencies.ethereumChainId }),
+      });
       presenceCheck = startPeriodicTask(() => presence.reconcile(), {
         intervalMs: engineOptions.presenceIntervalMs,
         // A new instance learns of its peers from their heartbeats; asking before that would see

@@ -79,6 +79,14 @@ export function prepareStatements(db: Database) {
        RETURNING seq`,
     ).pluck(),
 
+    insertCooperativeRefund: prepare(
+      `INSERT INTO cooperative_refunds (order_id, funder, signature) VALUES (?, ?, ?)
+       ON CONFLICT (order_id, funder) DO NOTHING`,
+    ),
+    selectCooperativeRefunds: prepare(
+      'SELECT funder, signature FROM cooperative_refunds WHERE order_id = ? ORDER BY funder',
+    ),
+
     selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),
     deleteMarkets: prepare('DELETE FROM markets'),
     insertMarket: prepare('INSERT INTO markets (position, name) VALUES (?, ?)'),
