@@ -95,7 +95,10 @@ export async function cooperativeRefundSigner(
 }
 
 /** `refundCooperative(orderUUID, funder, signature)`: any account may send it; the contract pays the funder. */
-export function encodeRefundCooperativeCalldata(orderId: string, { funder, signature }: CooperativeRefundSignature): Hex {
+export function encodeRefundCooperativeCalldata(
+  orderId: string,
+  { funder, signature }: CooperativeRefundSignature,
+): Hex {
   if (!isEthereumAddress(funder)) throw new Error('funder must be an Ethereum address');
   if (!isCooperativeRefundSignature(signature)) throw new Error('signature must be 65 bytes of 0x hex');
   return encodeFunctionData({

@@ -153,7 +153,7 @@ function providerHandlers(socket: Socket, dependencies: ProviderNamespaceDepende
         ethereumChainId: dependencies.ethereumChainId,
         now: now(),
         providerId,
-        ...(requestId === undefined ? {} : { requestId }),
+        requestId,
       });
       const funders = authorization.refunds.map(({ funder }) => funder);
       logger.info({ providerId, orderId: authorization.orderId, funders, requestId }, 'provider authorized refunds');

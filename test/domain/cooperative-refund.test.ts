@@ -37,7 +37,7 @@ function slot(held: bigint, funder = FUNDER): OrderSlot {
 }
 
 describe('cooperative refund signatures', () => {
-  test("recover to the claimer for the slot signed, to someone else for any other slot, order, chain or contract", async () => {
+  test('recover to the claimer for the slot signed, to someone else for any other slot, order, chain or contract', async () => {
     const order = ethereumOrder();
     const signature = await signCooperativeRefund(claimer, DOMAIN, order.id, FUNDER);
     const signed = { funder: FUNDER, signature };

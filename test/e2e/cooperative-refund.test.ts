@@ -95,7 +95,11 @@ describe('cooperative refunds through the service on Anvil', { skip: anvilSkipRe
       'the watcher at the tip',
     );
     const user = await harness.connect('/user/v1');
-    const { invoice, paymentHash } = makeInvoice({ network: 'simnet', amountSatoshis: INVOICE_SATOSHIS, expirySeconds: 7200 });
+    const { invoice, paymentHash } = makeInvoice({
+      network: 'simnet',
+      amountSatoshis: INVOICE_SATOSHIS,
+      expirySeconds: 7200,
+    });
     const quote = await requestQuote(user, { market: MARKET, invoice });
     const { orderId } = quote;
     const { to, data } = (quote.details as { unsignedFundingTx: { to: Hex; data: Hex } }).unsignedFundingTx;
@@ -136,7 +140,12 @@ describe('cooperative refunds through the service on Anvil', { skip: anvilSkipRe
     const authorizedAt = Date.now();
     await succeed(maker, 'refundAuthorization', { orderId, refunds: [{ funder, signature: genuine }] });
     await eventually(() => events.some((event) => event.state === 'WaitingForRefundTx'), 'the move announced');
-    assert.deepEqual(events.at(-1), { orderId, state: 'WaitingForRefundTx', sequence: 4, reason: 'providerAuthorizedRefund' });
+    assert.deepEqual(events.at(-1), {
+      orderId,
+      state: 'WaitingForRefundTx',
+      sequence: 4,
+      reason: 'providerAuthorizedRefund',
+    });
 
     const refundHeight = (await harness.fresh.store.getOrder(orderId))?.htlc.refundableAtBlockHeight as number;
     const expected = {

@@ -29,7 +29,11 @@ export const PROVIDER_AUTHORIZED_REFUND = 'providerAuthorizedRefund';
  * The states a provider's signed refunds move on: the order's money is locked and nothing else is on its way to
  * return it. Later states (a refund already waited for or seen) keep their own course; the signatures are stored.
  */
-const AUTHORIZED_REFUND_FROM: ReadonlySet<OrderState> = new Set<OrderState>(['Funded', 'PartiallyFunded', 'FundWindowElapsed']);
+const AUTHORIZED_REFUND_FROM: ReadonlySet<OrderState> = new Set<OrderState>([
+  'Funded',
+  'PartiallyFunded',
+  'FundWindowElapsed',
+]);
 
 /** How many times a move that lost its compare-and-set is tried again on the order as it then stands. */
 const MOVE_ATTEMPTS = 3;

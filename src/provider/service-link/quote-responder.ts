@@ -133,7 +133,7 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
     },
     sendRefundAuthorization: async (message) => {
       if (!ready) throw new Error('not connected to the service');
-      const ack = await socket.timeout(options.ackTimeoutMs).emitWithAck('refundAuthorization', message);
+      const ack: unknown = await socket.timeout(options.ackTimeoutMs).emitWithAck('refundAuthorization', message);
       return readAck(ack, 'refundAuthorization');
     },
     ready: () => ready && socket.connected,

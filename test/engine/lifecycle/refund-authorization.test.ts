@@ -10,7 +10,15 @@ import {
 } from '../../../src/engine/lifecycle/refund-authorization.js';
 import type { StateChangedEvent } from '../../../src/engine/lifecycle/state-events.js';
 import type { OrderRecord } from '../../../src/domain/order.js';
-import { buildOrder, CHAINS, configuration, ETHEREUM_VIEW, hex32, seedStore, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
+import {
+  buildOrder,
+  CHAINS,
+  configuration,
+  ETHEREUM_VIEW,
+  hex32,
+  seedStore,
+  SWAP_CONTRACT_ADDRESS,
+} from '../../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../../support/stores.js';
 import { refusal } from '../../support/refusal.js';
 import { signCooperativeRefund } from '../../chains/ethereum/swap-contract-v3.js';
@@ -47,13 +55,19 @@ describe('readRefundAuthorization', () => {
   test('reads the documented fields, order id normalized, funders and signatures lowercase', () => {
     const upper = `0x${'AB'.repeat(32)}${'22'.repeat(32)}1C`;
     assert.deepEqual(
-      readRefundAuthorization({ orderId: 'A61131F70B66460EB3D837D59F94B8AA', refunds: [{ funder: FUNDER.toUpperCase().replace('0X', '0x'), signature: upper }] }),
+      readRefundAuthorization({
+        orderId: 'A61131F70B66460EB3D837D59F94B8AA',
+        refunds: [{ funder: FUNDER.toUpperCase().replace('0X', '0x'), signature: upper }],
+      }),
       { orderId, refunds: [{ funder: FUNDER, signature: upper.toLowerCase() }] },
     );
   });
 
   test('a malformed request is refused with its token', () => {
-    assert.equal(refusal(() => readRefundAuthorization({ orderId: 'nope', refunds: [{ funder: FUNDER, signature }] })), 'InvalidOrderId');
+    assert.equal(
+      refusal(() => readRefundAuthorization({ orderId: 'nope', refunds: [{ funder: FUNDER, signature }] })),
+      'InvalidOrderId',
+    );
     for (const payload of [
       null,
       { orderId },
@@ -61,9 +75,19 @@ describe('readRefundAuthorization', () => {
       { orderId, refunds: [{ funder: 'not an address', signature }] },
       { orderId, refunds: [{ funder: FUNDER, signature: '0x1234' }] },
       { orderId, refunds: Array.from({ length: 17 }, () => ({ funder: FUNDER, signature })) },
-      { orderId, refunds: [{ funder: FUNDER, signature }, { funder: FUNDER.toUpperCase().replace('0X', '0x'), signature }] },
+      {
+        orderId,
+        refunds: [
+          { funder: FUNDER, signature },
+          { funder: FUNDER.toUpperCase().replace('0X', '0x'), signature },
+        ],
+      },
     ]) {
-      assert.equal(refusal(() => readRefundAuthorization(payload)), 'InvalidOrMissingRefundAuthorizationFields', JSON.stringify(payload));
+      assert.equal(
+        refusal(() => readRefundAuthorization(payload)),
+        'InvalidOrMissingRefundAuthorizationFields',
+        JSON.stringify(payload),
+      );
     }
   });
 
@@ -71,7 +95,10 @@ describe('readRefundAuthorization', () => {
     const highS = `0x${'11'.repeat(32)}${'ff'.repeat(32)}1b`;
     const badV = `0x${'11'.repeat(32)}${'22'.repeat(32)}01`;
     for (const bad of [highS, badV]) {
-      assert.equal(refusal(() => readRefundAuthorization({ orderId, refunds: [{ funder: FUNDER, signature: bad }] })), 'InvalidRefundSignature');
+      assert.equal(
+        refusal(() => readRefundAuthorization({ orderId, refunds: [{ funder: FUNDER, signature: bad }] })),
+        'InvalidRefundSignature',
+      );
     }
   });
 });
@@ -81,14 +108,32 @@ for (const kind of STORE_KINDS) {
     let fresh: FreshStore;
     const events: StateChangedEvent[] = [];
     let transitions: OrderTransitions;
-    const funded = wonBy(buildOrder({ label: 'coop funded', market: 'ETH_LBTC', state: 'Funded', funds: [499_500_000_000_000_000n] }).record);
-    const partial = wonBy(buildOrder({ label: 'coop partial', market: 'ETH_LBTC', state: 'PartiallyFunded', funds: [1_000n] }).record);
-    const late = wonBy(buildOrder({ label: 'coop late', market: 'ETH_LBTC', state: 'FundWindowElapsed', funds: [1_000n] }).record);
-    const onV2 = wonBy(buildOrder({ label: 'coop on v2', market: 'ETH_LBTC', state: 'Funded', funds: [1_000n] }).record, {
-      payToAddress: V2_CONTRACT,
-    });
+    const funded = wonBy(
+      buildOrder({ label: 'coop funded', market: 'ETH_LBTC', state: 'Funded', funds: [499_500_000_000_000_000n] })
+        .record,
+    );
+    const partial = wonBy(
+      buildOrder({ label: 'coop partial', market: 'ETH_LBTC', state: 'PartiallyFunded', funds: [1_000n] }).record,
+    );
+    const late = wonBy(
+      buildOrder({ label: 'coop late', market: 'ETH_LBTC', state: 'FundWindowElapsed', funds: [1_000n] }).record,
+    );
+    const onV2 = wonBy(
+      buildOrder({ label: 'coop on v2', market: 'ETH_LBTC', state: 'Funded', funds: [1_000n] }).record,
+      {
+        payToAddress: V2_CONTRACT,
+      },
+    );
     const bitcoin = wonBy(buildOrder({ label: 'coop bitcoin', state: 'Funded', funds: [35_590n] }).record);
-    const complete = wonBy(buildOrder({ label: 'coop complete', market: 'ETH_LBTC', state: 'Complete', funds: [1_000n], preimageKnown: true }).record);
+    const complete = wonBy(
+      buildOrder({
+        label: 'coop complete',
+        market: 'ETH_LBTC',
+        state: 'Complete',
+        funds: [1_000n],
+        preimageKnown: true,
+      }).record,
+    );
     const domain = { chainId: CHAIN_ID, verifyingContract: SWAP_CONTRACT_ADDRESS as Address };
 
     before(async () => {
@@ -103,7 +148,10 @@ for (const kind of STORE_KINDS) {
           ],
         },
       };
-      await seedStore(fresh.store, { configuration: configuration({ chains }), orders: [funded, partial, late, onV2, bitcoin, complete] });
+      await seedStore(fresh.store, {
+        configuration: configuration({ chains }),
+        orders: [funded, partial, late, onV2, bitcoin, complete],
+      });
       transitions = new OrderTransitions(fresh.store, (event) => events.push(event));
     });
     after(() => fresh?.dispose());
@@ -120,30 +168,44 @@ for (const kind of STORE_KINDS) {
     const apply = (payload: unknown, overrides: Partial<RefundAuthorizationContext> = {}) =>
       applyRefundAuthorization(readRefundAuthorization(payload), context(overrides));
 
-    test('refuses a forgery, another slot\'s, another chain\'s or contract\'s signature, a high-s twin: nothing stored', async () => {
+    test("refuses a forgery, another slot's, another chain's or contract's signature, a high-s twin: nothing stored", async () => {
       const orderId = funded.id;
       const forged = await signCooperativeRefund(stranger, domain, orderId, FUNDER);
       const otherSlot = await signCooperativeRefund(claimer, domain, orderId, OTHER_FUNDER);
       const otherOrder = await signCooperativeRefund(claimer, domain, partial.id, FUNDER);
       const otherChain = await signCooperativeRefund(claimer, { ...domain, chainId: 1 }, orderId, FUNDER);
-      const otherContract = await signCooperativeRefund(claimer, { ...domain, verifyingContract: V2_CONTRACT as Address }, orderId, FUNDER);
+      const otherContract = await signCooperativeRefund(
+        claimer,
+        { ...domain, verifyingContract: V2_CONTRACT as Address },
+        orderId,
+        FUNDER,
+      );
       const genuine = await signCooperativeRefund(claimer, domain, orderId, FUNDER);
       for (const signature of [forged, otherSlot, otherOrder, otherChain, otherContract, highSTwin(genuine)]) {
-        assert.equal(await refusal(() => apply({ orderId, refunds: [{ funder: FUNDER, signature }] })), 'InvalidRefundSignature');
+        assert.equal(
+          await refusal(() => apply({ orderId, refunds: [{ funder: FUNDER, signature }] })),
+          'InvalidRefundSignature',
+        );
       }
       // One bad signature among good ones refuses them all.
-      const mixed = [{ funder: FUNDER, signature: genuine }, { funder: OTHER_FUNDER, signature: forged }];
+      const mixed = [
+        { funder: FUNDER, signature: genuine },
+        { funder: OTHER_FUNDER, signature: forged },
+      ];
       assert.equal(await refusal(() => apply({ orderId, refunds: mixed })), 'InvalidRefundSignature');
       assert.equal((await fresh.store.getOrder(orderId))?.state, 'Funded');
       assert.deepEqual(await fresh.store.listCooperativeRefunds(orderId), []);
       assert.deepEqual(events, []);
     });
 
-    test('OrderNotWonByProvider: another provider, even with the claimer\'s genuine signature', async () => {
+    test("OrderNotWonByProvider: another provider, even with the claimer's genuine signature", async () => {
       const signature = await signCooperativeRefund(claimer, domain, funded.id, FUNDER);
       const payload = { orderId: funded.id, refunds: [{ funder: FUNDER, signature }] };
       assert.equal(await refusal(() => apply(payload, { providerId: 'maker-2' })), 'OrderNotWonByProvider');
-      assert.equal(await refusal(() => apply({ ...payload, orderId: '00000000-0000-4000-8000-000000000000' })), 'OrderNotFound');
+      assert.equal(
+        await refusal(() => apply({ ...payload, orderId: '00000000-0000-4000-8000-000000000000' })),
+        'OrderNotFound',
+      );
       assert.deepEqual(await fresh.store.listCooperativeRefunds(funded.id), []);
     });
 
@@ -162,7 +224,7 @@ for (const kind of STORE_KINDS) {
       assert.equal((await fresh.store.getOrder(onV2.id))?.state, 'Funded');
     });
 
-    test('the claimer\'s signatures are stored with the move to WaitingForRefundTx, cause providerAuthorizedRefund', async () => {
+    test("the claimer's signatures are stored with the move to WaitingForRefundTx, cause providerAuthorizedRefund", async () => {
       const refunds = [
         { funder: FUNDER, signature: await signCooperativeRefund(claimer, domain, funded.id, FUNDER) },
         { funder: OTHER_FUNDER, signature: await signCooperativeRefund(claimer, domain, funded.id, OTHER_FUNDER) },
@@ -176,7 +238,9 @@ for (const kind of STORE_KINDS) {
         at: 7000,
         cause: { source: 'request', reason: 'providerAuthorizedRefund', requestId: 'request-7' },
       });
-      assert.deepEqual(events, [{ orderId: funded.id, state: 'WaitingForRefundTx', sequence: 2, reason: 'providerAuthorizedRefund' }]);
+      assert.deepEqual(events, [
+        { orderId: funded.id, state: 'WaitingForRefundTx', sequence: 2, reason: 'providerAuthorizedRefund' },
+      ]);
 
       // A repeat is accepted and moves nothing; a slot keeps its first signature.
       await apply({ orderId: funded.id, refunds: refunds.slice(0, 1) });
@@ -196,7 +260,10 @@ for (const kind of STORE_KINDS) {
       await apply({ orderId: complete.id, refunds: [{ funder: FUNDER, signature }] });
       assert.equal((await fresh.store.getOrder(complete.id))?.state, 'Complete');
       assert.deepEqual(await fresh.store.listCooperativeRefunds(complete.id), [{ funder: FUNDER, signature }]);
-      assert.deepEqual(events.map((event) => event.state), ['WaitingForRefundTx', 'WaitingForRefundTx']);
+      assert.deepEqual(
+        events.map((event) => event.state),
+        ['WaitingForRefundTx', 'WaitingForRefundTx'],
+      );
     });
 
     test('NoBackendConfigured without an Ethereum node to name the chain', async () => {

@@ -83,7 +83,12 @@ describe("the provider's order lifecycle, read from the state file's own records
         { chain: 'ethereum', refundHeight: 500 },
       );
     const signRefund = () =>
-      state.recordRefundSignatures(orderId, paymentHash, [{ funder: `0x${'aa'.repeat(20)}`, signature: `0x${'bb'.repeat(65)}` }], 6_000);
+      state.recordRefundSignatures(
+        orderId,
+        paymentHash,
+        [{ funder: `0x${'aa'.repeat(20)}`, signature: `0x${'bb'.repeat(65)}` }],
+        6_000,
+      );
     return { orderId, paymentHash, standing, begin, succeed, signRefund };
   }
 

@@ -73,7 +73,9 @@ export interface Swap {
 }
 
 /** `contractVersion`: the swap contract deployed and quoted on, the second unless given. */
-export async function startProviderWorld(options: { contractVersion?: SwapContractVersion } = {}): Promise<ProviderWorld> {
+export async function startProviderWorld(
+  options: { contractVersion?: SwapContractVersion } = {},
+): Promise<ProviderWorld> {
   const anvil = await startAnvil();
   const user = anvil.accounts[1]!;
   const contract = await anvil.deploySwapContract(BigInt(REFUND_DELAY), undefined, options.contractVersion);
