@@ -80,11 +80,13 @@ export function prepareStatements(db: Database) {
     ).pluck(),
 
     insertCooperativeRefund: prepare(
-      `INSERT INTO cooperative_refunds (order_id, funder, signature) VALUES (?, ?, ?)
-       ON CONFLICT (order_id, funder) DO NOTHING`,
+      `INSERT INTO cooperative_refunds (order_internal_id, funder, signature)
+       SELECT internal_id, ?, ? FROM orders WHERE id = ?
+       ON CONFLICT (order_internal_id, funder) DO NOTHING`,
     ),
     selectCooperativeRefunds: prepare(
-      'SELECT funder, signature FROM cooperative_refunds WHERE order_id = ? ORDER BY funder',
+      `SELECT funder, signature FROM cooperative_refunds
+       WHERE order_internal_id = (SELECT internal_id FROM orders WHERE id = ?) ORDER BY funder`,
     ),
 
     selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),

@@ -52,7 +52,7 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
   };
 
   const insertCooperativeRefunds = (orderId: string, refunds: readonly CooperativeRefundSignature[]) => {
-    for (const { funder, signature } of refunds) statements.insertCooperativeRefund.run(orderId, funder, signature);
+    for (const { funder, signature } of refunds) statements.insertCooperativeRefund.run(funder, signature, orderId);
   };
 
   const upsertChainViews = db.transaction((chains: ChainViews) => {
