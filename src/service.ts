@@ -157,6 +157,7 @@ async function startParts(
   const sockets = await attachSocketServer(api.server, {
     store,
     logger: options.logger,
+    ...(ethereum === undefined ? {} : { ethereumChainId: ethereum.chainId }),
     ...(bus === undefined ? {} : { bus }),
     ...(engine === undefined ? {} : { engine }),
     ...(options.sockets === undefined ? {} : { sockets: options.sockets }),

@@ -12,8 +12,7 @@ import { catalogOf } from '../domain/market-catalog.js';
 import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
-import { deriveRefundDetails } from '../domain/refund.js';
-import { deriveFunderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
+import { deriveOrderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
 import type { ConfigurationReadStore, OrderReadStore, StoreChanges } from '../store/store.js';
 import {
   presentFundingDetails,
@@ -135,10 +134,7 @@ export class OrderReads {
   async refund(rawId: string, funder?: string): Promise<string> {
     const { order, market } = await this.loadOrder(rawId);
     const configuration = await this.store.getConfiguration();
-    const refund =
-      funder === undefined
-        ? deriveRefundDetails(order, market, configuration.chains)
-        : await deriveFunderRefund(this.store, configuration, order, market, funder);
+    const refund = await deriveOrderRefund(this.store, configuration, order, market, funder);
     return serialize.refund(presentRefund(refund, market));
   }
 

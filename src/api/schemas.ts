@@ -113,7 +113,8 @@ export const transactionsSchema = {
 
 export const refundSchema = {
   operationId: 'getOrderRefund',
-  summary: 'How the order can be refunded: TimelockRefund, or AdminRefund without the timing fields',
+  summary:
+    'How the order can be refunded: TimelockRefund, CooperativeRefund (send it now), or AdminRefund without the timing fields',
   description:
     "Without funder, the figures of the order's slots (dust left out); with funder, those of that funder's slot alone",
   params: orderIdParams,

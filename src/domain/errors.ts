@@ -56,6 +56,12 @@ export type ErrorToken =
   | 'InvalidFailedReason'
   // a paymentResult for an order whose funds are not (or no longer) confirmed in the HTLC
   | 'OrderNotFunded'
+  // refundAuthorization: not { orderId, refunds: [{ funder, signature }, ...] } with addresses and 65-byte low-s
+  // signatures; a signature that does not recover to the order's claimer for that slot (forged, another slot's,
+  // another contract's or chain's); an order made on a contract without cooperative refunds (before the third)
+  | 'InvalidOrMissingRefundAuthorizationFields'
+  | 'InvalidRefundSignature'
+  | 'ContractHasNoCooperativeRefund'
   | 'InvalidNetworkOrSubnet'
   // broadcastTransaction (REDSHIFT's tokens where it has one)
   | 'InvalidOrMissingBroadcastTxRequestFields'

@@ -1,3 +1,4 @@
+import { encodeRefundCooperativeCalldata, type CooperativeRefundSignature } from './cooperative-refund.js';
 import { encodeRefundCalldata } from './ethereum.js';
 import type { Market } from './markets.js';
 import type { ChainViews, OrderRecord, OrderTransaction } from './order.js';
@@ -20,7 +21,11 @@ export interface EthereumRefundDetails {
 
 export interface RefundDerivation {
   market: string;
-  type: 'TimelockRefund' | 'AdminRefund';
+  /**
+   * `CooperativeRefund`: the order's claimer signed the slot's refund away (third swap contract); `details` is the
+   * `refundCooperative` call, which any account may send at once and which pays the funder.
+   */
+  type: 'TimelockRefund' | 'AdminRefund' | 'CooperativeRefund';
   state: OrderState;
   blocksRemaining?: number;
   refundableAtBlockHeight?: number;
@@ -42,6 +47,36 @@ export function deriveRefundDetails(order: OrderRecord, market: Market, chains: 
     refundableAtBlockHeight: order.htlc.refundableAtBlockHeight,
     refundableBalance: lockedBalance(order, funds),
   });
+}
+
+/**
+ * The refund of a slot whose claimer signed it away (`CooperativeRefund`): `details` is the
+ * `refundCooperative(orderUUID, funder, signature)` call on the order's contract, which any account may send now
+ * and which pays the funder (`blocksRemaining` 0); the figures are the slot's, as `deriveSlotRefundDetails` gives
+ * them. A slot already emptied, or the principal of a Complete order, answers as without the signature: there is
+ * nothing left to send it for.
+ */
+export function deriveCooperativeRefundDetails(
+  order: OrderRecord,
+  market: Market,
+  chains: ChainViews,
+  slot: OrderSlot,
+  signed: CooperativeRefundSignature,
+): RefundDerivation {
+  const timelock = deriveSlotRefundDetails(order, market, chains, slot);
+  if (timelock.refundableBalance === 0n || signed.funder !== slot.funder) return timelock;
+  return {
+    market: market.name,
+    type: 'CooperativeRefund',
+    state: order.state,
+    blocksRemaining: 0,
+    refundableAtBlockHeight: slot.refundHeight ?? order.htlc.refundableAtBlockHeight,
+    refundableBalance: timelock.refundableBalance,
+    details: {
+      to: (timelock.details as EthereumRefundDetails).to,
+      data: encodeRefundCooperativeCalldata(order.id, signed),
+    },
+  };
 }
 
 /**

@@ -7,7 +7,8 @@ import type { ChainKind } from './markets.js';
 export interface TransitionCause {
   readonly source: 'request' | 'timer' | 'chain' | 'import';
   /**
-   * e.g. 'requestQuote', 'paymentResult', 'paymentFailedAddressBlacklisted', 'fundWindowElapsed',
+   * e.g. 'requestQuote', 'paymentResult', 'paymentFailedAddressBlacklisted', 'providerAuthorizedRefund' (the winning
+   * provider signed cooperative refunds of the order's slots: they may be sent at once), 'fundWindowElapsed',
    * 'fundingSeen', 'fundingConfirmed', 'fundingReorged', 'claimSeen', 'refundHeightReached',
    * 'refundSeen', 'refundConfirmed', 'adminRefundSeen', 'adminRefundConfirmed' (the contract owner's refunds),
    * 'refundReorged', 'fundingLeftMempool' and 'refundLeftMempool' (an unconfirmed transaction the node no

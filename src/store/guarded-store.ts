@@ -16,6 +16,8 @@ const GUARDED_METHODS: MethodList<GuardedMethod> = {
   listOrdersExpiredIn: true,
   findOrdersByPaymentHash: true,
   countOrdersInStates: true,
+  recordCooperativeRefunds: true,
+  listCooperativeRefunds: true,
   getChainWatch: true,
   listChainObservations: true,
   listOrdersOfTickersInStates: true,

@@ -1,4 +1,5 @@
 import type { BlockRef, ChainObservation } from '../domain/chain-observations.js';
+import type { CooperativeRefundSignature } from '../domain/cooperative-refund.js';
 import type { TokenAsset } from '../domain/market-catalog.js';
 import type { ChainKind } from '../domain/markets.js';
 import type {
@@ -40,6 +41,8 @@ export interface StateTransition {
   /** Recorded in the same transaction as the move. */
   readonly transaction?: OrderTransaction;
   readonly paymentPreimage?: string;
+  /** The winning provider's signed cooperative refunds, stored in the same transaction as the move. */
+  readonly cooperativeRefunds?: readonly CooperativeRefundSignature[];
 }
 
 /** Where a chain watcher stands: the last block it processed, and the ones before it it may need after a reorg. */
@@ -151,6 +154,17 @@ export interface ChainWatchStore {
   setChainViews(chains: ChainViews): Promise<void>;
 }
 
+/**
+ * The cooperative refunds the winning provider of an order signed (third swap contract): one per slot, the first
+ * kept. Those that come with a move are stored by `transitionOrder`, in its transaction.
+ */
+export interface CooperativeRefundStore {
+  /** Stores signatures without moving the order; a slot already signed keeps its first signature. */
+  recordCooperativeRefunds(orderId: string, refunds: readonly CooperativeRefundSignature[]): Promise<void>;
+  /** The order's signed refunds, by funder (lowercase). */
+  listCooperativeRefunds(orderId: string): Promise<CooperativeRefundSignature[]>;
+}
+
 /** Liquidity providers: their configuration, presence and credentials. */
 export interface ProviderStore {
   /** Inserts or replaces a provider's configuration and active flag. */
@@ -205,6 +219,7 @@ export interface Store
     OrderReadStore,
     OrderMoveStore,
     ChainWatchStore,
+    CooperativeRefundStore,
     ProviderStore,
     TokenStore,
     RateLimitStore,

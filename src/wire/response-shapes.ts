@@ -98,7 +98,7 @@ const bitcoinRefundDetails = {
 
 const refundHead = {
   market: string,
-  type: { type: 'string', enum: ['TimelockRefund', 'AdminRefund'] },
+  type: { type: 'string', enum: ['TimelockRefund', 'AdminRefund', 'CooperativeRefund'] },
   state: orderState,
 } as const;
 
@@ -113,7 +113,7 @@ const refundTail = {
   },
 } as const;
 
-/** A TimelockRefund with its timing fields, or an AdminRefund without them. */
+/** A TimelockRefund or CooperativeRefund with its timing fields, or an AdminRefund without them. */
 export const refundShape = {
   anyOf: [
     object({ ...refundHead, blocksRemaining: integer, refundableAtBlockHeight: integer, ...refundTail }),

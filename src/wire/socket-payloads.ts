@@ -165,6 +165,38 @@ export const paymentResultShape: PayloadShape = {
   tokensByField: { 'orderId/pattern': 'InvalidOrderId' },
 };
 
+/** Most slots an order's `refundAuthorization` names at once: more than any order's matching slots worth signing. */
+export const MAX_REFUND_AUTHORIZATIONS = 16;
+
+/**
+ * `refundAuthorization`: the winning provider's EIP-712 cooperative refunds of an order's slots, one per funder, each
+ * a 65-byte signature in 0x hex. Whose signature it is, and which slot it opens, is checked after the shape.
+ */
+export const refundAuthorizationShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['orderId', 'refunds'],
+    properties: {
+      orderId,
+      refunds: {
+        type: 'array',
+        minItems: 1,
+        maxItems: MAX_REFUND_AUTHORIZATIONS,
+        items: {
+          type: 'object',
+          required: ['funder', 'signature'],
+          properties: {
+            funder: { type: 'string', pattern: FUNDER_PATTERN },
+            signature: { type: 'string', pattern: '^0x[0-9a-fA-F]{130}$' },
+          },
+        },
+      },
+    },
+  },
+  token: 'InvalidOrMissingRefundAuthorizationFields',
+  tokensByField: { 'orderId/pattern': 'InvalidOrderId' },
+};
+
 /** Each request event's payload shape by namespace, as `docs/asyncapi.yaml` lists them. */
 export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonly<Record<string, PayloadShape>>>> = {
   user: {
@@ -183,5 +215,6 @@ export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonl
     activeConfiguration: activeConfigurationShape,
     makerQuote: makerQuoteShape,
     paymentResult: paymentResultShape,
+    refundAuthorization: refundAuthorizationShape,
   },
 };

@@ -6,7 +6,8 @@ import { parseActiveConfiguration } from '../engine/lifecycle/active-configurati
 import { authenticateProvider } from '../engine/operations/credentials.js';
 import type { OrderTransitions } from '../engine/lifecycle/order-transitions.js';
 import { applyPaymentResult, readPaymentResult } from '../engine/lifecycle/payment-result.js';
-import type { ConfigurationReadStore, OrderReadStore, ProviderStore } from '../store/store.js';
+import { applyRefundAuthorization, readRefundAuthorization } from '../engine/lifecycle/refund-authorization.js';
+import type { ConfigurationReadStore, CooperativeRefundStore, OrderReadStore, ProviderStore } from '../store/store.js';
 import type { ClientAddresses } from './client-address.js';
 import type { MakerQuoteRouter } from './maker-quote-router.js';
 import type { ProviderPresence, ProviderSocketData } from './provider-presence.js';
@@ -19,7 +20,7 @@ import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import { marketListShape } from '../wire/socket-payloads.js';
 
 export interface ProviderNamespaceDependencies {
-  readonly store: ConfigurationReadStore & OrderReadStore & ProviderStore;
+  readonly store: ConfigurationReadStore & OrderReadStore & ProviderStore & CooperativeRefundStore;
   readonly router: MakerQuoteRouter;
   readonly presence: ProviderPresence;
   readonly transitions: OrderTransitions;
@@ -28,6 +29,8 @@ export interface ProviderNamespaceDependencies {
   readonly addresses: ClientAddresses;
   readonly now: () => number;
   readonly logger: Logger;
+  /** The chain id of the Ethereum node the service follows: the domain of cooperative refund signatures. */
+  readonly ethereumChainId?: number;
 }
 
 /** `/provider/v1`: liquidity providers authenticate, configure, subscribe to quote requests and answer them. */
@@ -139,6 +142,21 @@ function providerHandlers(socket: Socket, dependencies: ProviderNamespaceDepende
         const { orderId, failedReason } = result;
         logger.info({ providerId, orderId, failedReason, requestId }, 'provider could not pay');
       }
+      return undefined;
+    }),
+
+    refundAuthorization: authenticated(async (providerId, payload, { requestId }) => {
+      const authorization = readRefundAuthorization(payload);
+      await applyRefundAuthorization(authorization, {
+        store,
+        transitions,
+        ethereumChainId: dependencies.ethereumChainId,
+        now: now(),
+        providerId,
+        requestId,
+      });
+      const funders = authorization.refunds.map(({ funder }) => funder);
+      logger.info({ providerId, orderId: authorization.orderId, funders, requestId }, 'provider authorized refunds');
       return undefined;
     }),
   };

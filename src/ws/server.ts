@@ -7,7 +7,13 @@ import type { OrderTransitions } from '../engine/lifecycle/order-transitions.js'
 import { startPeriodicTask, upkeepFailed, type PeriodicTask } from '../engine/operations/periodic-task.js';
 import type { QuoteDesk } from '../engine/lifecycle/quote-desk.js';
 import { storedStateChangedEvents, type StateChangedEvent } from '../engine/lifecycle/state-events.js';
-import type { ConfigurationReadStore, OrderReadStore, ProviderStore, RateLimitStore } from '../store/store.js';
+import type {
+  ConfigurationReadStore,
+  CooperativeRefundStore,
+  OrderReadStore,
+  ProviderStore,
+  RateLimitStore,
+} from '../store/store.js';
 import { AddressLimits, ConnectionCap } from './address-limits.js';
 import { announceBlockHeight } from './block-heights.js';
 import { ClientAddresses } from './client-address.js';
@@ -32,7 +38,12 @@ export const PROVIDER_NAMESPACE = '/provider/v1';
 const STATE_CHANGED_ELSEWHERE = 'lnswap:stateChanged';
 
 /** The store's roles the namespaces use: reads, providers and their credentials, rate limits. */
-export type SocketStore = ConfigurationReadStore & OrderReadStore & ProviderStore & RateLimitStore & FunderRefundStore;
+export type SocketStore = ConfigurationReadStore &
+  OrderReadStore &
+  ProviderStore &
+  RateLimitStore &
+  FunderRefundStore &
+  CooperativeRefundStore;
 
 export interface SocketServerDependencies {
   readonly store: SocketStore;
@@ -45,6 +56,8 @@ export interface SocketServerDependencies {
   readonly now?: () => number;
   /** Chain backends that `broadcastTransaction` sends through; none by default. */
   readonly broadcasters?: Broadcasters;
+  /** The chain id of the Ethereum node followed: providers' cooperative refunds are signed for it. */
+  readonly ethereumChainId?: number;
 }
 
 /** The engine's parts the namespaces hand requests to. */
@@ -176,6 +189,7 @@ export async function attachSocketServer(
         options,
         now,
         logger,
+        ...(dependencies.ethereumChainId === undefined ? {} : { ethereumChainId: dependencies.ethereumChainId }),
       });
       presenceCheck = startPeriodicTask(() => presence.reconcile(), {
         intervalMs: engineOptions.presenceIntervalMs,

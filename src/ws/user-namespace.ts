@@ -6,9 +6,8 @@ import { deriveFundingDetails } from '../domain/funding.js';
 import { catalogOf } from '../domain/market-catalog.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
-import { deriveRefundDetails } from '../domain/refund.js';
 import { requirementsForAllMarkets } from '../domain/requirements.js';
-import { deriveFunderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
+import { deriveOrderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
 import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import {
   orderIdRequestShape,
@@ -114,11 +113,7 @@ function userHandlers(socket: Socket, dependencies: UserNamespaceDependencies): 
       const order = await findOrder(store, normalizedOrderId(request.orderId));
       const configuration = await store.getConfiguration();
       const market = catalogOf(configuration).marketOf(order);
-      const refund =
-        request.funder === undefined
-          ? deriveRefundDetails(order, market, configuration.chains)
-          : await deriveFunderRefund(store, configuration, order, market, request.funder);
-      return presentRefund(refund, market);
+      return presentRefund(await deriveOrderRefund(store, configuration, order, market, request.funder), market);
     },
 
     broadcastTransaction: async (payload) => {

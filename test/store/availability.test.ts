@@ -126,6 +126,9 @@ const CALLS: { readonly [Name in Exclude<AsyncMethodName<Store>, 'close'>]: (sto
   listOrdersExpiredIn: (store) => store.listOrdersExpiredIn('WaitingForFundingTx', Date.now()),
   findOrdersByPaymentHash: (store) => store.findOrdersByPaymentHash(makeOrder(1).paymentHash, ['WaitingForFundingTx']),
   countOrdersInStates: (store) => store.countOrdersInStates(['WaitingForFundingTx']),
+  recordCooperativeRefunds: (store) =>
+    store.recordCooperativeRefunds(makeOrder(1).id, [{ funder: `0x${'22'.repeat(20)}`, signature: `0x${'33'.repeat(65)}` }]),
+  listCooperativeRefunds: (store) => store.listCooperativeRefunds(makeOrder(1).id),
   getChainWatch: (store) => store.getChainWatch('ethereum'),
   listChainObservations: (store) => store.listChainObservations('ethereum', [makeOrder(1).id]),
   listOrdersOfTickersInStates: (store) => store.listOrdersOfTickersInStates(['ETH'], ['WaitingForFundingTx']),

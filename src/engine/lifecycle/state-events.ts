@@ -16,6 +16,11 @@ export interface StateChangedEvent {
   readonly transactionId?: string;
   /** On Complete. */
   readonly preimage?: string;
+  /**
+   * On WaitingForRefundTx: why the order waits for its refund, the reason of the move's cause. `providerAuthorizedRefund`
+   * says the winning provider signed the refund away: the refund details answer `CooperativeRefund`, to send now.
+   */
+  readonly reason?: string;
 }
 
 const TRANSACTION_TYPE_SHOWN: Partial<Record<OrderState, TransactionType>> = {
@@ -56,7 +61,7 @@ export function stateChangedEvent(
     const preimage = transition.paymentPreimage ?? order?.paymentPreimage;
     return preimage === undefined ? event : { ...event, preimage };
   }
-  return event;
+  return transition.to === 'WaitingForRefundTx' ? { ...event, reason: transition.cause.reason } : event;
 }
 
 /**
@@ -73,7 +78,10 @@ export function replayedStateChangedEvent(order: OrderRecord, change: SequencedS
   if (change.state === 'Complete' && order.paymentPreimage !== undefined) {
     return { ...event, preimage: order.paymentPreimage };
   }
-  return event;
+  // A history row an import wrote, or one older than causes, has no reason to tell.
+  return change.state === 'WaitingForRefundTx' && change.cause !== undefined
+    ? { ...event, reason: change.cause.reason }
+    : event;
 }
 
 function latestTransactionId(order: OrderRecord | undefined, type: TransactionType): string | undefined {

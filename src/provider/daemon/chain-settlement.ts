@@ -26,6 +26,14 @@ export interface SettleOutcome {
   reason?: string;
 }
 
+/** One slot's signed cooperative refund. */
+export interface RefundToSign {
+  /** Lowercase 0x address. */
+  funder: string;
+  /** 65 bytes, lowercase 0x hex. */
+  signature: string;
+}
+
 /** What watching a claim found. `blocksLeft` counts blocks until the refund height. */
 export type ClaimProgress =
   | { kind: 'confirmed'; txId: string }
@@ -51,6 +59,12 @@ export interface ChainSettlement {
   settle(order: WonOrder): Promise<SettleOutcome>;
   /** Confirms a claim broadcast, or raises its fee as the refund height nears; sends a pending one. */
   watchClaim(claim: ClaimRecord): Promise<ClaimProgress>;
+  /**
+   * The cooperative refund of each slot of an order that names the provider and still holds money, signed by the
+   * provider's claim key, for an order it will never pay; none on a chain or contract without cooperative refunds.
+   * Only signed here: the caller writes them down before they leave.
+   */
+  signRefunds?(order: { orderId: string; market: string; paymentHash: string }): Promise<RefundToSign[]>;
   /** The chain's tip as its node says: readiness. */
   height(): Promise<number>;
 }

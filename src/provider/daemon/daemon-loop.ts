@@ -3,6 +3,7 @@ import type { LightningBackend } from '../../chains/lightning/lightning-backend.
 import { serviceReads } from '../../client/http-reads.js';
 import { firstLineOf } from '../../domain/errors.js';
 import { reportOutcomes } from '../payments/report-outcomes.js';
+import { reportRefundAuthorizations } from '../payments/report-refunds.js';
 import type { QuoteResponder } from '../service-link/quote-responder.js';
 import type { ProviderState } from '../state/provider-state.js';
 import type { ChainSettlement } from './chain-settlement.js';
@@ -38,8 +39,8 @@ export interface DaemonLoop {
 
 /**
  * Goes round every `pollIntervalMs`, one round at a time: rates refreshed when due, the orders quoted
- * followed (`followOrdersRound`), outcomes reported (`reportOutcomes`), claims watched (`watchClaimsRound`),
- * readiness read. A round that throws is logged and the next one starts on time.
+ * followed (`followOrdersRound`), outcomes and signed refunds still owed reported (`reportOutcomes`,
+ * `reportRefundAuthorizations`), claims watched (`watchClaimsRound`), readiness read. A round that throws is logged and the next one starts on time.
  */
 export function startDaemonLoop(parts: DaemonLoopParts): DaemonLoop {
   const { state, lightning, logger, now } = parts;
@@ -50,6 +51,7 @@ export function startDaemonLoop(parts: DaemonLoopParts): DaemonLoop {
     service: serviceReads({ serviceUrl: parts.serviceUrl, timeoutMs: parts.serviceTimeoutMs }),
     settlements: parts.settlements,
     send: parts.responder.sendPaymentResult,
+    sendRefunds: parts.responder.sendRefundAuthorization,
     metrics: parts.metrics,
     logger,
     now,
@@ -80,6 +82,7 @@ export function startDaemonLoop(parts: DaemonLoopParts): DaemonLoop {
     await refreshDueRates(parts.rates, now, logger);
     await followOrdersRound(following);
     await reportOutcomes(state, parts.responder.sendPaymentResult);
+    await reportRefundAuthorizations(state, parts.responder.sendRefundAuthorization);
     await watchClaimsRound(state, chains, parts.metrics, logger, blocksLogged);
     await checkReadiness();
   };

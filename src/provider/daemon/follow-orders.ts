@@ -3,6 +3,7 @@ import type { ChainKind } from '../../domain/markets.js';
 import { LIVE_ORDER_STATES, type OrderState } from '../../domain/states.js';
 import type { ServiceReads } from '../../client/http-reads.js';
 import type { SendPaymentResult } from '../payments/report-outcomes.js';
+import { reportRefundAuthorizations, type SendRefundAuthorization } from '../payments/report-refunds.js';
 import { PAYMENT_FAILED } from '../rules/payment-report.js';
 import { judgeInvoice, type TermReading } from '../rules/quoted-terms.js';
 import type { ProviderState, QuoteRecord } from '../state/provider-state.js';
@@ -19,6 +20,8 @@ export interface OrderFollowing {
   /** The chain settlement of each market served, by market name. */
   settlements: ReadonlyMap<string, ChainSettlement>;
   send: SendPaymentResult;
+  /** Sends an order's signed cooperative refunds, once written down. */
+  sendRefunds: SendRefundAuthorization;
   metrics: ProviderMetrics;
   logger: Logger;
   now: () => number;
@@ -78,8 +81,11 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
     const answer = judgeInvoice(quote, invoice);
     if (answer.kind === 'contradicts-quote') {
       refuseMismatch(following, quote, 'order', answer.differences);
+      await giveUp(following, settlement, quote);
       return;
     }
+    // Funded after its window closed: the service never swaps it, the user's money waits for its refund.
+    if (serviceState === 'FundWindowElapsed') await giveUp(following, settlement, quote);
   }
   if (settlementDue(standing.state, serviceState)) {
     // A payment begun goes on with its own invoice; otherwise the one quoted for is the one paid.
@@ -90,6 +96,7 @@ async function followOrder(following: OrderFollowing, quote: QuoteRecord): Promi
         ? { kind: 'not-paying' as const, reason: 'quoted-invoice-unknown' }
         : await settlement.settle({ orderId: quote.orderId, market: quote.market, invoice: payable, serviceState });
     logOnce(following, quote.orderId, outcome);
+    if (outcome.kind === 'not-paying' || outcome.kind === 'payment-failed') await giveUp(following, settlement, quote);
     if (outcome.kind === 'not-paying' && (await refusalTaken(following, quote.orderId))) {
       state.closeQuote(quote.orderId);
       return;
@@ -113,6 +120,7 @@ function standingOf(state: ProviderState, quote: QuoteRecord): OrderStanding {
     quote: state.quote(quote.orderId) ?? quote,
     payment: state.paymentOfOrder(quote.orderId),
     claim: state.claim(quote.orderId),
+    refunds: state.refundSignatures(quote.orderId),
   });
 }
 
@@ -175,6 +183,28 @@ function refuseMismatch(
     },
     'the service answered terms other than the quote: never paying this order',
   );
+}
+
+/**
+ * The provider will never pay the order: it signs the cooperative refund of each slot naming it (a contract that
+ * has them), writes the signatures down, and only then sends them, so a crash between the two leaves them to the
+ * next round's `reportRefundAuthorizations` and the payment hash is never paid (`beginPayment`). Nothing is signed
+ * while a payment of the hash is in flight or succeeded (`recordRefundSignatures` refuses), nor again for a slot
+ * signed before. Failures to sign or send are tried again on a later round.
+ */
+async function giveUp(following: OrderFollowing, settlement: ChainSettlement, quote: QuoteRecord): Promise<void> {
+  if (settlement.signRefunds === undefined) return;
+  const signed = new Set(following.state.refundSignatures(quote.orderId).map(({ funder }) => funder));
+  const refunds = (await settlement.signRefunds(quote)).filter(({ funder }) => !signed.has(funder));
+  if (refunds.length === 0) return;
+  const recorded = following.state.recordRefundSignatures(quote.orderId, quote.paymentHash, refunds, following.now());
+  if (recorded !== 'recorded') return;
+  following.metrics.refundsSigned(refunds.length);
+  following.logger.info(
+    { orderId: quote.orderId, funders: refunds.map(({ funder }) => funder) },
+    'never paying this order: its refunds signed for the user to take back at once',
+  );
+  await reportRefundAuthorizations(following.state, following.sendRefunds);
 }
 
 /**

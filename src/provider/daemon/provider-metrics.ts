@@ -21,6 +21,7 @@ export class ProviderMetrics {
   private readonly blocksToDeadline: Gauge<'chain' | 'order_id'>;
   private readonly atRisk: Gauge<'chain'>;
   private readonly lightningFaults: Counter<'fault'>;
+  private readonly refunds: Counter;
 
   constructor(state: ProviderState) {
     const registers = [this.registry];
@@ -64,6 +65,11 @@ export class ProviderMetrics {
       name: 'lnswap_provider_lightning_errors_total',
       help: 'Calls to the Lightning node that failed, by cause (certificate-mismatch, unauthorized, timeout, ...)',
       labelNames: ['fault'],
+      registers,
+    });
+    this.refunds = new Counter({
+      name: 'lnswap_provider_refunds_signed_total',
+      help: 'Cooperative refunds signed away: slots of orders the provider will never pay, returned to their funders',
       registers,
     });
     new Gauge({
@@ -113,6 +119,10 @@ export class ProviderMetrics {
 
   quoteWon(market: string): void {
     this.won.inc({ market });
+  }
+
+  refundsSigned(slots: number): void {
+    this.refunds.inc(slots);
   }
 
   serviceMismatch(field: QuotedTerm): void {

@@ -10,6 +10,7 @@ import { watchEthereumClaim } from './watch-ethereum-claim.js';
 import type { ClaimFeePolicy } from '../rules/claim-fee-bump.js';
 import { judgeServiceAnswer, type ServiceAnswer } from '../rules/quoted-terms.js';
 import { settleEthereumOrder, type EthereumSettlement } from './settle-ethereum-order.js';
+import { contractVersionReader, signCooperativeRefunds } from './sign-cooperative-refunds.js';
 import type { QuoteRecord } from '../state/provider-state.js';
 import type { FundingDetailsView } from '../../client/views.js';
 import type { ChainSettlement } from '../daemon/chain-settlement.js';
@@ -41,10 +42,10 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
   const tokenOf = (marketName: string) =>
     (options.markets.get(marketName)?.market.onchain.tokenAddress ?? ZERO_ADDRESS).toLowerCase();
 
-  /** The funder whose slot of the order is the provider's; the largest when several are. */
-  const funderOf = async (orderId: string, paymentHash: string, marketName: string): Promise<Hex | undefined> => {
-    const known = funders.get(orderId);
-    if (known !== undefined) return known;
+  const contractVersion = contractVersionReader(settlement);
+
+  /** Every funder whose slot of the order names the provider, with the order's payment hash and asset. */
+  const matchingFunders = async (orderId: string, paymentHash: string, marketName: string): Promise<Hex[]> => {
     const latest = await settlement.publicClient.getBlockNumber({ cacheTime: 0 });
     const from = latest - BigInt(options.fundingLookbackBlocks);
     const logs = await settlement.publicClient.getContractEvents({
@@ -55,10 +56,17 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
       fromBlock: from > 0n ? from : 0n,
       toBlock: latest,
     });
-    const candidates = claimableFunders(
+    return claimableFunders(
       logs.map((log) => log.args),
       { paymentHash, claimer: payout, token: tokenOf(marketName) },
     );
+  };
+
+  /** The funder whose slot of the order is the provider's; the largest when several are. */
+  const funderOf = async (orderId: string, paymentHash: string, marketName: string): Promise<Hex | undefined> => {
+    const known = funders.get(orderId);
+    if (known !== undefined) return known;
+    const candidates = await matchingFunders(orderId, paymentHash, marketName);
     let best: { funder: Hex; amount: bigint } | undefined;
     for (const funder of candidates) {
       const slot = await readEthereumSlot(settlement.publicClient, settlement.contract, orderId, funder);
@@ -98,6 +106,11 @@ export function ethereumChainSettlement(options: EthereumChainOptions): ChainSet
         claim,
         funder,
       );
+    },
+    async signRefunds(order) {
+      if ((await contractVersion()) < 3) return [];
+      const funders = await matchingFunders(order.orderId, order.paymentHash, order.market);
+      return signCooperativeRefunds(settlement, order.orderId, funders);
     },
     height: async () => Number(await settlement.publicClient.getBlockNumber({ cacheTime: 0 })),
   };

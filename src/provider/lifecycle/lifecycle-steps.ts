@@ -9,6 +9,7 @@ export function nextStep(state: OrderLifecycleState): 'decide-auction' | 'follow
     case 'won':
     case 'paying':
     case 'failed':
+    case 'refund-signed':
     case 'paid':
     case 'claim-broadcast':
     case 'claimed':
@@ -37,6 +38,7 @@ export function settlementDue(state: OrderLifecycleState, serviceState: OrderSta
     case 'paying':
     case 'paid':
       return true;
+    case 'refund-signed':
     case 'claim-broadcast':
     case 'claimed':
     case 'claim-lost':

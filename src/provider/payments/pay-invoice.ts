@@ -23,14 +23,15 @@ export type PaymentProgress = { record: PaymentRecord } | { notSent: PaymentReco
  * Pays an invoice the money rules cleared, at most once per payment hash: the payment is written
  * down before the node is asked; one written down before is looked up at the node and sent only if
  * the node never received it. A payment the node leaves in flight stays `paying`, to be resumed; one the node
- * reports in a state the daemon cannot trust is `suspect`, and stays so.
+ * reports in a state the daemon cannot trust is `suspect`, and stays so. `refund-signed`, nothing sent: the
+ * provider signed the refund of this hash away, so paying it would lose the invoice's amount.
  */
 export async function payInvoice(
   state: ProviderState,
   lightning: LightningBackend,
   payment: InvoicePayment,
   now: () => number,
-): Promise<PaymentRecord> {
+): Promise<PaymentRecord | 'refund-signed'> {
   const begun = state.beginPayment({
     paymentHash: payment.paymentHash,
     orderId: payment.orderId,
@@ -39,6 +40,7 @@ export async function payInvoice(
     feeLimitMillisatoshis: payment.feeLimitMillisatoshis,
     nowMs: now(),
   });
+  if (begun === 'refund-signed') return begun;
   if (begun === 'exists') {
     const existing = requireRecord(state, payment.paymentHash);
     if (existing.state !== 'paying') return existing;
@@ -122,7 +124,7 @@ export interface FundingReading {
 export type PaymentStep =
   | PaymentStanding
   | { kind: 'waiting'; reason: Extract<PaymentDecision, { final: false }>['reason'] }
-  | { kind: 'not-paying'; reason: Extract<PaymentDecision, { final: true }>['reason'] };
+  | { kind: 'not-paying'; reason: Extract<PaymentDecision, { final: true }>['reason'] | 'refund-signed' };
 
 /**
  * Pays the invoice of an order the provider won when the money rules clear it on the provider's own reading
@@ -164,7 +166,7 @@ export async function payWhenCleared(
     },
     settings.now,
   );
-  return standingOf(record);
+  return record === 'refund-signed' ? { kind: 'not-paying', reason: record } : standingOf(record);
 }
 
 function standingOf(record: PaymentRecord): PaymentStanding {

@@ -5,6 +5,7 @@ import type { AckView, ProviderQuoteRequestView } from '../../client/views.js';
 import { formatFixedPoint } from '../../domain/amounts.js';
 import { decodeInvoice } from '../../domain/invoice.js';
 import type { Market, Network } from '../../domain/markets.js';
+import type { RefundAuthorizationMessage } from '../payments/report-refunds.js';
 import type { PaymentResultMessage } from '../rules/payment-report.js';
 import { priceQuote, type MarketPricing } from '../rules/pricing.js';
 import type { ProviderState } from '../state/provider-state.js';
@@ -62,6 +63,8 @@ export interface QuoteResponderOptions {
 export interface QuoteResponder {
   /** Sends a `paymentResult` on the authenticated connection and resolves with the service's ack. */
   readonly sendPaymentResult: (message: PaymentResultMessage) => Promise<AckView>;
+  /** Sends a `refundAuthorization` (signatures already written down) and resolves with the service's ack. */
+  readonly sendRefundAuthorization: (message: RefundAuthorizationMessage) => Promise<AckView>;
   /** Connected, authenticated and subscribed. */
   ready(): boolean;
   close(): void;
@@ -127,6 +130,11 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
       // Not buffered while disconnected: the next round sends whatever is still owed.
       if (!ready) throw new Error('not connected to the service');
       return readAck(await socket.timeout(options.ackTimeoutMs).emitWithAck('paymentResult', message), 'paymentResult');
+    },
+    sendRefundAuthorization: async (message) => {
+      if (!ready) throw new Error('not connected to the service');
+      const ack: unknown = await socket.timeout(options.ackTimeoutMs).emitWithAck('refundAuthorization', message);
+      return readAck(ack, 'refundAuthorization');
     },
     ready: () => ready && socket.connected,
     close: () => {

@@ -82,6 +82,26 @@ export interface BitcoinHtlcRecord {
   quotedHeight: number;
 }
 
+/** A cooperative refund the provider signed away: the claimer's EIP-712 signature for one slot of an order. */
+export interface RefundSignatureRecord {
+  orderId: string;
+  /** Lowercase 0x address: the slot is (order, funder). */
+  funder: string;
+  /** The payment hash of the order: never paid once a refund of it is signed. */
+  paymentHash: string;
+  /** 65 bytes, lowercase 0x hex. */
+  signature: string;
+  signedAtMs: number;
+  /** The service acknowledged the `refundAuthorization` carrying it. */
+  reported: boolean;
+}
+
+/**
+ * `recorded`: the signatures are written down and may leave; `payment-under-way`: a payment of the hash is in
+ * flight, succeeded or suspect, so nothing was written and nothing may be signed away.
+ */
+export type RefundSigning = 'recorded' | 'payment-under-way';
+
 export interface PaymentStart {
   paymentHash: string;
   orderId: string;
@@ -129,6 +149,15 @@ interface BitcoinHtlcRow {
   pay_to_address: string;
   refund_height: number;
   quoted_height: number;
+}
+
+interface RefundSignatureRow {
+  order_id: string;
+  funder: string;
+  payment_hash: string;
+  signature: string;
+  signed_at_ms: number;
+  reported: number;
 }
 
 interface QuoteRow {
@@ -316,13 +345,17 @@ export class ProviderState {
 
   /**
    * Takes the one right to pay this payment hash: 'begun' when this call wrote it down, 'exists'
-   * when any payment to the hash was begun before (whatever became of it), so it is never sent twice.
+   * when any payment to the hash was begun before (whatever became of it), so it is never sent twice,
+   * 'refund-signed' when a refund of the hash was signed away (`recordRefundSignatures`), so it is never sent
+   * at all. One statement, so no signature can come between the check and the write.
    */
-  beginPayment(start: PaymentStart): 'begun' | 'exists' {
+  beginPayment(start: PaymentStart): 'begun' | 'exists' | 'refund-signed' {
     const result = this.db
       .prepare(
         `INSERT INTO payments (payment_hash, order_id, invoice, amount_msat, fee_limit_msat, state, started_at_ms)
-         VALUES (?, ?, ?, ?, ?, 'paying', ?) ON CONFLICT (payment_hash) DO NOTHING`,
+         SELECT ?, ?, ?, ?, ?, 'paying', ?
+         WHERE NOT EXISTS (SELECT 1 FROM refund_signatures WHERE payment_hash = ?)
+         ON CONFLICT (payment_hash) DO NOTHING`,
       )
       .run(
         start.paymentHash,
@@ -331,8 +364,59 @@ export class ProviderState {
         start.amountMillisatoshis.toString(),
         start.feeLimitMillisatoshis.toString(),
         start.nowMs,
+        start.paymentHash,
       );
-    return result.changes === 1 ? 'begun' : 'exists';
+    if (result.changes === 1) return 'begun';
+    return this.payment(start.paymentHash) === undefined ? 'refund-signed' : 'exists';
+  }
+
+  /**
+   * Writes down the cooperative refunds signed for slots of an order, before any of them leaves the daemon, in one
+   * transaction with the check that no payment of the hash is in flight, succeeded or suspect (a failed one, or
+   * none, may be refunded). A slot already signed keeps its first signature.
+   */
+  recordRefundSignatures(
+    orderId: string,
+    paymentHash: string,
+    refunds: readonly { funder: string; signature: string }[],
+    nowMs: number,
+  ): RefundSigning {
+    return this.db.transaction((): RefundSigning => {
+      const payment = this.payment(paymentHash);
+      if (payment !== undefined && payment.state !== 'failed') return 'payment-under-way';
+      const insert = this.db.prepare(
+        `INSERT INTO refund_signatures (order_id, funder, payment_hash, signature, signed_at_ms)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (order_id, funder) DO NOTHING`,
+      );
+      for (const { funder, signature } of refunds) {
+        insert.run(orderId, funder.toLowerCase(), paymentHash, signature.toLowerCase(), nowMs);
+      }
+      return 'recorded';
+    })();
+  }
+
+  /** The refunds signed for an order, by funder. */
+  refundSignatures(orderId: string): RefundSignatureRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM refund_signatures WHERE order_id = ? ORDER BY funder')
+      .all(orderId) as RefundSignatureRow[];
+    return rows.map(refundSignatureFromRow);
+  }
+
+  /** Signed refunds the service has not acknowledged yet, oldest first: sent again until it does. */
+  unreportedRefundSignatures(): RefundSignatureRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM refund_signatures WHERE reported = 0 ORDER BY signed_at_ms, order_id, funder')
+      .all() as RefundSignatureRow[];
+    return rows.map(refundSignatureFromRow);
+  }
+
+  /** The service acknowledged the order's signed refunds (or refused them for good). */
+  markRefundSignaturesReported(orderId: string): boolean {
+    return (
+      this.db.prepare('UPDATE refund_signatures SET reported = 1 WHERE order_id = ? AND reported = 0').run(orderId)
+        .changes > 0
+    );
   }
 
   /**
@@ -500,6 +584,17 @@ function quoteFromRow(row: QuoteRow): QuoteRecord {
     quotedAtMs: row.quoted_at_ms,
     won: row.won === 1,
     closed: row.closed === 1,
+  };
+}
+
+function refundSignatureFromRow(row: RefundSignatureRow): RefundSignatureRecord {
+  return {
+    orderId: row.order_id,
+    funder: row.funder,
+    paymentHash: row.payment_hash,
+    signature: row.signature,
+    signedAtMs: row.signed_at_ms,
+    reported: row.reported === 1,
   };
 }
 

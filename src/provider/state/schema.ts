@@ -138,8 +138,34 @@ ALTER TABLE payments_2 RENAME TO payments;
 CREATE INDEX payments_paying ON payments (state) WHERE state = 'paying';
 `;
 
+/**
+ * Version 6, cooperative refunds: the refunds the provider signed away (third swap contract), one per slot of an
+ * order it will never pay for, each written before it leaves the daemon. The payment hash is kept with it: a hash
+ * whose refund was signed is never paid (`beginPayment` checks it), `reported` once the service acknowledged it.
+ */
+const COOPERATIVE_REFUNDS = `
+CREATE TABLE refund_signatures (
+  order_id TEXT NOT NULL,
+  funder TEXT NOT NULL,
+  payment_hash TEXT NOT NULL,
+  signature TEXT NOT NULL,
+  signed_at_ms INTEGER NOT NULL,
+  reported INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (order_id, funder)
+);
+CREATE INDEX refund_signatures_by_hash ON refund_signatures (payment_hash);
+CREATE INDEX refund_signatures_unreported ON refund_signatures (order_id) WHERE reported = 0;
+`;
+
 /** Each migration takes the schema from its index to the next version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4, SUSPECT_PAYMENTS];
+export const MIGRATIONS: readonly string[] = [
+  SCHEMA_1,
+  SCHEMA_2,
+  SCHEMA_3,
+  SCHEMA_4,
+  SUSPECT_PAYMENTS,
+  COOPERATIVE_REFUNDS,
+];
 const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrateProviderState(db: Database): void {

@@ -235,4 +235,18 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         SELECT lower(swap_contract_address), 2, 0 FROM chain_views WHERE chain = 'ethereum';
     `,
   },
+  {
+    version: 11,
+    name: 'cooperative refunds the winning provider signed',
+    // One signature per slot (order, funder): the claimer's EIP-712 cooperative refund of the third swap contract,
+    // which anyone may send to pay the funder back at once. Kept with the order, gone with it.
+    sql: `
+      CREATE TABLE cooperative_refunds (
+        order_id TEXT COLLATE "C" NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        funder TEXT COLLATE "C" NOT NULL,
+        signature TEXT NOT NULL,
+        PRIMARY KEY (order_id, funder)
+      );
+    `,
+  },
 ];

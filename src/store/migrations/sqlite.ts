@@ -291,4 +291,19 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         SELECT lower(swap_contract_address), 2, 0 FROM chain_views WHERE chain = 'ethereum';
     `,
   },
+  {
+    version: 11,
+    name: 'cooperative refunds the winning provider signed',
+    // One signature per slot (order, funder): the claimer's EIP-712 cooperative refund of the third swap contract,
+    // which anyone may send to pay the funder back at once. Kept with the order, gone with it; keyed by the order's
+    // integer id, as its transactions are, since an import drops the index on the text id while it loads.
+    sql: `
+      CREATE TABLE cooperative_refunds (
+        order_internal_id INTEGER NOT NULL REFERENCES orders (internal_id) ON DELETE CASCADE,
+        funder TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        PRIMARY KEY (order_internal_id, funder)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import type { Store } from '../store.js';
 import { changeChannel, PostgresChangeFeed } from './change-feed.js';
 import { postgresChainWatch } from './chain-watch.js';
 import { postgresConfigurationReads } from './configuration-reads.js';
+import { postgresCooperativeRefunds } from './cooperative-refunds.js';
 import type { PostgresTarget } from './connection-url.js';
 import type { PostgresContext } from './context.js';
 import { migratePostgres } from './migrate.js';
@@ -37,6 +38,7 @@ function postgresStore(context: PostgresContext): Store {
     ...postgresOrderReads(context),
     ...postgresOrderMoves(context),
     ...postgresChainWatch(context),
+    ...postgresCooperativeRefunds(context),
     ...postgresProviders(context),
     ...postgresTokens(context),
     ...postgresRateLimits(context),

@@ -137,6 +137,16 @@ export const SELECT_HISTORY_SINCE = named(
   'select-history-since',
   'SELECT seq, state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 AND seq > $2 ORDER BY seq',
 );
+export const INSERT_COOPERATIVE_REFUNDS = named(
+  'insert-cooperative-refunds',
+  `INSERT INTO cooperative_refunds (order_id, funder, signature)
+   SELECT $1, funder, signature FROM unnest($2::text[], $3::text[]) AS given (funder, signature)
+   ON CONFLICT (order_id, funder) DO NOTHING`,
+);
+export const SELECT_COOPERATIVE_REFUNDS = named(
+  'select-cooperative-refunds',
+  'SELECT funder, signature FROM cooperative_refunds WHERE order_id = $1 ORDER BY funder',
+);
 export const SELECT_HISTORY = named(
   'select-history',
   'SELECT state, at, cause::text AS cause FROM order_state_history WHERE order_id = $1 ORDER BY seq',

@@ -1,3 +1,4 @@
+import type { CooperativeRefundSignature } from '../../domain/cooperative-refund.js';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues, swapContractValues, tokenValues } from '../configuration-rows.js';
@@ -14,6 +15,7 @@ import {
   DELETE_TOKENS,
   DELETE_PROVIDER_MARKETS,
   DELETE_TRANSACTIONS,
+  INSERT_COOPERATIVE_REFUNDS,
   INSERT_MARKETS,
   INSERT_TOKENS,
   INSERT_ORDERS,
@@ -136,7 +138,21 @@ export async function transitionOrder(client: Queryable, transition: StateTransi
   if (moved.rowCount === 0) return undefined;
   const [sequence] = await appendHistory(client, [{ orderId, state: to, at, cause }]);
   if (transition.transaction !== undefined) await recordTransaction(client, orderId, transition.transaction);
+  await insertCooperativeRefunds(client, orderId, transition.cooperativeRefunds ?? []);
   return sequence;
+}
+
+/** A slot already signed keeps its first signature. */
+export async function insertCooperativeRefunds(
+  client: Queryable,
+  orderId: string,
+  refunds: readonly CooperativeRefundSignature[],
+): Promise<void> {
+  if (refunds.length === 0) return;
+  await client.query({
+    ...INSERT_COOPERATIVE_REFUNDS,
+    values: [orderId, refunds.map(({ funder }) => funder), refunds.map(({ signature }) => signature)],
+  });
 }
 
 export async function upsertChainViews(client: Queryable, chains: ChainViews): Promise<void> {

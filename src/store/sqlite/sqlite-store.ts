@@ -5,6 +5,7 @@ import type { Store } from '../store.js';
 import { SERVING_CACHE_KIB, setCacheSize } from './bulk-load.js';
 import { SqliteChangeFeed } from './change-feed.js';
 import { sqliteChainWatch } from './chain-watch.js';
+import { sqliteCooperativeRefunds } from './cooperative-refunds.js';
 import { sqliteConfigurationReads } from './configuration-reads.js';
 import type { SqliteContext } from './context.js';
 import { migrateSqlite } from './migrate.js';
@@ -52,6 +53,7 @@ function sqliteStore(db: Database.Database): Store {
     ...sqliteOrderReads(context),
     ...sqliteOrderMoves(context),
     ...sqliteChainWatch(context),
+    ...sqliteCooperativeRefunds(context),
     ...sqliteProviders(context),
     ...sqliteTokens(context),
     ...sqliteRateLimits(),

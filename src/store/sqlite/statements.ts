@@ -79,6 +79,16 @@ export function prepareStatements(db: Database) {
        RETURNING seq`,
     ).pluck(),
 
+    insertCooperativeRefund: prepare(
+      `INSERT INTO cooperative_refunds (order_internal_id, funder, signature)
+       SELECT internal_id, ?, ? FROM orders WHERE id = ?
+       ON CONFLICT (order_internal_id, funder) DO NOTHING`,
+    ),
+    selectCooperativeRefunds: prepare(
+      `SELECT funder, signature FROM cooperative_refunds
+       WHERE order_internal_id = (SELECT internal_id FROM orders WHERE id = ?) ORDER BY funder`,
+    ),
+
     selectMarkets: prepare('SELECT name FROM markets ORDER BY position').pluck(),
     deleteMarkets: prepare('DELETE FROM markets'),
     insertMarket: prepare('INSERT INTO markets (position, name) VALUES (?, ?)'),

@@ -1,3 +1,4 @@
+import type { CooperativeRefundSignature } from '../../domain/cooperative-refund.js';
 import type { TokenAsset } from '../../domain/market-catalog.js';
 import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
@@ -50,6 +51,10 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     insertTransactions(stored.internalId, order.transactions);
   };
 
+  const insertCooperativeRefunds = (orderId: string, refunds: readonly CooperativeRefundSignature[]) => {
+    for (const { funder, signature } of refunds) statements.insertCooperativeRefund.run(funder, signature, orderId);
+  };
+
   const upsertChainViews = db.transaction((chains: ChainViews) => {
     for (const row of chainViewValues(chains)) statements.upsertChainView.run(...row);
     const contracts = swapContractValues(chains);
@@ -83,8 +88,11 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
       if (internalId === undefined) return undefined;
       const sequence = appendHistory(internalId, to, at, transition.cause);
       if (transition.transaction !== undefined) recordTransaction(internalId, transition.transaction);
+      insertCooperativeRefunds(orderId, transition.cooperativeRefunds ?? []);
       return sequence;
     }),
+
+    recordCooperativeRefunds: db.transaction(insertCooperativeRefunds),
 
     upsertChainViews,
     upsertProvider,

@@ -52,7 +52,12 @@ describe("the provider's order lifecycle, read from the state file's own records
     const standing = (): OrderStanding => {
       const quote = state.quote(orderId);
       assert.ok(quote !== undefined);
-      const read = orderLifecycle({ quote, payment: state.paymentOfOrder(orderId), claim: state.claim(orderId) });
+      const read = orderLifecycle({
+        quote,
+        payment: state.paymentOfOrder(orderId),
+        claim: state.claim(orderId),
+        refunds: state.refundSignatures(orderId),
+      });
       if (last === undefined) assert.equal(read.state, 'quoted', 'every order starts quoted');
       else if (read.state !== last) {
         assert.ok(canMoveLifecycle(last, read.state), `${last} -> ${read.state} is a move of the lifecycle`);
@@ -77,7 +82,14 @@ describe("the provider's order lifecycle, read from the state file's own records
         { preimage: 'aa'.repeat(32), feeMillisatoshis: 10n, nowMs: 3_000 },
         { chain: 'ethereum', refundHeight: 500 },
       );
-    return { orderId, paymentHash, standing, begin, succeed };
+    const signRefund = () =>
+      state.recordRefundSignatures(
+        orderId,
+        paymentHash,
+        [{ funder: `0x${'aa'.repeat(20)}`, signature: `0x${'bb'.repeat(65)}` }],
+        6_000,
+      );
+    return { orderId, paymentHash, standing, begin, succeed, signRefund };
   }
 
   test('won to claimed: each write moves the order one step, and the preimage is owed until reported', () => {
@@ -161,6 +173,50 @@ describe("the provider's order lifecycle, read from the state file's own records
     }
   });
 
+  test('a refund signed away, from an order won, a failed payment or a service mismatch: owed until reported, never paid', () => {
+    const won = quoteOrder();
+    won.standing();
+    state.markQuoteWon(won.orderId);
+    won.standing();
+    assert.equal(won.signRefund(), 'recorded');
+    assert.deepEqual(won.standing(), { state: 'refund-signed', reportOwed: true });
+    assert.equal(won.begin(), 'refund-signed', 'the hash is never paid after its refund was signed');
+    state.markRefundSignaturesReported(won.orderId);
+    assert.deepEqual(won.standing(), { state: 'refund-signed', reportOwed: false });
+
+    const failed = quoteOrder();
+    failed.standing();
+    state.markQuoteWon(failed.orderId);
+    failed.standing();
+    failed.begin();
+    assert.equal(failed.signRefund(), 'payment-under-way', 'nothing is signed while the payment is in flight');
+    assert.equal(failed.standing().state, 'paying');
+    state.recordPaymentFailed(failed.paymentHash, 'no-route', 4_000);
+    failed.standing();
+    assert.equal(failed.signRefund(), 'recorded');
+    assert.equal(failed.standing().state, 'refund-signed');
+
+    const lied = quoteOrder();
+    lied.standing();
+    state.markQuoteWon(lied.orderId);
+    lied.standing();
+    state.recordServiceMismatch(lied.orderId, 5_000);
+    lied.standing();
+    assert.equal(lied.signRefund(), 'recorded');
+    assert.equal(lied.standing().state, 'refund-signed');
+
+    const paid = quoteOrder();
+    paid.standing();
+    state.markQuoteWon(paid.orderId);
+    paid.standing();
+    paid.begin();
+    paid.standing();
+    paid.succeed();
+    paid.standing();
+    assert.equal(paid.signRefund(), 'payment-under-way', 'a paid invoice is claimed, never refunded');
+    assert.equal(paid.standing().state, 'paid');
+  });
+
   test('the writes above reach every state and walk every move of the table', () => {
     assert.deepEqual([...reached].sort(), [...ORDER_LIFECYCLE_STATES].sort());
     assert.deepEqual([...walked].sort(), LIFECYCLE_MOVES.map(({ from, to }) => `${from} -> ${to}`).sort());
@@ -192,6 +248,7 @@ test('the loop settles an order won only while Funded, a payment under way whate
   const settled = (service: 'Funded' | 'Complete') =>
     ORDER_LIFECYCLE_STATES.filter((state) => settlementDue(state, service));
   assert.deepEqual(settled('Funded'), ['won', 'paying', 'failed', 'paid']);
+  assert.equal(settlementDue('refund-signed', 'Funded'), false, 'an order whose refund was signed is never settled');
   assert.deepEqual(settled('Complete'), ['paying', 'paid']);
   assert.deepEqual(
     ORDER_LIFECYCLE_STATES.filter((state) => nextStep(state) !== 'follow'),

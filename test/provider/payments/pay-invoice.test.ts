@@ -7,13 +7,13 @@ import { ClnRestBackend } from '../../../src/chains/lightning/cln-rest-backend.j
 import { LightningNodeError, type LightningBackend } from '../../../src/chains/lightning/lightning-backend.js';
 import { LndRestBackend } from '../../../src/chains/lightning/lnd-rest-backend.js';
 import {
-  payInvoice,
+  payInvoice as payOrRefuse,
   paymentStanding,
   resumePayment,
   type InvoicePayment,
 } from '../../../src/provider/payments/pay-invoice.js';
 import { reportOutcomes } from '../../../src/provider/payments/report-outcomes.js';
-import { ProviderState } from '../../../src/provider/state/provider-state.js';
+import { ProviderState, type PaymentRecord } from '../../../src/provider/state/provider-state.js';
 import { makeInvoice } from '../../support/invoices.js';
 import { startClnRestStandIn } from '../../support/lightning/cln-rest-stand-in.js';
 import type { RunningStandIn } from '../../support/lightning/https-stand-in.js';
@@ -21,6 +21,13 @@ import { startLndRestStandIn } from '../../support/lightning/lnd-rest-stand-in.j
 import { SimulatedPayments, type PayeeBehaviour } from '../../support/lightning/simulated-payments.js';
 
 const CREDENTIAL = 'abcdef0123456789';
+
+/** A payment no refund was signed for: its record. */
+async function payInvoice(...args: Parameters<typeof payOrRefuse>): Promise<PaymentRecord> {
+  const record = await payOrRefuse(...args);
+  assert.notEqual(record, 'refund-signed');
+  return record as PaymentRecord;
+}
 
 interface NodeKind {
   name: string;
@@ -182,6 +189,23 @@ for (const kind of KINDS) {
         assert.equal(state.paymentCounts().suspect >= 1, true);
       });
     }
+
+    test('a hash whose refund was signed away is never sent, and after a failure a refund may be signed', async () => {
+      const order = orderFor('settle');
+      const refund = { funder: `0x${'aa'.repeat(20)}`, signature: `0x${'bb'.repeat(65)}` };
+      assert.equal(state.recordRefundSignatures(order.orderId, order.paymentHash, [refund], 1), 'recorded');
+      assert.equal(await payOrRefuse(state, lightning, order, now), 'refund-signed');
+      assert.equal(state.payment(order.paymentHash), undefined);
+      assert.equal(payments.sendAttempts.get(order.paymentHash), undefined, 'the node was never asked');
+
+      const failed = orderFor('no-route');
+      await payInvoice(state, lightning, failed, now);
+      assert.equal(state.recordRefundSignatures(failed.orderId, failed.paymentHash, [refund], 2), 'recorded');
+      const held = orderFor('hold');
+      assert.equal((await payInvoice(state, impatient, held, now)).state, 'paying');
+      assert.equal(state.recordRefundSignatures(held.orderId, held.paymentHash, [refund], 3), 'payment-under-way');
+      assert.deepEqual(state.refundSignatures(held.orderId), [], 'nothing signed away while a payment is in flight');
+    });
 
     test('a refused credential sends nothing and leaves the payment to be looked up', async () => {
       const order = orderFor('settle');

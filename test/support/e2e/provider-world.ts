@@ -5,6 +5,7 @@ import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { requestQuote } from '../../../examples/user-client.js';
 import { parseDecimalAmount } from '../../../src/domain/amounts.js';
+import type { SwapContractVersion } from '../../../src/domain/order.js';
 import { startAnvil, type AnvilNode } from '../anvil.js';
 import { configuration } from '../fixtures.js';
 import { makeInvoice, type SignedInvoice } from '../invoices.js';
@@ -71,10 +72,13 @@ export interface Swap {
   readonly fundHeight: number;
 }
 
-export async function startProviderWorld(): Promise<ProviderWorld> {
+/** `contractVersion`: the swap contract deployed and quoted on, the second unless given. */
+export async function startProviderWorld(
+  options: { contractVersion?: SwapContractVersion } = {},
+): Promise<ProviderWorld> {
   const anvil = await startAnvil();
   const user = anvil.accounts[1]!;
-  const contract = await anvil.deploySwapContract(BigInt(REFUND_DELAY));
+  const contract = await anvil.deploySwapContract(BigInt(REFUND_DELAY), undefined, options.contractVersion);
   const token = await anvil.deployDemoToken({ symbol: 'SUSDC', decimals: 6 });
   await anvil.mintDemoToken(token, user.address, 10n ** 15n);
   const serviceLog = recordingLogger();

@@ -252,4 +252,5 @@ export const PROVIDER_EVENTS: readonly string[] = [
   'unsubscribeFromQuotes',
   'makerQuote',
   'paymentResult',
+  'refundAuthorization',
 ];
