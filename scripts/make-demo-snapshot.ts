@@ -258,7 +258,9 @@ function demoOrders(): OrderRecord[] {
         amount: '0.00091213',
         minute: 56,
         refundableAtBlockHeight: 612_090,
-        transactions: [fund({ label: 'refund due btc', market: 'BTC_LBTC', amount: '0.00091213', blockHeight: 612_001 })],
+        transactions: [
+          fund({ label: 'refund due btc', market: 'BTC_LBTC', amount: '0.00091213', blockHeight: 612_001 }),
+        ],
       },
       {
         label: 'blacklisted btc',
@@ -268,7 +270,9 @@ function demoOrders(): OrderRecord[] {
         amount: '0.0006085',
         minute: 63,
         refundableAtBlockHeight: 612_260,
-        transactions: [fund({ label: 'blacklisted btc', market: 'BTC_LBTC', amount: '0.0006085', blockHeight: 612_080 })],
+        transactions: [
+          fund({ label: 'blacklisted btc', market: 'BTC_LBTC', amount: '0.0006085', blockHeight: 612_080 }),
+        ],
       },
       {
         label: 'refunding btc',
@@ -321,9 +325,7 @@ function demoOrders(): OrderRecord[] {
     ].map((spec) => withOwnInvoice(spec as SpecWithoutInvoice)),
   ];
   // The store exports by creation time then id; writing them that way makes this file a fixed point of export.
-  return specs
-    .map(buildOrder)
-    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return specs.map(buildOrder).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 const configuration: StoreConfiguration = {

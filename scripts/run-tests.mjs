@@ -23,7 +23,7 @@ import { build } from 'esbuild';
 const EXCLUSIVE = '.exclusive.test.ts';
 const COUNTS = ['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 const SUMMARY_LINE = new RegExp(`^# (${COUNTS.join('|')}) (\\d+)$`);
-const CHECKS = ['typecheck-and-lint', 'depcheck'];
+const CHECKS = ['typecheck-and-lint', 'depcheck', 'format:check'];
 const QUICK_FOLDERS = ['test/domain', 'test/store', 'test/api', 'test/ws'];
 /** What the quick tier leaves out: a file that imports, itself or through other test modules, one of these. */
 const SLOW_HELPERS = ['anvil', 'chromium', 'demo-service'].map((name) => join('test', 'support', `${name}.ts`));

@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   }
   const opened = await openStore(databaseUrl);
   const { markets, chains } = benchConfiguration();
-  await opened.importAtomically((session) => session.writeConfiguration({ markets, chains, providers: [], tokens: [] }));
+  await opened.importAtomically((session) =>
+    session.writeConfiguration({ markets, chains, providers: [], tokens: [] }),
+  );
   const providers: ProviderKeysMessage[] = [];
   for (const [index, name] of PROVIDER_NAMES.entries()) {
     const issued = await issueProviderCredential(name, Date.now());
@@ -79,6 +81,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`[socket-load instance] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `[socket-load instance] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

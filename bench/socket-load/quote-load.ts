@@ -122,7 +122,8 @@ export class QuoteUsers {
   private async run(keepGoing: () => boolean, users: number): Promise<void> {
     await Promise.all(
       this.sockets.slice(0, users).map(async (socket, index) => {
-        for (let turn = index; keepGoing(); turn++) await this.requestOne(socket, turn % 2 === 0 ? 'bitcoin' : 'ethereum');
+        for (let turn = index; keepGoing(); turn++)
+          await this.requestOne(socket, turn % 2 === 0 ? 'bitcoin' : 'ethereum');
       }),
     );
   }
@@ -130,7 +131,9 @@ export class QuoteUsers {
   private async requestOne(socket: Socket, chain: ChainKind): Promise<void> {
     const invoice = freshInvoice(INVOICE_SATOSHIS);
     const request =
-      chain === 'bitcoin' ? { market: 'BTC_LBTC', invoice, refundAddress: REFUND_ADDRESS } : { market: 'ETH_LBTC', invoice };
+      chain === 'bitcoin'
+        ? { market: 'BTC_LBTC', invoice, refundAddress: REFUND_ADDRESS }
+        : { market: 'ETH_LBTC', invoice };
     const sent = performance.now();
     const ack = (await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('requestQuote', request)) as {
       success: boolean;

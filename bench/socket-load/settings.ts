@@ -21,7 +21,8 @@ export interface SocketLoadSettings {
 function whole(name: string, fallback: number): number {
   const text = process.env[name];
   if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text) || Number(text) === 0) throw new Error(`${name} must be a positive whole number, got ${text}`);
+  if (!/^\d+$/.test(text) || Number(text) === 0)
+    throw new Error(`${name} must be a positive whole number, got ${text}`);
   return Number(text);
 }
 
@@ -29,7 +30,8 @@ function wholeList(name: string, fallback: readonly number[]): number[] {
   const text = process.env[name];
   if (text === undefined || text === '') return [...fallback];
   return text.split(',').map((part) => {
-    if (!/^\d+$/.test(part.trim()) || Number(part) === 0) throw new Error(`${name} must list positive whole numbers, got ${text}`);
+    if (!/^\d+$/.test(part.trim()) || Number(part) === 0)
+      throw new Error(`${name} must list positive whole numbers, got ${text}`);
     return Number(part);
   });
 }
@@ -38,7 +40,8 @@ function stores(): StoreKind[] {
   const text = process.env.BENCH_SOCKET_STORES ?? 'sqlite,postgres';
   const names = text.split(',').map((name) => name.trim());
   for (const name of names) {
-    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`BENCH_SOCKET_STORES names ${name}: use sqlite, postgres`);
+    if (name !== 'sqlite' && name !== 'postgres')
+      throw new Error(`BENCH_SOCKET_STORES names ${name}: use sqlite, postgres`);
   }
   return names as StoreKind[];
 }

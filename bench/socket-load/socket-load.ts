@@ -88,7 +88,8 @@ async function dropDatabase(kind: StoreKind, settings: SocketLoadSettings): Prom
 
 function commitTimes(flat: readonly (string | number)[]): Map<string, number> {
   const times = new Map<string, number>();
-  for (let i = 0; i < flat.length; i += 3) times.set(`${flat[i] as string}:${flat[i + 1] as number}`, flat[i + 2] as number);
+  for (let i = 0; i < flat.length; i += 3)
+    times.set(`${flat[i] as string}:${flat[i + 1] as number}`, flat[i + 2] as number);
   return times;
 }
 
@@ -105,8 +106,12 @@ async function followOrders(
     forkEntry('subscribers.ts', [url, String(index * share)]),
   );
   try {
-    const subscribed = loaders.map((child) => nextMessage<Extract<SubscriberMessage, { type: 'subscribed' }>>(child, 'subscribed'));
-    loaders.forEach((child, index) => child.send(orders.slice(index * share, (index + 1) * share).map((order) => order.orderId)));
+    const subscribed = loaders.map((child) =>
+      nextMessage<Extract<SubscriberMessage, { type: 'subscribed' }>>(child, 'subscribed'),
+    );
+    loaders.forEach((child, index) =>
+      child.send(orders.slice(index * share, (index + 1) * share).map((order) => order.orderId)),
+    );
     const ready = await Promise.all(subscribed);
     const refusals = ready.flatMap((message) => message.refusals);
     if (refusals.length > 0) throw new Error(`subscribeToOrderState refused: ${refusals.slice(0, 5).join(', ')}`);
@@ -120,7 +125,9 @@ async function followOrders(
     await sleep(SETTLE_MS);
     const rssMaxMegabytes = rss.stop();
     const loadAverage = currentLoadAverage();
-    const received = loaders.map((child) => nextMessage<Extract<SubscriberMessage, { type: 'received' }>>(child, 'received'));
+    const received = loaders.map((child) =>
+      nextMessage<Extract<SubscriberMessage, { type: 'received' }>>(child, 'received'),
+    );
     for (const child of loaders) child.send('report');
     const reports = await Promise.all(received);
 
@@ -196,7 +203,13 @@ export async function loadOneStore(
       log(`${kind}: ${users.orders.length} orders made by auctions; following ${settings.subscribers} of them`);
       users.close();
       for (const bot of providers) bot.close();
-      const subscribers = await followOrders(instance, ready.url, users.orders.slice(0, settings.subscribers), settings, log);
+      const subscribers = await followOrders(
+        instance,
+        ready.url,
+        users.orders.slice(0, settings.subscribers),
+        settings,
+        log,
+      );
       log(
         `${kind}: ${subscribers.movesPerSecond.toFixed(0)} moves/s, event latency p50 ${subscribers.latencyP50Ms.toFixed(1)} ms, ` +
           `p99 ${subscribers.latencyP99Ms.toFixed(1)} ms, ${subscribers.eventsMissing} missing, server RSS max ${subscribers.rssMaxMegabytes} MB`,

@@ -18,7 +18,9 @@ interface StateChanged {
 
 /** Resolves once the message is handed to the channel: a large one must be out before the channel closes. */
 function send(message: SubscriberMessage): Promise<void> {
-  return new Promise((resolve, reject) => process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) =>
+    process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve())),
+  );
 }
 
 function connect(url: string, clientNumber: number): Promise<Socket> {
@@ -75,6 +77,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`[socket-load subscribers] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `[socket-load subscribers] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

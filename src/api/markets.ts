@@ -17,7 +17,10 @@ function knownMarket(name: string, catalog: MarketCatalog): Market {
   return market;
 }
 
-export const marketRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: MarketRoutesOptions }> = async (app, { store }) => {
+export const marketRoutes: FastifyPluginAsyncJsonSchemaToTs<{ Options: MarketRoutesOptions }> = async (
+  app,
+  { store },
+) => {
   const method = routeMethods(app);
 
   app.route({

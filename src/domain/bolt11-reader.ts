@@ -37,7 +37,12 @@ export type SignedInvoice = Pick<ReadInvoice, 'signingHash' | 'signature' | 'rec
  */
 export const MAX_INVOICE_LENGTH = 7089;
 
-const NETWORK_BY_PREFIX: Readonly<Record<string, Network>> = { bc: 'mainnet', tb: 'testnet', bcrt: 'simnet', sb: 'simnet' };
+const NETWORK_BY_PREFIX: Readonly<Record<string, Network>> = {
+  bc: 'mainnet',
+  tb: 'testnet',
+  bcrt: 'simnet',
+  sb: 'simnet',
+};
 /** The `bolt11` package's own prefixes, the ones it accepts: mainnet, testnet, regtest and simnet. */
 const KNOWN_PREFIXES: ReadonlySet<string> = new Set(Object.keys(NETWORK_BY_PREFIX));
 
@@ -51,7 +56,12 @@ const TIMESTAMP_WORDS = 7;
 const DEFAULT_EXPIRY_SECONDS = 3600;
 const MAX_MILLISATOSHIS = 2_100_000_000_000_000_000n;
 const MILLISATOSHIS_PER_BITCOIN = 100_000_000_000n;
-const DIVISORS: Readonly<Record<string, bigint>> = { m: 1_000n, u: 1_000_000n, n: 1_000_000_000n, p: 1_000_000_000_000n };
+const DIVISORS: Readonly<Record<string, bigint>> = {
+  m: 1_000n,
+  u: 1_000_000n,
+  n: 1_000_000_000n,
+  p: 1_000_000_000_000n,
+};
 /** Half the order of secp256k1, big-endian: the largest s of a low-S signature. */
 const SECP256K1_HALF_ORDER = Buffer.from('7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0', 'hex');
 /** Latest time a JavaScript Date can hold, in seconds. */
@@ -137,7 +147,8 @@ function millisatoshisOf(value: string, multiplier: string): bigint | undefined 
   if (multiplier !== '' && DIVISORS[multiplier] === undefined) return undefined;
   const amount = BigInt(value);
   const divisor = DIVISORS[multiplier];
-  const millisatoshis = divisor === undefined ? amount * MILLISATOSHIS_PER_BITCOIN : (amount * MILLISATOSHIS_PER_BITCOIN) / divisor;
+  const millisatoshis =
+    divisor === undefined ? amount * MILLISATOSHIS_PER_BITCOIN : (amount * MILLISATOSHIS_PER_BITCOIN) / divisor;
   if ((multiplier === 'p' && amount % 10n !== 0n) || millisatoshis > MAX_MILLISATOSHIS) return undefined;
   return millisatoshis;
 }
@@ -161,7 +172,12 @@ interface TaggedFields {
 }
 
 /** Walks the tagged fields; undefined when one makes the invoice unreadable. */
-function readTaggedFields(words: Uint8Array, start: number, end: number, networkPrefix: string): TaggedFields | undefined {
+function readTaggedFields(
+  words: Uint8Array,
+  start: number,
+  end: number,
+  networkPrefix: string,
+): TaggedFields | undefined {
   const fields: TaggedFields = {};
   let position = start;
   while (position < end) {
@@ -268,7 +284,11 @@ export function checkInvoiceSignature(invoice: SignedInvoice): string | undefine
  * The compressed key that made a 64-byte signature of a 32-byte hash, or undefined when none did. Bytes in and
  * out, for the checker processes, which read their checks from one packed buffer.
  */
-export function recoverSignerKey(signature: Uint8Array, recoveryId: number, signingHash: Uint8Array): Uint8Array | undefined {
+export function recoverSignerKey(
+  signature: Uint8Array,
+  recoveryId: number,
+  signingHash: Uint8Array,
+): Uint8Array | undefined {
   try {
     return secp256k1.ecdsaRecover(signature, recoveryId, signingHash, true);
   } catch {

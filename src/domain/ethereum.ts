@@ -108,10 +108,7 @@ function uint256(amount: bigint, what: string): bigint {
  * viem's `encodeFunctionData` finds the function in the ABI and hashes its signature on every call; the fund
  * details and refund routes encode per request, so each function's selector is found and hashed once.
  */
-function calldataEncoder(
-  abi: readonly AbiFunction[],
-  name: string,
-): (args: readonly (Hex | bigint)[]) => Hex {
+function calldataEncoder(abi: readonly AbiFunction[], name: string): (args: readonly (Hex | bigint)[]) => Hex {
   const abiFunction = getAbiItem({ abi, name }) as AbiFunction;
   const selector = toFunctionSelector(abiFunction);
   return (args) => concatHex([selector, encodeAbiParameters(abiFunction.inputs, args)]);

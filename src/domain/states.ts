@@ -44,7 +44,13 @@ const ALLOWED_TRANSITIONS: Readonly<Record<OrderState, readonly OrderState[]>> =
   ],
   // The provider refuses to pay for funds from a blacklisted address: the operator refunds them.
   // Back to PartiallyFunded or WaitingForFundingTx: a reorg took confirmed funding out of the chain.
-  Funded: ['Complete', 'WaitingForRefundTx', 'AddressBlacklistedWaitingForRefundTx', 'PartiallyFunded', 'WaitingForFundingTx'],
+  Funded: [
+    'Complete',
+    'WaitingForRefundTx',
+    'AddressBlacklistedWaitingForRefundTx',
+    'PartiallyFunded',
+    'WaitingForFundingTx',
+  ],
   Complete: [],
   WaitingForRefundTx: ['WaitingForRefundTxConfirmation'],
   AddressBlacklistedWaitingForRefundTx: ['WaitingForRefundTxConfirmation'],

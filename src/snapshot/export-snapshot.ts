@@ -15,7 +15,10 @@ const EXPORT_BATCH_SIZE = 1000;
  * Writes the whole store as a version-1 snapshot: the header, then one order per line, streamed
  * from the store with backpressure so the export never holds more than a batch of orders.
  */
-export async function exportSnapshot(store: ConfigurationReadStore & SnapshotStore, output: Writable): Promise<ExportSummary> {
+export async function exportSnapshot(
+  store: ConfigurationReadStore & SnapshotStore,
+  output: Writable,
+): Promise<ExportSummary> {
   const writer = new BufferedWriter(output);
   try {
     const configuration = await store.getConfiguration();

@@ -106,7 +106,9 @@ export class SignaturePool {
 
   private leastBusyChecker(): ChildProcess {
     if (this.checkers.length < this.processes) return this.startChecker();
-    return this.checkers.reduce((best, checker) => ((this.busy.get(checker) ?? 0) < (this.busy.get(best) ?? 0) ? checker : best));
+    return this.checkers.reduce((best, checker) =>
+      (this.busy.get(checker) ?? 0) < (this.busy.get(best) ?? 0) ? checker : best,
+    );
   }
 
   private startChecker(): ChildProcess {
@@ -117,7 +119,10 @@ export class SignaturePool {
       if (sent === undefined) return;
       this.pending.delete(batch);
       this.busy.set(sent.checker, (this.busy.get(sent.checker) ?? 1) - 1);
-      this.onVerdicts(sent.checks, Array.from(valid, (verdict) => verdict === 1));
+      this.onVerdicts(
+        sent.checks,
+        Array.from(valid, (verdict) => verdict === 1),
+      );
       this.wake();
     });
     checker.on('error', (error) => {
@@ -152,7 +157,9 @@ function lowerPriority(checker: ChildProcess): void {
 
 function createCheckerProcess(): ChildProcess {
   const fromSources = import.meta.url.endsWith('.ts');
-  const entry = fileURLToPath(new URL(fromSources ? './signature-checker.ts' : './signature-checker.js', import.meta.url));
+  const entry = fileURLToPath(
+    new URL(fromSources ? './signature-checker.ts' : './signature-checker.js', import.meta.url),
+  );
   return fork(entry, [], {
     // Structured clone carries the packed checks as bytes; JSON would spell out every byte.
     serialization: 'advanced',

@@ -165,10 +165,7 @@ function readAddress(value: unknown, field: string, market: Market): string {
 function readHtlc(value: unknown, market: Market): HtlcTerms {
   const htlc = readObject(value, 'htlc', HTLC_FIELDS);
   const redeemScript = readOptionalString(htlc.redeemScript, 'htlc.redeemScript');
-  const refundableAtBlockHeight = readNonNegativeInteger(
-    htlc.refundableAtBlockHeight,
-    'htlc.refundableAtBlockHeight',
-  );
+  const refundableAtBlockHeight = readNonNegativeInteger(htlc.refundableAtBlockHeight, 'htlc.refundableAtBlockHeight');
   if (market.onchain.chain === 'ethereum') {
     if (redeemScript !== undefined) fail('htlc.redeemScript', 'only Bitcoin-style markets have a redeem script');
     return { refundableAtBlockHeight };

@@ -215,7 +215,8 @@ export interface StoreChanges {
  * Parts take the narrowest roles they need.
  */
 export interface Store
-  extends ConfigurationReadStore,
+  extends
+    ConfigurationReadStore,
     OrderReadStore,
     OrderMoveStore,
     ChainWatchStore,

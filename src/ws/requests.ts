@@ -55,13 +55,16 @@ export function handleRequests(
   socket.onAny((event: unknown, ...args: unknown[]) => {
     const requestId = randomUUID();
     const logged = { requestId, event: String(event).slice(0, LOGGED_EVENT_CHARS), socketId: socket.id };
-    const answerClient = answerOnce(args, (error) => logger.error({ err: error, ...logged }, 'socket request answer could not be sent'));
+    const answerClient = answerOnce(args, (error) =>
+      logger.error({ err: error, ...logged }, 'socket request answer could not be sent'),
+    );
     const answer = (response: AckPayload) => {
       logger.debug({ ...logged, success: response.success }, 'socket request completed');
       answerClient(response);
     };
     const failed = (error: unknown) => {
-      if (error instanceof RequestTimedOut) logger.error({ ...logged, timeoutMs: limits.requestTimeoutMs }, 'socket request timed out');
+      if (error instanceof RequestTimedOut)
+        logger.error({ ...logged, timeoutMs: limits.requestTimeoutMs }, 'socket request timed out');
       else if (!(error instanceof LnswapError)) logger.error({ err: error, ...logged }, 'socket request failed');
       answer(failureAck(error));
     };
@@ -76,10 +79,7 @@ export function handleRequests(
         if (!(await limits.takeAddressToken())) throw new LnswapError('RateLimitExceeded');
         return handler(payload, { requestId });
       };
-      withinTime(limits.requestTimeoutMs, handle).then(
-        (message) => answer(successAck(message)),
-        failed,
-      );
+      withinTime(limits.requestTimeoutMs, handle).then((message) => answer(successAck(message)), failed);
     } catch (error) {
       failed(error);
     }

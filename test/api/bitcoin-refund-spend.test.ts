@@ -61,9 +61,32 @@ describe('a Bitcoin refund a node would accept, from the refund JSON alone', () 
       [{ address: order.payToAddress, amount: order.amount }],
       'mainnet',
     );
-    const fund = { type: 'FUND' as const, id: funding.getId(), amount: order.amount, outputIndex: 0, blockHeight: 612_120 };
-    assert.ok(await store.transitionOrder({ orderId: order.id, from: 'WaitingForFundingTx', to: 'WaitingForFundingTxConfirmation', at: Date.now(), transaction: fund, cause: MOVE_CAUSE }));
-    assert.ok(await store.transitionOrder({ orderId: order.id, from: 'WaitingForFundingTxConfirmation', to: 'Funded', at: Date.now(), cause: MOVE_CAUSE }));
+    const fund = {
+      type: 'FUND' as const,
+      id: funding.getId(),
+      amount: order.amount,
+      outputIndex: 0,
+      blockHeight: 612_120,
+    };
+    assert.ok(
+      await store.transitionOrder({
+        orderId: order.id,
+        from: 'WaitingForFundingTx',
+        to: 'WaitingForFundingTxConfirmation',
+        at: Date.now(),
+        transaction: fund,
+        cause: MOVE_CAUSE,
+      }),
+    );
+    assert.ok(
+      await store.transitionOrder({
+        orderId: order.id,
+        from: 'WaitingForFundingTxConfirmation',
+        to: 'Funded',
+        at: Date.now(),
+        cause: MOVE_CAUSE,
+      }),
+    );
     const fundingOutput = { script: funding.outs[0]!.script, amount: order.amount };
     return { order, redeemScript: order.htlc.redeemScript, preimage, funding, fundingOutput };
   }
@@ -96,7 +119,10 @@ describe('a Bitcoin refund a node would accept, from the refund JSON alone', () 
       const fee = order.amount - paid;
       // The fee is priced on a first signing; a DER signature's length may differ by a byte or two in the second.
       const rate = Number(fee) / refund.virtualSize();
-      assert.ok(Math.abs(rate - FEE_RATE) * refund.virtualSize() <= 2 * FEE_RATE, `fee ${fee} for ${refund.virtualSize()} vbytes`);
+      assert.ok(
+        Math.abs(rate - FEE_RATE) * refund.virtualSize() <= 2 * FEE_RATE,
+        `fee ${fee} for ${refund.virtualSize()} vbytes`,
+      );
 
       const early = buildRefundFromJson(json, refundKey, form, refundableAt - 1);
       assert.match(scriptError(early.toHex(), 0, fundingOutput), /LOCKTIME/i);
@@ -109,7 +135,10 @@ describe('a Bitcoin refund a node would accept, from the refund JSON alone', () 
     });
 
     test(`${htlcAddress}: the claim with the preimage passes, with a wrong preimage it fails`, async () => {
-      const { order, redeemScript, preimage, funding, fundingOutput } = await fundedOrder(htlcAddress, `claim-${htlcAddress}`);
+      const { order, redeemScript, preimage, funding, fundingOutput } = await fundedOrder(
+        htlcAddress,
+        `claim-${htlcAddress}`,
+      );
       const form = formOfAddress(redeemScript, order.payToAddress, 'mainnet');
       const outpoint = { txId: funding.getId(), index: 0, amount: order.amount };
       const claimKey = walletKey(claimPrivateKey);
@@ -122,4 +151,3 @@ describe('a Bitcoin refund a node would accept, from the refund JSON alone', () 
     });
   }
 });
-

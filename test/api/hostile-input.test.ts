@@ -73,17 +73,13 @@ const hostileText = fc.oneof(
 );
 
 /** UUIDs in the spellings clients use; almost all are of no order, one is of the seeded order. */
-const uuidSpellings = fc.oneof(
-  fc.uuid(),
-  fc.constant(ORDER_ID),
-).chain((uuid) =>
-  fc.constantFrom(uuid, uuid.toUpperCase(), uuid.replaceAll('-', ''), uuid.replaceAll('-', '').toUpperCase()),
-);
+const uuidSpellings = fc
+  .oneof(fc.uuid(), fc.constant(ORDER_ID))
+  .chain((uuid) =>
+    fc.constantFrom(uuid, uuid.toUpperCase(), uuid.replaceAll('-', ''), uuid.replaceAll('-', '').toUpperCase()),
+  );
 
-const UUID_FORMS = [
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  /^[0-9a-f]{32}$/i,
-];
+const UUID_FORMS = [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, /^[0-9a-f]{32}$/i];
 
 function canonicalUuid(text: string): string | undefined {
   if (!UUID_FORMS.some((form) => form.test(text))) return undefined;
@@ -158,7 +154,10 @@ for (const kind of STORE_KINDS) {
     });
 
     test('any market name: its requirements when offered in any case, else InvalidMarket', async () => {
-      const names = fc.oneof(hostileText, fc.mixedCase(fc.constantFrom(...OFFERED_MARKETS, 'TBTC_LTBTC', 'BTC', 'LBTC')));
+      const names = fc.oneof(
+        hostileText,
+        fc.mixedCase(fc.constantFrom(...OFFERED_MARKETS, 'TBTC_LTBTC', 'BTC', 'LBTC')),
+      );
       await fc.assert(
         fc.asyncProperty(
           names.filter((name) => name !== '' && !isDotSegment(name)),
@@ -189,7 +188,9 @@ for (const kind of STORE_KINDS) {
       );
       await fc.assert(
         fc.asyncProperty(fc.array(pair, { maxLength: 5 }), async (pairs) => {
-          const query = pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+          const query = pairs
+            .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+            .join('&');
           const url = `/api/orders?${query}`;
           const given = (name: string) => pairs.filter(([key]) => key === name).map(([, value]) => value);
           const [hash, ...moreHashes] = given('invoiceHash');
@@ -198,11 +199,15 @@ for (const kind of STORE_KINDS) {
 
           if (hash === undefined || moreHashes.length > 0 || !/^[0-9a-f]{64}$/i.test(hash)) {
             assertAnswer(response, 400, 'InvalidInvoiceHash', url);
-          } else if (ticker !== undefined && (moreTickers.length > 0 || !OFFERED_TICKERS.includes(ticker.toUpperCase()))) {
+          } else if (
+            ticker !== undefined &&
+            (moreTickers.length > 0 || !OFFERED_TICKERS.includes(ticker.toUpperCase()))
+          ) {
             assertAnswer(response, 400, 'InvalidOnchainTicker', url);
           } else {
             assertAnswer(response, 200, undefined, url);
-            const matches = hash.toLowerCase() === INVOICE_HASH && (ticker === undefined || ticker.toUpperCase() === 'BTC');
+            const matches =
+              hash.toLowerCase() === INVOICE_HASH && (ticker === undefined || ticker.toUpperCase() === 'BTC');
             assert.deepEqual(
               (JSON.parse(response.body) as { id: string }[]).map((item) => item.id),
               matches ? [ORDER_ID] : [],
@@ -262,7 +267,8 @@ for (const kind of STORE_KINDS) {
           contentTypes,
           fc.string({ unit: 'binary', maxLength: 200 }),
           async (method, url, contentType, payload) => {
-            const headers = contentType === undefined ? {} : { 'content-type': contentType.replace(/[^\t\x20-\x7e]/g, '') };
+            const headers =
+              contentType === undefined ? {} : { 'content-type': contentType.replace(/[^\t\x20-\x7e]/g, '') };
             const response = await api.app.inject({ method: method as 'POST', url, headers, payload });
             assertAnswer(response, 405, 'MethodNotAllowed', `${method} ${url}`);
             assert.equal(response.headers.allow, 'GET, HEAD');

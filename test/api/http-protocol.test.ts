@@ -149,10 +149,14 @@ for (const kind of STORE_KINDS) {
     const logLines: Record<string, unknown>[] = [];
     let api: OpenApi;
     before(async () => {
-      api = await openApi(kind, { configuration: configuration(), orders: [order.record] }, {
-        level: 'info',
-        stream: { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) },
-      });
+      api = await openApi(
+        kind,
+        { configuration: configuration(), orders: [order.record] },
+        {
+          level: 'info',
+          stream: { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) },
+        },
+      );
       // A store that has gone away is a real failure every endpoint must survive.
       await api.store.close();
     });
@@ -245,7 +249,10 @@ describe('over a real socket', { skip: skipReason('sqlite') }, () => {
   });
 
   test('dot segments are not resolved by the server: an id of ".." is just an invalid id', async () => {
-    const response = await rawRequest(port, 'GET /api/orders/../state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const response = await rawRequest(
+      port,
+      'GET /api/orders/../state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     assert.equal(response.status, 400);
     assert.equal(response.body, 'InvalidOrderId');
   });

@@ -47,10 +47,17 @@ for (const kind of STORE_KINDS) {
       test('all requirements: smallest minimums and largest maximum of the active providers, per served market', async () => {
         const response = await api.app.inject({ method: 'GET', url: '/api/markets/requirements' });
         assertJson(response, [
-          { market: 'ETH_LBTC', payReq: { minExpirationSeconds: '7200', minBaseUnits: '5000', maxBaseUnits: '100000' } },
+          {
+            market: 'ETH_LBTC',
+            payReq: { minExpirationSeconds: '7200', minBaseUnits: '5000', maxBaseUnits: '100000' },
+          },
           {
             market: 'BTC_LBTC',
-            payReq: { minExpirationSeconds: '1800', minBaseUnits: '1000', maxBaseUnits: '123456789012345678901234567890' },
+            payReq: {
+              minExpirationSeconds: '1800',
+              minBaseUnits: '1000',
+              maxBaseUnits: '123456789012345678901234567890',
+            },
           },
         ]);
       });
@@ -60,7 +67,11 @@ for (const kind of STORE_KINDS) {
           const response = await api.app.inject({ method: 'GET', url: `/api/markets/${name}/requirements` });
           assertJson(response, {
             market: 'BTC_LBTC',
-            payReq: { minExpirationSeconds: '1800', minBaseUnits: '1000', maxBaseUnits: '123456789012345678901234567890' },
+            payReq: {
+              minExpirationSeconds: '1800',
+              minBaseUnits: '1000',
+              maxBaseUnits: '123456789012345678901234567890',
+            },
           });
         }
       });

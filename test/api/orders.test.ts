@@ -182,7 +182,11 @@ for (const kind of STORE_KINDS) {
 
       test('InvalidOnchainTicker: unknown, not offered, off-chain, empty or repeated tickers', async () => {
         for (const ticker of ['DOGE', 'TBTC', 'tbtc', 'LBTC', 'BTC_LBTC', '', 'BTC&onchainTicker=BTC']) {
-          assertToken(await get(`/api/orders?invoiceHash=${invoiceHash}&onchainTicker=${ticker}`), 400, 'InvalidOnchainTicker');
+          assertToken(
+            await get(`/api/orders?invoiceHash=${invoiceHash}&onchainTicker=${ticker}`),
+            400,
+            'InvalidOnchainTicker',
+          );
         }
       });
     });
@@ -205,7 +209,10 @@ for (const kind of STORE_KINDS) {
           paymentPreimage: string;
         };
         assert.match(body.paymentHash, /^[0-9a-f]{64}$/);
-        assert.equal(createHash('sha256').update(Buffer.from(body.paymentPreimage, 'hex')).digest('hex'), body.paymentHash);
+        assert.equal(
+          createHash('sha256').update(Buffer.from(body.paymentPreimage, 'hex')).digest('hex'),
+          body.paymentHash,
+        );
       });
 
       test('before the preimage is known the field is absent', async () => {

@@ -43,7 +43,7 @@ async function seenAfterOtherProcessWrite(kind: string, check: () => Promise<voi
     await new Promise(setImmediate);
     return check();
   }
-  return eventually(check, 'the other process\'s write to show');
+  return eventually(check, "the other process's write to show");
 }
 
 for (const kind of STORE_KINDS) {
@@ -55,7 +55,10 @@ for (const kind of STORE_KINDS) {
 
     before(async () => {
       fresh = await openFreshStore(kind);
-      await seedStore(fresh.store, { configuration: configuration(), orders: [complete.record, refunded.record, live.record] });
+      await seedStore(fresh.store, {
+        configuration: configuration(),
+        orders: [complete.record, refunded.record, live.record],
+      });
       cached = await buildApiServer({ store: fresh.store });
       uncached = await buildApiServer({ store: fresh.store, responseCacheBytes: 0 });
       elsewhere = await openStore(fresh.url);
@@ -107,7 +110,7 @@ for (const kind of STORE_KINDS) {
       await seenAfterOtherProcessWrite(kind, seen);
     });
 
-    test('another process\'s new order for the invoice shows in lookups by invoice hash', async () => {
+    test("another process's new order for the invoice shows in lookups by invoice hash", async () => {
       const url = `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=BTC`;
       const before = JSON.parse(await keptBodyOf(cached, url)) as unknown[];
       // Not live: the invoice already has a live order (retry), and a second one is refused.
@@ -118,7 +121,8 @@ for (const kind of STORE_KINDS) {
         state: 'FundWindowElapsed',
       });
       await elsewhere.createOrder(another.record, CREATION_CAUSE);
-      const seen = async () => assert.equal((JSON.parse(await bodyOf(cached, url)) as unknown[]).length, before.length + 1);
+      const seen = async () =>
+        assert.equal((JSON.parse(await bodyOf(cached, url)) as unknown[]).length, before.length + 1);
       await seenAfterOtherProcessWrite(kind, seen);
     });
 

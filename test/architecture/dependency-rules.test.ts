@@ -57,13 +57,16 @@ describe('the dependency rules', () => {
 
   test('refuse the transports building the engine or its parts', async () => {
     const found = await cruiseTree(join(root, 'engine-built-below'), {
-      'src/engine/build-engine.js': "import { desk } from './lifecycle/quote-desk.js';\nexport const buildEngine = () => desk;\n",
+      'src/engine/build-engine.js':
+        "import { desk } from './lifecycle/quote-desk.js';\nexport const buildEngine = () => desk;\n",
       'src/engine/lifecycle/quote-desk.js': 'export const desk = {};\n',
       'src/engine/lifecycle/order-transitions.js': 'export const transitions = {};\n',
-      'src/ws/server.js': "import { buildEngine } from '../engine/build-engine.js';\nexport const server = buildEngine;\n",
+      'src/ws/server.js':
+        "import { buildEngine } from '../engine/build-engine.js';\nexport const server = buildEngine;\n",
       'src/api/server.js':
         "import { desk } from '../engine/lifecycle/quote-desk.js';\nimport { transitions } from '../engine/lifecycle/order-transitions.js';\nexport const server = [desk, transitions];\n",
-      'src/service.js': "import { buildEngine } from './engine/build-engine.js';\nexport const service = buildEngine;\n",
+      'src/service.js':
+        "import { buildEngine } from './engine/build-engine.js';\nexport const service = buildEngine;\n",
     });
     assert.deepEqual(found, [
       'only-the-composition-root-builds-the-engine: src/ws/server.js → src/engine/build-engine.js',
@@ -106,8 +109,10 @@ describe('the dependency rules', () => {
   test('refuse the demo machinery imported by anything but the demo command', async () => {
     const found = await cruiseTree(join(root, 'demo'), {
       'src/demo/live-demo.js': 'export const runLiveDemo = () => undefined;\n',
-      'src/cli/commands/demo.js': "import { runLiveDemo } from '../../demo/live-demo.js';\nexport const demo = runLiveDemo;\n",
-      'src/cli/commands/serve.js': "import { runLiveDemo } from '../../demo/live-demo.js';\nexport const serve = runLiveDemo;\n",
+      'src/cli/commands/demo.js':
+        "import { runLiveDemo } from '../../demo/live-demo.js';\nexport const demo = runLiveDemo;\n",
+      'src/cli/commands/serve.js':
+        "import { runLiveDemo } from '../../demo/live-demo.js';\nexport const serve = runLiveDemo;\n",
       'src/service.js': "import { runLiveDemo } from './demo/live-demo.js';\nexport const service = runLiveDemo;\n",
     });
     assert.deepEqual(found, [

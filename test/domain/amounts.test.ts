@@ -23,7 +23,24 @@ describe('parseDecimalAmount', () => {
     assert.equal(parseDecimalAmount('1.5', 0), undefined);
   });
 
-  for (const text of ['', '.5', '1.', '-1', '+1', '1e5', ' 1', '1 ', '01', '00', '0x10', '1,5', '1.2.3', 'NaN', 'Infinity', '１']) {
+  for (const text of [
+    '',
+    '.5',
+    '1.',
+    '-1',
+    '+1',
+    '1e5',
+    ' 1',
+    '1 ',
+    '01',
+    '00',
+    '0x10',
+    '1,5',
+    '1.2.3',
+    'NaN',
+    'Infinity',
+    '１',
+  ]) {
     test(`refuses ${JSON.stringify(text)}`, () => {
       assert.equal(parseDecimalAmount(text, 8), undefined);
     });

@@ -68,7 +68,9 @@ function assemble({ prefix, timestamp, tags, signature }: InvoiceParts): string 
   const data = [...numberToWords(timestamp, 7)];
   for (const { code, words } of tags) data.push(code, ...numberToWords(words.length, 2), ...words);
   const wordBytes = Buffer.from(wordsToPaddedBytes(data));
-  const digest = createHash('sha256').update(Buffer.concat([Buffer.from(prefix), wordBytes])).digest();
+  const digest = createHash('sha256')
+    .update(Buffer.concat([Buffer.from(prefix), wordBytes]))
+    .digest();
   const key = Buffer.from(signature === 'other key' ? OTHER_PRIVATE_KEY : TEST_NODE_PRIVATE_KEY, 'hex');
   const signed = secp256k1.ecdsaSign(digest, key);
   let bytes = Buffer.from(signed.signature);
@@ -121,13 +123,18 @@ const tag = fc.oneof(
 
 const amount = fc.oneof(
   fc.constant(''),
-  fc.tuple(fc.constantFrom('0', '1', '10', '25', '2500', '21000000', '99999999999', '0001'), fc.constantFrom('', 'm', 'u', 'n', 'p', 'x')).map(
-    ([value, multiplier]) => value + multiplier,
-  ),
+  fc
+    .tuple(
+      fc.constantFrom('0', '1', '10', '25', '2500', '21000000', '99999999999', '0001'),
+      fc.constantFrom('', 'm', 'u', 'n', 'p', 'x'),
+    )
+    .map(([value, multiplier]) => value + multiplier),
 );
 
 const invoiceParts: fc.Arbitrary<InvoiceParts> = fc.record({
-  prefix: fc.tuple(fc.constantFrom('bc', 'bc', 'tb', 'bcrt', 'sb', 'tbs', 'xx'), amount).map(([network, value]) => `ln${network}${value}`),
+  prefix: fc
+    .tuple(fc.constantFrom('bc', 'bc', 'tb', 'bcrt', 'sb', 'tbs', 'xx'), amount)
+    .map(([network, value]) => `ln${network}${value}`),
   timestamp: fc.oneof(fc.integer({ min: 0, max: 2 ** 35 - 1 }), fc.constant(1_600_000_000)),
   // Most invoices get a well-formed payment hash somewhere among the other fields, or nothing could be valid.
   tags: fc
@@ -135,9 +142,21 @@ const invoiceParts: fc.Arbitrary<InvoiceParts> = fc.record({
     .map(([others, paymentHash, position]) =>
       paymentHash === null
         ? others
-        : [...others.slice(0, position % (others.length + 1)), { code: 1, words: paymentHash }, ...others.slice(position % (others.length + 1))],
+        : [
+            ...others.slice(0, position % (others.length + 1)),
+            { code: 1, words: paymentHash },
+            ...others.slice(position % (others.length + 1)),
+          ],
     ),
-  signature: fc.constantFrom<SignatureKind>('valid', 'valid', 'valid', 'high-s', 'other key', 'forged', 'bad recovery id'),
+  signature: fc.constantFrom<SignatureKind>(
+    'valid',
+    'valid',
+    'valid',
+    'high-s',
+    'other key',
+    'forged',
+    'bad recovery id',
+  ),
 });
 
 describe('the lean BOLT11 reader', () => {

@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import type {
-  ClaimObservation,
-  FundingObservation,
-  RefundObservation,
-} from '../../src/domain/chain-observations.js';
+import type { ClaimObservation, FundingObservation, RefundObservation } from '../../src/domain/chain-observations.js';
 import {
   deriveChainTarget,
   pathBetween,
@@ -49,7 +45,12 @@ const context = (head: number, confirmations = 2): ChainContext => ({
   confirmations,
 });
 /** A funding of the user's slot with the order's terms, unless `slot` says otherwise; the slot's refund height is 50. */
-function funding(height: number, amount: bigint, txId = `0xf${height}`, slot: Partial<FundingObservation> = {}): FundingObservation {
+function funding(
+  height: number,
+  amount: bigint,
+  txId = `0xf${height}`,
+  slot: Partial<FundingObservation> = {},
+): FundingObservation {
   return {
     kind: 'funding',
     orderId: order('WaitingForFundingTx').id,
@@ -66,15 +67,34 @@ function funding(height: number, amount: bigint, txId = `0xf${height}`, slot: Pa
   };
 }
 function claim(height: number, withPreimage = preimage, funder = USER): ClaimObservation {
-  return { kind: 'claim', orderId: order('Funded').id, txId: `0xc${height}`, position: 1, block: block(height), preimage: withPreimage, funder };
+  return {
+    kind: 'claim',
+    orderId: order('Funded').id,
+    txId: `0xc${height}`,
+    position: 1,
+    block: block(height),
+    preimage: withPreimage,
+    funder,
+  };
 }
 function refund(height: number, funder = USER, fields: Partial<RefundObservation> = {}): RefundObservation {
-  return { kind: 'refund', orderId: order('Funded').id, txId: `0xr${height}${funder.slice(2, 4)}`, position: 2, block: block(height), funder, ...fields };
+  return {
+    kind: 'refund',
+    orderId: order('Funded').id,
+    txId: `0xr${height}${funder.slice(2, 4)}`,
+    position: 2,
+    block: block(height),
+    funder,
+    ...fields,
+  };
 }
 
 describe('deriving an order from its chain observations', () => {
   test('a funding is seen at once and counts once it has the confirmations', () => {
-    assert.equal(deriveChainTarget(order('WaitingForFundingTx'), [funding(10, 100n)], context(10)).state, 'WaitingForFundingTxConfirmation');
+    assert.equal(
+      deriveChainTarget(order('WaitingForFundingTx'), [funding(10, 100n)], context(10)).state,
+      'WaitingForFundingTxConfirmation',
+    );
     const funded = deriveChainTarget(order('WaitingForFundingTx'), [funding(10, 100n)], context(11));
     assert.equal(funded.state, 'Funded');
     assert.deepStrictEqual(funded.transactions, [{ type: 'FUND', id: '0xf10', amount: 100n, blockHeight: 10 }]);
@@ -85,7 +105,10 @@ describe('deriving an order from its chain observations', () => {
     const partial = [funding(10, 40n)];
     assert.equal(deriveChainTarget(order('WaitingForFundingTx'), partial, context(12)).state, 'PartiallyFunded');
     const topUp = [...partial, funding(13, 60n)];
-    assert.equal(deriveChainTarget(order('PartiallyFunded'), topUp, context(13)).state, 'WaitingForAdditionalFundingTxConfirmation');
+    assert.equal(
+      deriveChainTarget(order('PartiallyFunded'), topUp, context(13)).state,
+      'WaitingForAdditionalFundingTxConfirmation',
+    );
     const done = deriveChainTarget(order('WaitingForAdditionalFundingTxConfirmation'), topUp, context(14));
     assert.equal(done.state, 'Funded');
     assert.equal(done.refundableAtBlockHeight, 50, "a top-up keeps its slot's refund height");
@@ -97,25 +120,41 @@ describe('deriving an order from its chain observations', () => {
     const complete = deriveChainTarget(order('Funded'), seen, context(21));
     assert.equal(complete.state, 'Complete');
     assert.equal(complete.paymentPreimage, preimage);
-    assert.equal(deriveChainTarget(order('Funded'), [funding(10, 100n), claim(20, '22'.repeat(32))], context(30)).state, 'Funded');
+    assert.equal(
+      deriveChainTarget(order('Funded'), [funding(10, 100n), claim(20, '22'.repeat(32))], context(30)).state,
+      'Funded',
+    );
   });
 
   test('the refund height moves a funded, unclaimed order to WaitingForRefundTx; a refund then to Refunded', () => {
     assert.equal(deriveChainTarget(order('Funded'), [funding(10, 100n)], context(49)).state, 'Funded');
     assert.equal(deriveChainTarget(order('Funded'), [funding(10, 100n)], context(50)).state, 'WaitingForRefundTx');
-    assert.equal(deriveChainTarget(order('Funded'), [funding(10, 100n), claim(50)], context(50)).state, 'Funded', 'a claim in the chain, not yet confirmed: no refund');
+    assert.equal(
+      deriveChainTarget(order('Funded'), [funding(10, 100n), claim(50)], context(50)).state,
+      'Funded',
+      'a claim in the chain, not yet confirmed: no refund',
+    );
     const refunded = [funding(10, 100n), refund(51)];
-    assert.equal(deriveChainTarget(order('WaitingForRefundTx'), refunded, context(51)).state, 'WaitingForRefundTxConfirmation');
+    assert.equal(
+      deriveChainTarget(order('WaitingForRefundTx'), refunded, context(51)).state,
+      'WaitingForRefundTxConfirmation',
+    );
     const final = deriveChainTarget(order('WaitingForRefundTxConfirmation'), refunded, context(52));
     assert.equal(final.state, 'Refunded');
-    assert.deepStrictEqual(final.transactions.map((transaction) => transaction.type), ['FUND', 'REFUND']);
+    assert.deepStrictEqual(
+      final.transactions.map((transaction) => transaction.type),
+      ['FUND', 'REFUND'],
+    );
   });
 
   test('funds after the fund window are shown and refundable; a blacklisted order waits for its admin refund', () => {
     const late = deriveChainTarget(order('FundWindowElapsed'), [funding(10, 100n)], context(10));
     assert.equal(late.state, 'WaitingForRefundTx');
     assert.equal(late.transactions.length, 1);
-    assert.equal(deriveChainTarget(order('AddressBlacklistedWaitingForRefundTx'), [funding(10, 100n)], context(20)).state, 'AddressBlacklistedWaitingForRefundTx');
+    assert.equal(
+      deriveChainTarget(order('AddressBlacklistedWaitingForRefundTx'), [funding(10, 100n)], context(20)).state,
+      'AddressBlacklistedWaitingForRefundTx',
+    );
     const adminRefunded = [funding(10, 100n), refund(15, USER, { byAdmin: true })];
     const blacklisted = order('AddressBlacklistedWaitingForRefundTx');
     const target = deriveChainTarget(blacklisted, adminRefunded, context(20));
@@ -136,7 +175,10 @@ describe('deriving an order from its chain observations', () => {
     assert.equal(target.state, 'WaitingForFundingTx');
     assert.deepStrictEqual(target.transactions, []);
     const moves = planChainMoves(funded, target, [], context(9));
-    assert.deepStrictEqual(moves?.map((move) => [move.from, move.to, move.cause.reason]), [['Funded', 'WaitingForFundingTx', 'fundingReorged']]);
+    assert.deepStrictEqual(
+      moves?.map((move) => [move.from, move.to, move.cause.reason]),
+      [['Funded', 'WaitingForFundingTx', 'fundingReorged']],
+    );
   });
 
   test('one transaction funding twice is one FUND transaction with the sum', () => {
@@ -147,7 +189,7 @@ describe('deriving an order from its chain observations', () => {
   });
 });
 
-describe('Ethereum slots: only those with the order\'s payment hash, claimer and asset count', () => {
+describe("Ethereum slots: only those with the order's payment hash, claimer and asset count", () => {
   const foreignSlots: [string, Partial<FundingObservation>][] = [
     ['another payment hash', { paymentHash: '99'.repeat(32) }],
     ['another claimer', { claimer: '0x' + 'bb'.repeat(20) }],
@@ -174,29 +216,52 @@ describe('Ethereum slots: only those with the order\'s payment hash, claimer and
     assert.deepStrictEqual(target.transactions, [{ type: 'FUND', id: '0xgood', amount: 100n, blockHeight: 12 }]);
     assert.equal(target.refundableAtBlockHeight, 52);
     const moves = planChainMoves(order('WaitingForFundingTx'), target, observations, context(14)) ?? [];
-    assert.ok(moves.every((move) => move.cause.txId === '0xgood'), 'no move names the foreign funding');
+    assert.ok(
+      moves.every((move) => move.cause.txId === '0xgood'),
+      'no move names the foreign funding',
+    );
   });
 
   test("claims and refunds of a foreign slot are not the order's", () => {
     const foreign = { funder: ATTACKER, claimer: '0x' + 'bb'.repeat(20) };
-    const observations = [funding(10, 100n), funding(11, 5n, '0xbad', foreign), claim(12, preimage, ATTACKER), refund(13, ATTACKER)];
+    const observations = [
+      funding(10, 100n),
+      funding(11, 5n, '0xbad', foreign),
+      claim(12, preimage, ATTACKER),
+      refund(13, ATTACKER),
+    ];
     const target = deriveChainTarget(order('Funded'), observations, context(20));
     assert.equal(target.state, 'Funded');
     assert.equal(target.paymentPreimage, undefined);
-    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xf10']);
+    assert.deepStrictEqual(
+      target.transactions.map((transaction) => transaction.id),
+      ['0xf10'],
+    );
   });
 
-  test("a token order counts only slots in its token, an ether slot is foreign; an unknown asset counts none", () => {
+  test('a token order counts only slots in its token, an ether slot is foreign; an unknown asset counts none', () => {
     const TOKEN = '0x' + '70'.repeat(20);
-    const tokenAsset = { ticker: 'SUSDC', chain: 'ethereum', network: 'simnet', decimals: 6, tokenAddress: TOKEN } as const;
+    const tokenAsset = {
+      ticker: 'SUSDC',
+      chain: 'ethereum',
+      network: 'simnet',
+      decimals: 6,
+      tokenAddress: TOKEN,
+    } as const;
     const tokenContext = { ...context(20), assetOf: () => tokenAsset };
     const etherSlot = funding(10, 100n, '0xeth', { funder: ATTACKER });
     const tokenSlot = funding(11, 100n, '0xtoken', { token: TOKEN });
     const target = deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], tokenContext);
     assert.equal(target.state, 'Funded');
-    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xtoken']);
+    assert.deepStrictEqual(
+      target.transactions.map((transaction) => transaction.id),
+      ['0xtoken'],
+    );
     const unknown = { ...context(20), assetOf: () => undefined };
-    assert.equal(deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], unknown).state, 'WaitingForFundingTx');
+    assert.equal(
+      deriveChainTarget(order('WaitingForFundingTx'), [etherSlot, tokenSlot], unknown).state,
+      'WaitingForFundingTx',
+    );
   });
 
   test('an order without a claimer (imported) counts no slot', () => {
@@ -204,41 +269,86 @@ describe('Ethereum slots: only those with the order\'s payment hash, claimer and
     assert.equal(deriveChainTarget(imported, [funding(10, 100n)], context(20)).state, 'WaitingForFundingTx');
   });
 
-  test('matching slots of several funders do not add up to Funded: the principal slot alone does; the refund height is the latest slot\'s', () => {
+  test("matching slots of several funders do not add up to Funded: the principal slot alone does; the refund height is the latest slot's", () => {
     const observations = [funding(10, 40n), funding(15, 60n, '0xf15', { funder: SECOND_ACCOUNT, refundHeight: 55 })];
-    assert.equal(deriveChainTarget(order('WaitingForFundingTx'), observations.slice(0, 1), context(12)).state, 'PartiallyFunded');
+    assert.equal(
+      deriveChainTarget(order('WaitingForFundingTx'), observations.slice(0, 1), context(12)).state,
+      'PartiallyFunded',
+    );
     const target = deriveChainTarget(order('PartiallyFunded'), observations, context(16));
     assert.equal(target.state, 'PartiallyFunded', '40 + 60 from two accounts: no one slot pays the order');
     assert.equal(target.refundableAtBlockHeight, 55);
-    assert.equal(deriveChainTarget(order('PartiallyFunded'), observations, context(54)).state, 'PartiallyFunded', 'the second slot is not refundable yet');
+    assert.equal(
+      deriveChainTarget(order('PartiallyFunded'), observations, context(54)).state,
+      'PartiallyFunded',
+      'the second slot is not refundable yet',
+    );
     assert.equal(deriveChainTarget(order('PartiallyFunded'), observations, context(55)).state, 'WaitingForRefundTx');
     const toppedUp = [...observations, funding(17, 40n, '0xf17', { funder: SECOND_ACCOUNT })];
-    assert.equal(deriveChainTarget(order('PartiallyFunded'), toppedUp, context(17)).state, 'WaitingForAdditionalFundingTxConfirmation');
-    assert.equal(deriveChainTarget(order('PartiallyFunded'), toppedUp, context(18)).state, 'Funded', 'a top-up of the principal slot to the amount funds the order');
+    assert.equal(
+      deriveChainTarget(order('PartiallyFunded'), toppedUp, context(17)).state,
+      'WaitingForAdditionalFundingTxConfirmation',
+    );
+    assert.equal(
+      deriveChainTarget(order('PartiallyFunded'), toppedUp, context(18)).state,
+      'Funded',
+      'a top-up of the principal slot to the amount funds the order',
+    );
   });
 
-  test('a stranger\'s dust slot opened after the user\'s moves neither the refund height nor the state, and stays out of the transactions', () => {
-    const observations = [funding(10, 100n, '0xuser', { refundHeight: 50 }), funding(20, 1n, '0xwei', { funder: ATTACKER, refundHeight: 60 })];
+  test("a stranger's dust slot opened after the user's moves neither the refund height nor the state, and stays out of the transactions", () => {
+    const observations = [
+      funding(10, 100n, '0xuser', { refundHeight: 50 }),
+      funding(20, 1n, '0xwei', { funder: ATTACKER, refundHeight: 60 }),
+    ];
     const target = deriveChainTarget(order('Funded'), observations, context(30));
     assert.equal(target.state, 'Funded');
     assert.equal(target.refundableAtBlockHeight, 50);
-    assert.deepStrictEqual(target.transactions.map((transaction) => transaction.id), ['0xuser']);
-    assert.equal(deriveChainTarget(order('Funded'), observations, context(50)).state, 'WaitingForRefundTx', "the user's slot is refundable at its own height");
+    assert.deepStrictEqual(
+      target.transactions.map((transaction) => transaction.id),
+      ['0xuser'],
+    );
+    assert.equal(
+      deriveChainTarget(order('Funded'), observations, context(50)).state,
+      'WaitingForRefundTx',
+      "the user's slot is refundable at its own height",
+    );
     const refunded = [...observations, refund(51, USER, { amount: 100n })];
-    assert.equal(deriveChainTarget(order('WaitingForRefundTxConfirmation'), refunded, context(52)).state, 'Refunded', 'the dust left behind holds nothing back');
+    assert.equal(
+      deriveChainTarget(order('WaitingForRefundTxConfirmation'), refunded, context(52)).state,
+      'Refunded',
+      'the dust left behind holds nothing back',
+    );
   });
 
   test('a slot of a tenth of the amount carries the order: its later refund height counts while it holds money', () => {
-    const observations = [funding(10, 90n, '0xuser', { refundHeight: 50 }), funding(20, 10n, '0xtenth', { funder: SECOND_ACCOUNT, refundHeight: 60 })];
+    const observations = [
+      funding(10, 90n, '0xuser', { refundHeight: 50 }),
+      funding(20, 10n, '0xtenth', { funder: SECOND_ACCOUNT, refundHeight: 60 }),
+    ];
     assert.equal(deriveChainTarget(order('PartiallyFunded'), observations, context(30)).refundableAtBlockHeight, 60);
     const secondRefunded = [...observations, refund(61, SECOND_ACCOUNT, { amount: 10n })];
-    assert.equal(deriveChainTarget(order('WaitingForRefundTx'), secondRefunded, context(62)).refundableAtBlockHeight, 50, 'a refunded slot holds no one back');
-    const nine = [funding(10, 90n, '0xuser', { refundHeight: 50 }), funding(20, 9n, '0xnine', { funder: SECOND_ACCOUNT, refundHeight: 60 })];
-    assert.equal(deriveChainTarget(order('PartiallyFunded'), nine, context(30)).refundableAtBlockHeight, 50, 'one base unit under a tenth is dust');
+    assert.equal(
+      deriveChainTarget(order('WaitingForRefundTx'), secondRefunded, context(62)).refundableAtBlockHeight,
+      50,
+      'a refunded slot holds no one back',
+    );
+    const nine = [
+      funding(10, 90n, '0xuser', { refundHeight: 50 }),
+      funding(20, 9n, '0xnine', { funder: SECOND_ACCOUNT, refundHeight: 60 }),
+    ];
+    assert.equal(
+      deriveChainTarget(order('PartiallyFunded'), nine, context(30)).refundableAtBlockHeight,
+      50,
+      'one base unit under a tenth is dust',
+    );
   });
 
-  test('the 1-wei first funder is one slot among others: the user\'s funding still funds the order', () => {
-    const observations = [funding(10, 1n, '0xwei', { funder: ATTACKER }), funding(11, 100n, '0xuser', { refundHeight: 51 })];
+  test("the 1-wei first funder is one slot among others: the user's funding still funds the order", () => {
+    const observations = [
+      funding(10, 1n, '0xwei', { funder: ATTACKER }),
+      funding(11, 100n, '0xuser', { refundHeight: 51 }),
+    ];
     const target = deriveChainTarget(order('WaitingForFundingTx'), observations, context(13));
     assert.equal(target.state, 'Funded');
     assert.equal(target.refundableAtBlockHeight, 51);
@@ -249,18 +359,35 @@ describe('Ethereum slots: only those with the order\'s payment hash, claimer and
     const first = refund(52, USER, { amount: 40n });
     const partly = deriveChainTarget(order('WaitingForRefundTx'), [...fundings, first], context(60));
     assert.equal(partly.state, 'WaitingForRefundTx');
-    assert.deepStrictEqual(partly.transactions.at(-1), { type: 'REFUND', id: first.txId, amount: 40n, blockHeight: 52 });
+    assert.deepStrictEqual(partly.transactions.at(-1), {
+      type: 'REFUND',
+      id: first.txId,
+      amount: 40n,
+      blockHeight: 52,
+    });
     const second = refund(58, SECOND_ACCOUNT, { amount: 60n });
     const both = [...fundings, first, second];
-    assert.equal(deriveChainTarget(order('WaitingForRefundTx'), both, context(58)).state, 'WaitingForRefundTxConfirmation');
+    assert.equal(
+      deriveChainTarget(order('WaitingForRefundTx'), both, context(58)).state,
+      'WaitingForRefundTxConfirmation',
+    );
     const refunded = deriveChainTarget(order('WaitingForRefundTx'), both, context(60));
     assert.equal(refunded.state, 'Refunded');
     const moves = planChainMoves(order('WaitingForRefundTx'), refunded, both, context(60)) ?? [];
-    assert.deepStrictEqual(moves.at(-1)?.transaction, { type: 'REFUND', id: second.txId, amount: 60n, blockHeight: 58 });
+    assert.deepStrictEqual(moves.at(-1)?.transaction, {
+      type: 'REFUND',
+      id: second.txId,
+      amount: 60n,
+      blockHeight: 58,
+    });
   });
 
   test('a claim of one matching slot completes the order', () => {
-    const observations = [funding(10, 40n), funding(11, 60n, '0xf11', { funder: SECOND_ACCOUNT }), claim(20, preimage, SECOND_ACCOUNT)];
+    const observations = [
+      funding(10, 40n),
+      funding(11, 60n, '0xf11', { funder: SECOND_ACCOUNT }),
+      claim(20, preimage, SECOND_ACCOUNT),
+    ];
     const target = deriveChainTarget(order('Funded'), observations, context(22));
     assert.equal(target.state, 'Complete');
     assert.equal(target.paymentPreimage, preimage);
@@ -270,7 +397,11 @@ describe('Ethereum slots: only those with the order\'s payment hash, claimer and
 describe('paths through the state table', () => {
   test('goes through the confirmation states and never through a state only its own rule may enter', () => {
     assert.deepStrictEqual(pathBetween('WaitingForFundingTx', 'Funded'), ['WaitingForFundingTxConfirmation', 'Funded']);
-    assert.deepStrictEqual(pathBetween('Funded', 'Refunded'), ['WaitingForRefundTx', 'WaitingForRefundTxConfirmation', 'Refunded']);
+    assert.deepStrictEqual(pathBetween('Funded', 'Refunded'), [
+      'WaitingForRefundTx',
+      'WaitingForRefundTxConfirmation',
+      'Refunded',
+    ]);
     const path = pathBetween('WaitingForFundingTx', 'Refunded') ?? [];
     assert.ok(!path.includes('AddressBlacklistedWaitingForRefundTx'));
     assert.equal(pathBetween('Complete', 'Funded'), undefined);

@@ -55,7 +55,7 @@ describe('calldata', () => {
   test('fundToken carries the token and the amount in base units', () => {
     assert.equal(
       encodeFundTokenCalldata(ORDER_ID, PAYMENT_HASH, CLAIMER, TOKEN, 1_000_000n),
-      `0xf1f9ff30${UUID_WORD}${PAYMENT_HASH}${addressWord(CLAIMER)}${addressWord(TOKEN)}${(1_000_000n).toString(16).padStart(64, '0')}`,
+      `0xf1f9ff30${UUID_WORD}${PAYMENT_HASH}${addressWord(CLAIMER)}${addressWord(TOKEN)}${1_000_000n.toString(16).padStart(64, '0')}`,
     );
   });
 
@@ -80,7 +80,7 @@ describe('calldata', () => {
   test('approve is the ERC-20 call', () => {
     assert.equal(
       encodeApproveCalldata(CLAIMER, 5n),
-      `0x095ea7b3${addressWord(CLAIMER)}${(5n).toString(16).padStart(64, '0')}`,
+      `0x095ea7b3${addressWord(CLAIMER)}${5n.toString(16).padStart(64, '0')}`,
     );
   });
 
@@ -117,16 +117,23 @@ describe('decodeFundingCalldata', () => {
 
   test('round-trips any fundToken call', () => {
     fc.assert(
-      fc.property(fc.uuid(), hex32, anAddress, anAddress, fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), (uuid, paymentHash, claimer, token, amount) => {
-        assert.deepEqual(decodeFundingCalldata(encodeFundTokenCalldata(uuid, paymentHash, claimer, token, amount)), {
-          functionName: 'fundToken',
-          orderId: uuid.toLowerCase(),
-          paymentHash,
-          claimer,
-          token,
-          amount,
-        });
-      }),
+      fc.property(
+        fc.uuid(),
+        hex32,
+        anAddress,
+        anAddress,
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        (uuid, paymentHash, claimer, token, amount) => {
+          assert.deepEqual(decodeFundingCalldata(encodeFundTokenCalldata(uuid, paymentHash, claimer, token, amount)), {
+            functionName: 'fundToken',
+            orderId: uuid.toLowerCase(),
+            paymentHash,
+            claimer,
+            token,
+            amount,
+          });
+        },
+      ),
     );
   });
 
@@ -190,9 +197,16 @@ describe('isEthereumAddress', () => {
   });
 
   test('refuses what is not 0x and 40 hex digits', () => {
-    for (const address of ['', '0x', '5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0X5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
-      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00',
-      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg', ' 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed']) {
+    for (const address of [
+      '',
+      '0x',
+      '5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0X5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beae',
+      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed00',
+      '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg',
+      ' 0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+    ]) {
       assert.equal(isEthereumAddress(address), false, address);
     }
   });

@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { deriveFundingDetails } from '../../src/domain/funding.js';
 import { encodeFunctionData, erc20Abi, parseAbi } from 'viem';
 import { catalogOf } from '../../src/domain/market-catalog.js';
-import { BTC_LBTC, ETH_LBTC, SWAP_CONTRACT, CHAINS, paymentHash, redeemScript, bitcoinOrder, ethereumOrder } from '../support/domain/order-fixtures.js';
+import {
+  BTC_LBTC,
+  ETH_LBTC,
+  SWAP_CONTRACT,
+  CHAINS,
+  paymentHash,
+  redeemScript,
+  bitcoinOrder,
+  ethereumOrder,
+} from '../support/domain/order-fixtures.js';
 
 const SWAP_ABI = parseAbi([
   'function fund(bytes16 orderUUID, bytes32 paymentHash, address claimer) payable',
@@ -12,9 +21,9 @@ const SWAP_ABI = parseAbi([
 const ORDER_UUID = '0x0b5d2f4e9a8c4c718f3e2d6b1a7c9e40';
 const CLAIMER = `0x${'c1'.repeat(20)}` as const;
 const TOKEN = `0x${'5f'.repeat(20)}` as const;
-const SUSDC_LSBTC = catalogOf({ tokens: [{ ticker: 'SUSDC', network: 'simnet', address: TOKEN, decimals: 6 }] }).findMarket(
-  'SUSDC_LSBTC',
-)!;
+const SUSDC_LSBTC = catalogOf({
+  tokens: [{ ticker: 'SUSDC', network: 'simnet', address: TOKEN, decimals: 6 }],
+}).findMarket('SUSDC_LSBTC')!;
 
 // Funding reads only the amount, the pay-to address and the HTLC terms; state and funds are irrelevant.
 const bitcoinFundingOrder = bitcoinOrder({ transactions: [] });
@@ -35,7 +44,9 @@ describe('deriveFundingDetails', () => {
   });
 
   test('a Bitcoin order without a redeem script cannot be funded', () => {
-    assert.throws(() => deriveFundingDetails({ ...bitcoinFundingOrder, htlc: { refundableAtBlockHeight: 612_183 } }, BTC_LBTC, CHAINS));
+    assert.throws(() =>
+      deriveFundingDetails({ ...bitcoinFundingOrder, htlc: { refundableAtBlockHeight: 612_183 } }, BTC_LBTC, CHAINS),
+    );
   });
 
   test('an Ethereum order is funded by calling fund(orderUUID, paymentHash, claimer) with the full amount in wei', () => {
@@ -84,6 +95,9 @@ describe('deriveFundingDetails', () => {
   });
 
   test('an Ethereum order needs the swap contract from the chain view', () => {
-    assert.throws(() => deriveFundingDetails(ethereumFundingOrder, ETH_LBTC, { bitcoin: CHAINS.bitcoin }), /ethereum chain view/);
+    assert.throws(
+      () => deriveFundingDetails(ethereumFundingOrder, ETH_LBTC, { bitcoin: CHAINS.bitcoin }),
+      /ethereum chain view/,
+    );
   });
 });

@@ -27,7 +27,9 @@ function nearlyHex(length: number): fc.Arbitrary<string> {
 
 describe('hex checks', () => {
   test('isHexOfLength matches /^[0-9a-fA-F]{n}$/', () => {
-    const digitsAndText = fc.constantFrom(32, 40, 64).chain((digits) => fc.tuple(fc.constant(digits), nearlyHex(digits)));
+    const digitsAndText = fc
+      .constantFrom(32, 40, 64)
+      .chain((digits) => fc.tuple(fc.constant(digits), nearlyHex(digits)));
     fc.assert(
       fc.property(digitsAndText, ([digits, text]) => {
         assert.equal(isHexOfLength(text, digits), new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(text), text);

@@ -15,7 +15,12 @@ const SPEC_VALID = [
     name: 'donation of any amount, default expiry',
     invoice:
       'lnbc1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdpl2pkx2ctnv5sxxmmwwd5kgetjypeh2ursdae8g6twvus8g6rfwvs8qun0dfjkxaq8rkx3yf5tcsyz3d73gafnh3cax9rn449d9p5uxz9ezhhypd0elx87sjle52x86fux2ypatgddc6k63n7erqz25le42c4u4ecky03ylcqca784w',
-    expected: { network: 'mainnet', paymentHash: SPEC_PAYMENT_HASH, timestampMs: SPEC_TIMESTAMP_MS, expiresAtMs: SPEC_TIMESTAMP_MS + 3_600_000 },
+    expected: {
+      network: 'mainnet',
+      paymentHash: SPEC_PAYMENT_HASH,
+      timestampMs: SPEC_TIMESTAMP_MS,
+      expiresAtMs: SPEC_TIMESTAMP_MS + 3_600_000,
+    },
   },
   {
     name: '2500u within one minute',
@@ -210,18 +215,33 @@ describe('decodeInvoice checks the signature', () => {
   function highSForm(invoice: string): { signature: string; recoveryFlag: number } {
     const { signature = '', recoveryFlag = 0 } = decode(invoice);
     const s = BigInt(`0x${signature.slice(64)}`);
-    return { signature: `${signature.slice(0, 64)}${(SECP256K1_ORDER - s).toString(16).padStart(64, '0')}`, recoveryFlag: recoveryFlag ^ 1 };
+    return {
+      signature: `${signature.slice(0, 64)}${(SECP256K1_ORDER - s).toString(16).padStart(64, '0')}`,
+      recoveryFlag: recoveryFlag ^ 1,
+    };
   }
 
   test('a re-signed invoice with a valid checksum decodes unchanged', () => {
-    const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 1n, preimage, timestampSeconds, namePayee: true });
+    const { invoice } = makeInvoice({
+      network: 'mainnet',
+      amountSatoshis: 1n,
+      preimage,
+      timestampSeconds,
+      namePayee: true,
+    });
     const { signature = '', recoveryFlag = 0 } = decode(invoice);
     assert.equal(withSignature(invoice, signature, recoveryFlag), invoice);
     assert.equal(decodeInvoice(invoice)?.payeePublicKey, TEST_NODE_PUBLIC_KEY);
   });
 
   test('a tampered signature fails against the payee the invoice names', () => {
-    const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 1n, preimage, timestampSeconds, namePayee: true });
+    const { invoice } = makeInvoice({
+      network: 'mainnet',
+      amountSatoshis: 1n,
+      preimage,
+      timestampSeconds,
+      namePayee: true,
+    });
     const { recoveryFlag = 0 } = decode(invoice);
     assert.equal(decodeInvoice(withSignature(invoice, forgedSignature(invoice), recoveryFlag)), undefined);
   });
@@ -240,7 +260,13 @@ describe('decodeInvoice checks the signature', () => {
   });
 
   test('a high-S signature is accepted when the invoice names its payee', () => {
-    const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 1n, preimage, timestampSeconds, namePayee: true });
+    const { invoice } = makeInvoice({
+      network: 'mainnet',
+      amountSatoshis: 1n,
+      preimage,
+      timestampSeconds,
+      namePayee: true,
+    });
     const { signature, recoveryFlag } = highSForm(invoice);
     assert.equal(decodeInvoice(withSignature(invoice, signature, recoveryFlag))?.payeePublicKey, TEST_NODE_PUBLIC_KEY);
   });
@@ -248,7 +274,17 @@ describe('decodeInvoice checks the signature', () => {
 
 describe('decodeInvoice never throws', () => {
   test('on garbage', () => {
-    for (const input of ['', 'ln', 'lnbc', 'lnbc1', 'lnbc1qqqqqqqq', 'bitcoin:abc', '\u0000', 'lnbc1'.repeat(100), '💥']) {
+    for (const input of [
+      '',
+      'ln',
+      'lnbc',
+      'lnbc1',
+      'lnbc1qqqqqqqq',
+      'bitcoin:abc',
+      '\u0000',
+      'lnbc1'.repeat(100),
+      '💥',
+    ]) {
       assert.equal(decodeInvoice(input), undefined, JSON.stringify(input));
     }
     for (const input of [null, undefined, 42, {}, []]) {

@@ -1,7 +1,17 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deriveRefundDetails, type BitcoinRefundDetails } from '../../src/domain/refund.js';
-import { BTC_LBTC, ETH_LBTC, SWAP_CONTRACT, CHAINS, FIRST_FUND, SECOND_FUND, redeemScript, bitcoinOrder, ethereumOrder } from '../support/domain/order-fixtures.js';
+import {
+  BTC_LBTC,
+  ETH_LBTC,
+  SWAP_CONTRACT,
+  CHAINS,
+  FIRST_FUND,
+  SECOND_FUND,
+  redeemScript,
+  bitcoinOrder,
+  ethereumOrder,
+} from '../support/domain/order-fixtures.js';
 
 describe('deriveRefundDetails for a Bitcoin order', () => {
   test('lists every FUND output as a UTXO and sums what is locked', () => {
@@ -59,7 +69,11 @@ describe('deriveRefundDetails for a Bitcoin order', () => {
   });
 
   test('is an AdminRefund without timelock fields when the address is blacklisted', () => {
-    const refund = deriveRefundDetails(bitcoinOrder({ state: 'AddressBlacklistedWaitingForRefundTx' }), BTC_LBTC, CHAINS);
+    const refund = deriveRefundDetails(
+      bitcoinOrder({ state: 'AddressBlacklistedWaitingForRefundTx' }),
+      BTC_LBTC,
+      CHAINS,
+    );
     assert.equal(refund.type, 'AdminRefund');
     assert.equal('blocksRemaining' in refund, false);
     assert.equal('refundableAtBlockHeight' in refund, false);
@@ -68,7 +82,11 @@ describe('deriveRefundDetails for a Bitcoin order', () => {
   });
 
   test('has nothing locked before any funds arrive', () => {
-    const refund = deriveRefundDetails(bitcoinOrder({ state: 'WaitingForFundingTx', transactions: [] }), BTC_LBTC, CHAINS);
+    const refund = deriveRefundDetails(
+      bitcoinOrder({ state: 'WaitingForFundingTx', transactions: [] }),
+      BTC_LBTC,
+      CHAINS,
+    );
     assert.equal(refund.refundableBalance, 0n);
     assert.deepEqual((refund.details as BitcoinRefundDetails).utxos, []);
   });
@@ -80,11 +98,16 @@ describe('deriveRefundDetails for a Bitcoin order', () => {
   });
 
   test('throws without a Bitcoin chain view', () => {
-    assert.throws(() => deriveRefundDetails(bitcoinOrder(), BTC_LBTC, { ethereum: CHAINS.ethereum }), /bitcoin chain view/);
+    assert.throws(
+      () => deriveRefundDetails(bitcoinOrder(), BTC_LBTC, { ethereum: CHAINS.ethereum }),
+      /bitcoin chain view/,
+    );
   });
 
   test('throws when the order has no redeem script', () => {
-    assert.throws(() => deriveRefundDetails(bitcoinOrder({ htlc: { refundableAtBlockHeight: 612_183 } }), BTC_LBTC, CHAINS));
+    assert.throws(() =>
+      deriveRefundDetails(bitcoinOrder({ htlc: { refundableAtBlockHeight: 612_183 } }), BTC_LBTC, CHAINS),
+    );
   });
 });
 
@@ -123,12 +146,19 @@ describe('deriveRefundDetails for an Ethereum order', () => {
   });
 
   test('is an AdminRefund when the address is blacklisted', () => {
-    const refund = deriveRefundDetails(ethereumOrder({ state: 'AddressBlacklistedWaitingForRefundTx' }), ETH_LBTC, CHAINS);
+    const refund = deriveRefundDetails(
+      ethereumOrder({ state: 'AddressBlacklistedWaitingForRefundTx' }),
+      ETH_LBTC,
+      CHAINS,
+    );
     assert.equal(refund.type, 'AdminRefund');
     assert.equal('blocksRemaining' in refund, false);
   });
 
   test('throws without an Ethereum chain view', () => {
-    assert.throws(() => deriveRefundDetails(ethereumOrder(), ETH_LBTC, { bitcoin: CHAINS.bitcoin }), /ethereum chain view/);
+    assert.throws(
+      () => deriveRefundDetails(ethereumOrder(), ETH_LBTC, { bitcoin: CHAINS.bitcoin }),
+      /ethereum chain view/,
+    );
   });
 });

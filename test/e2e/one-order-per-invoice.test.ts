@@ -64,9 +64,16 @@ describe('two instances, one invoice sent to both at the same instant', { skip: 
       return providers.filter((provider) => provider.active).length === 2;
     }, 'both makers to be active');
     for (let round = 1; round <= ROUNDS; round++) {
-      const { invoice, paymentHash } = makeInvoice({ network: 'mainnet', amountSatoshis: 20_000n, expirySeconds: 7200 });
+      const { invoice, paymentHash } = makeInvoice({
+        network: 'mainnet',
+        amountSatoshis: 20_000n,
+        expirySeconds: 7200,
+      });
       const payload = { market: 'ETH_LBTC', invoice };
-      const acks = await Promise.all([request(userA, 'requestQuote', payload), request(userB, 'requestQuote', payload)]);
+      const acks = await Promise.all([
+        request(userA, 'requestQuote', payload),
+        request(userB, 'requestQuote', payload),
+      ]);
       const won = acks.filter((ack) => ack.success);
       const refused = acks.filter((ack) => !ack.success);
       assert.equal(won.length, 1, `round ${round}: ${JSON.stringify(acks)}`);

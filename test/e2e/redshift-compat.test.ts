@@ -45,7 +45,12 @@ for (const kind of STORE_KINDS) {
     const wallets: RedshiftWebSocketClient[] = [];
     let bot: RunningBot | undefined;
     const ethereumOrder = buildOrder({ label: 'redshift eth', market: 'ETH_LBTC', createdAt: Date.now() });
-    const refundable = buildOrder({ label: 'redshift refund', market: 'ETH_LBTC', state: 'WaitingForRefundTx', funds: [499_500_000_000_000_000n] });
+    const refundable = buildOrder({
+      label: 'redshift refund',
+      market: 'ETH_LBTC',
+      state: 'WaitingForRefundTx',
+      funds: [499_500_000_000_000_000n],
+    });
 
     before(async () => {
       harness = await startTestService(kind, {
@@ -67,7 +72,7 @@ for (const kind of STORE_KINDS) {
       return client;
     }
 
-    test('HTTP: every call in the client\'s URL forms (lower-case ticker, dashless upper-case ids)', async () => {
+    test("HTTP: every call in the client's URL forms (lower-case ticker, dashless upper-case ids)", async () => {
       const markets = (await http.getMarkets()) as { market: string; onchainTicker: string; offchainTicker: string }[];
       assert.deepEqual(
         markets.map((market) => market.market),
@@ -76,7 +81,11 @@ for (const kind of STORE_KINDS) {
       assert.deepEqual(await http.getMarketRequirements(), []);
 
       const id = walletStyleId(ethereumOrder.record.id);
-      const orders = (await http.getOrders(ethereumOrder.record.invoice, 'eth')) as { id: string; onchainTicker: string; state: string }[];
+      const orders = (await http.getOrders(ethereumOrder.record.invoice, 'eth')) as {
+        id: string;
+        onchainTicker: string;
+        state: string;
+      }[];
       assert.deepEqual(
         orders.map(({ id: orderId, onchainTicker, state }) => ({ orderId, onchainTicker, state })),
         [{ orderId: ethereumOrder.record.id, onchainTicker: 'ETH', state: 'WaitingForFundingTx' }],
@@ -85,12 +94,25 @@ for (const kind of STORE_KINDS) {
       assert.equal(((await http.getOrders(ethereumOrder.record.invoice)) as unknown[]).length, 1);
 
       const details = (await http.getOrder(id)) as Record<string, unknown>;
-      for (const field of ['market', 'onchainTicker', 'createdAt', 'state', 'payToAddress', 'amount', 'amountPaid', 'invoice', 'paymentHash']) {
+      for (const field of [
+        'market',
+        'onchainTicker',
+        'createdAt',
+        'state',
+        'payToAddress',
+        'amount',
+        'amountPaid',
+        'invoice',
+        'paymentHash',
+      ]) {
         assert.ok(field in details, `order details lack ${field}`);
       }
       assert.equal(details.invoice, ethereumOrder.record.invoice);
       assert.equal(await http.getOrderState(id), 'WaitingForFundingTx');
-      const fund = (await http.getOrderFundDetails(id)) as { orderId: string; details: { unsignedFundingTx: { to: string } } };
+      const fund = (await http.getOrderFundDetails(id)) as {
+        orderId: string;
+        details: { unsignedFundingTx: { to: string } };
+      };
       assert.equal(fund.orderId, ethereumOrder.record.id);
       assert.equal(fund.details.unsignedFundingTx.to, ETHEREUM_VIEW.swapContractAddress);
       assert.deepEqual(await http.getOrderTransactions(walletStyleId(refundable.record.id)), [
@@ -108,7 +130,10 @@ for (const kind of STORE_KINDS) {
       assert.equal(await client.subscribeToOrderState(id), undefined);
       assert.equal(await client.unsubscribeFromOrderState(id), undefined);
       assert.deepEqual(await client.requestRefundDetails(id), await http.getOrderRefundDetails(id));
-      assert.equal(await rejection(client.requestRefundDetails('00000000000040008000000000000000'), 'refund details'), 'OrderNotFound');
+      assert.equal(
+        await rejection(client.requestRefundDetails('00000000000040008000000000000000'), 'refund details'),
+        'OrderNotFound',
+      );
       // The library's promise has no timeout: a broadcast the service cannot carry (no node here) must still be answered.
       const broadcast = client.broadcastTransaction({ onchainTicker: 'ETH', signedTxHex: '0xf86c' });
       assert.equal(await rejection(broadcast, 'broadcastTransaction'), 'NoBackendConfigured');
@@ -126,8 +151,14 @@ for (const kind of STORE_KINDS) {
       await client.subscribeToBlockHeight(Network.ETHEREUM, Subnet.GANACHE_SIMNET);
       await client.subscribeToBlockHeight(Network.BITCOIN, Subnet.MAINNET);
       await plain.subscribeToBlockHeight('Ethereum', 'TESTNET');
-      assert.equal(await rejection(client.subscribeToBlockHeight(Network.BITCOIN, Subnet.KOVAN_TESTNET), 'bitcoin kovan'), 'InvalidNetworkOrSubnet');
-      assert.equal(await rejection(client.subscribeToBlockHeight(Network.BITCOIN, Subnet.TESTNET), 'bitcoin testnet'), 'InvalidNetworkOrSubnet');
+      assert.equal(
+        await rejection(client.subscribeToBlockHeight(Network.BITCOIN, Subnet.KOVAN_TESTNET), 'bitcoin kovan'),
+        'InvalidNetworkOrSubnet',
+      );
+      assert.equal(
+        await rejection(client.subscribeToBlockHeight(Network.BITCOIN, Subnet.TESTNET), 'bitcoin testnet'),
+        'InvalidNetworkOrSubnet',
+      );
 
       await harness.fresh.store.setChainViews({
         bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 1 },
@@ -137,41 +168,73 @@ for (const kind of STORE_KINDS) {
       const ethereumHeight = ETHEREUM_VIEW.blockHeight + 2;
       assert.deepEqual(
         new Set(heights.map((update) => JSON.stringify(update))),
-        new Set([
-          { network: 'bitcoin', subnet: 'mainnet', height: BITCOIN_VIEW.blockHeight + 1 },
-          { network: 'ethereum', subnet: 'kovan_testnet', height: ethereumHeight },
-          { network: 'ethereum', subnet: 'ganache_simnet', height: ethereumHeight },
-        ].map((update) => JSON.stringify(update))),
+        new Set(
+          [
+            { network: 'bitcoin', subnet: 'mainnet', height: BITCOIN_VIEW.blockHeight + 1 },
+            { network: 'ethereum', subnet: 'kovan_testnet', height: ethereumHeight },
+            { network: 'ethereum', subnet: 'ganache_simnet', height: ethereumHeight },
+          ].map((update) => JSON.stringify(update)),
+        ),
       );
       assert.deepEqual(plainHeights, [{ network: 'ethereum', subnet: 'testnet', height: ethereumHeight }]);
 
       await client.unsubscribeFromBlockHeight(Network.ETHEREUM, Subnet.KOVAN_TESTNET);
       await client.unsubscribeFromBlockHeight(Network.ETHEREUM, Subnet.GANACHE_SIMNET);
       await client.unsubscribeFromBlockHeight(Network.BITCOIN, Subnet.MAINNET);
-      await harness.fresh.store.setChainViews({ ...CHAINS, ethereum: { ...ETHEREUM_VIEW, blockHeight: ethereumHeight + 1 } });
+      await harness.fresh.store.setChainViews({
+        ...CHAINS,
+        ethereum: { ...ETHEREUM_VIEW, blockHeight: ethereumHeight + 1 },
+      });
       await eventually(() => plainHeights.length === 2, 'the next blockHeightChanged');
       assert.equal(heights.length, 3, 'an unsubscribed wallet still hears heights');
       await harness.fresh.store.setChainViews(CHAINS);
     });
 
     test('a quote, funding, and a provider that will not pay a blacklisted address: admin refund', async () => {
-      bot = await runBot(harness.service.url, await addProvider(harness.fresh.store, 'compat-maker'), makerTerms('compat', 100n, 600_000), 'v2');
+      bot = await runBot(
+        harness.service.url,
+        await addProvider(harness.fresh.store, 'compat-maker'),
+        makerTerms('compat', 100n, 600_000),
+        'v2',
+      );
       const client = await wallet();
       const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 40_000n, expirySeconds: 7200 });
-      const quote = (await client.requestQuote({ market: 'ETH_LBTC', invoice })) as { orderId: string; amount: string; details: unknown };
+      const quote = (await client.requestQuote({ market: 'ETH_LBTC', invoice })) as {
+        orderId: string;
+        amount: string;
+        details: unknown;
+      };
       assert.match(quote.orderId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
       const updates: { orderId: string; state: string; transactionId?: string }[] = [];
       client.onOrderStateChanged((update) => updates.push(update as (typeof updates)[number]));
       await client.subscribeToOrderState(walletStyleId(quote.orderId));
-      const fundTransaction = { type: 'FUND' as const, id: `0x${hex32('compat fund')}`, amount: 12_030_000_000_000_000n, blockHeight: ETHEREUM_VIEW.blockHeight };
-      const move = (from: 'WaitingForFundingTx' | 'WaitingForFundingTxConfirmation', to: 'WaitingForFundingTxConfirmation' | 'Funded') =>
-        harness.service.transitions.apply({ orderId: quote.orderId, from, to, at: Date.now(), cause: MOVE_CAUSE, ...(to === 'Funded' ? {} : { transaction: fundTransaction }) });
+      const fundTransaction = {
+        type: 'FUND' as const,
+        id: `0x${hex32('compat fund')}`,
+        amount: 12_030_000_000_000_000n,
+        blockHeight: ETHEREUM_VIEW.blockHeight,
+      };
+      const move = (
+        from: 'WaitingForFundingTx' | 'WaitingForFundingTxConfirmation',
+        to: 'WaitingForFundingTxConfirmation' | 'Funded',
+      ) =>
+        harness.service.transitions.apply({
+          orderId: quote.orderId,
+          from,
+          to,
+          at: Date.now(),
+          cause: MOVE_CAUSE,
+          ...(to === 'Funded' ? {} : { transaction: fundTransaction }),
+        });
       assert.equal(await move('WaitingForFundingTx', 'WaitingForFundingTxConfirmation'), true);
       assert.equal(await move('WaitingForFundingTxConfirmation', 'Funded'), true);
 
       assert.deepEqual(await bot.bot.reportFailedPayment(quote.orderId, 'AddressBlacklisted'), { success: true });
-      await eventually(() => updates.some((update) => update.state === 'AddressBlacklistedWaitingForRefundTx'), 'the blacklisted state');
+      await eventually(
+        () => updates.some((update) => update.state === 'AddressBlacklistedWaitingForRefundTx'),
+        'the blacklisted state',
+      );
       assert.deepEqual(
         updates.map((update) => update.state),
         ['WaitingForFundingTxConfirmation', 'Funded', 'AddressBlacklistedWaitingForRefundTx'],

@@ -20,9 +20,12 @@ function verdict(text: string): number | 'refused' {
 describe('readTimestamp', () => {
   test('reads every day of every year Date can be asked about in this shape', () => {
     fc.assert(
-      fc.property(fc.integer({ min: Date.parse('0000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }), (ms) => {
-        assert.equal(verdict(new Date(ms).toISOString()), ms);
-      }),
+      fc.property(
+        fc.integer({ min: Date.parse('0000-01-01T00:00:00.000Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }),
+        (ms) => {
+          assert.equal(verdict(new Date(ms).toISOString()), ms);
+        },
+      ),
       { seed: 20261123, numRuns: 20_000 },
     );
   });

@@ -134,7 +134,12 @@ const DEFECTS: Defect[] = [
       order(d, 1).state = 'Funded';
       order(d, 2).state = 'PartiallyFunded';
     },
-    message: orderError(2, ethereum, 'state', `PartiallyFunded, but orders[1] (id ${bitcoin}) is already live for the same payment hash`),
+    message: orderError(
+      2,
+      ethereum,
+      'state',
+      `PartiallyFunded, but orders[1] (id ${bitcoin}) is already live for the same payment hash`,
+    ),
   },
   {
     rule: 'order ids do not repeat, however they are spelled',
@@ -178,7 +183,11 @@ const DEFECTS: Defect[] = [
   {
     rule: "the invoice's network is the market's",
     damage: (d) => {
-      order(d, 1).invoice = makeInvoice({ network: 'testnet', amountSatoshis: 1000n, timestampSeconds: 1573000000 }).invoice;
+      order(d, 1).invoice = makeInvoice({
+        network: 'testnet',
+        amountSatoshis: 1000n,
+        timestampSeconds: 1573000000,
+      }).invoice;
     },
     message: orderError(1, bitcoin, 'invoice', 'is a testnet invoice but BTC_LBTC is a mainnet market'),
   },
@@ -247,7 +256,12 @@ const DEFECTS: Defect[] = [
   {
     rule: 'provider is a provider name',
     damage: (d) => (order(d, 2).provider = 'maker b'),
-    message: orderError(2, ethereum, 'provider', 'not a provider name (1 to 64 letters, digits, dots, dashes or underscores)'),
+    message: orderError(
+      2,
+      ethereum,
+      'provider',
+      'not a provider name (1 to 64 letters, digits, dots, dashes or underscores)',
+    ),
   },
   {
     rule: 'claimer is an Ethereum address',
@@ -309,7 +323,12 @@ const DEFECTS: Defect[] = [
   {
     rule: "a FUND amount is well-formed for the asset's decimals",
     damage: (d) => (order(d, 2).transactions[0].amount = '0.4995000000000000001'),
-    message: orderError(2, ethereum, 'transactions[0].amount', /must be a decimal amount of ETH with at most 18 decimals/),
+    message: orderError(
+      2,
+      ethereum,
+      'transactions[0].amount',
+      /must be a decimal amount of ETH with at most 18 decimals/,
+    ),
   },
   {
     rule: 'a REFUND transaction has no amount',

@@ -71,7 +71,10 @@ describe('TopLevelObjectScanner', () => {
     fc.assert(
       fc.property(documents, fc.array(fc.nat(), { maxLength: 8 }), (document, cuts) => {
         const text = render(document);
-        assert.deepStrictEqual(scan(Buffer.from(text, 'utf8'), cuts), expected(JSON.parse(text) as Record<string, unknown>));
+        assert.deepStrictEqual(
+          scan(Buffer.from(text, 'utf8'), cuts),
+          expected(JSON.parse(text) as Record<string, unknown>),
+        );
       }),
       { numRuns: 400 },
     );

@@ -8,7 +8,13 @@ import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../sup
 import { KNOWN_CATALOG } from '../../src/domain/market-catalog.js';
 import { orderToSnapshot } from '../../src/snapshot/snapshot-format.js';
 import { buildOrder, uuidFor } from '../support/fixtures.js';
-import { chunked, exportText, render, validDocument, type SnapshotDocument } from '../support/snapshot/snapshot-fixtures.js';
+import {
+  chunked,
+  exportText,
+  render,
+  validDocument,
+  type SnapshotDocument,
+} from '../support/snapshot/snapshot-fixtures.js';
 import { repositoryPath } from '../support/repository.js';
 
 const DEMO_SNAPSHOT = repositoryPath('demo', 'snapshot.json');
@@ -155,7 +161,12 @@ for (const kind of STORE_KINDS) {
 }
 
 test("a refunded Ethereum slot's amount stays out of the snapshot: only FUND transactions carry one", () => {
-  const { record } = buildOrder({ label: 'slot refund', market: 'ETH_LBTC', funds: [300n, 700n], state: 'WaitingForRefundTx' });
+  const { record } = buildOrder({
+    label: 'slot refund',
+    market: 'ETH_LBTC',
+    funds: [300n, 700n],
+    state: 'WaitingForRefundTx',
+  });
   const refund = { type: 'REFUND', id: `0x${'b1'.repeat(32)}`, amount: 300n, blockHeight: 9_231_300 } as const;
   const written = orderToSnapshot({ ...record, transactions: [...record.transactions, refund] }, KNOWN_CATALOG);
   assert.deepEqual(written.transactions.at(-1), { type: 'REFUND', id: refund.id, blockHeight: refund.blockHeight });

@@ -42,11 +42,21 @@ describe('SignaturePool', { skip: process.platform !== 'linux' && 'reads /proc' 
     );
     const before = new Set(childPids());
     try {
-      const good = makeInvoice({ network: 'mainnet', amountSatoshis: 1000n, timestampSeconds: 1_600_000_000, namePayee: true });
+      const good = makeInvoice({
+        network: 'mainnet',
+        amountSatoshis: 1000n,
+        timestampSeconds: 1_600_000_000,
+        namePayee: true,
+      });
       const forged = withSignature(good.invoice, '11'.repeat(32) + '22'.repeat(32), 0);
-      const submitted = Array.from({ length: 600 }, (_, n) => pool.submit(readOrFail(n === 417 ? forged : good.invoice)));
+      const submitted = Array.from({ length: 600 }, (_, n) =>
+        pool.submit(readOrFail(n === 417 ? forged : good.invoice)),
+      );
       await pool.settle();
-      assert.deepEqual([...verdicts.keys()].sort((a, b) => a - b), submitted);
+      assert.deepEqual(
+        [...verdicts.keys()].sort((a, b) => a - b),
+        submitted,
+      );
       assert.deepEqual(
         submitted.filter((check) => !verdicts.get(check)),
         [submitted[417]],
@@ -59,6 +69,10 @@ describe('SignaturePool', { skip: process.platform !== 'linux' && 'reads /proc' 
     } finally {
       await pool.close();
     }
-    assert.deepEqual(childPids().filter((pid) => !before.has(pid)), [], 'close ends the checkers');
+    assert.deepEqual(
+      childPids().filter((pid) => !before.has(pid)),
+      [],
+      'close ends the checkers',
+    );
   });
 });

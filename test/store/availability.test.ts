@@ -60,9 +60,13 @@ test('connection failures of both stores read as unavailable; refusals of a requ
 test('an outage is logged once when it starts and once when the store answers again', async () => {
   const { logger, messages } = recordingLogger();
   let reachable = false;
-  const outage = new StoreOutage(async () => {
-    if (!reachable) throw unreachable;
-  }, logger, 20);
+  const outage = new StoreOutage(
+    async () => {
+      if (!reachable) throw unreachable;
+    },
+    logger,
+    20,
+  );
   try {
     for (let request = 0; request < 100; request++) {
       const translated = outage.translate(unreachable);
@@ -75,7 +79,10 @@ test('an outage is logged once when it starts and once when the store answers ag
     reachable = true;
     await sleep(100);
     assert.equal(outage.isOngoing, false);
-    assert.deepEqual(messages(), ['store unavailable: answering ServiceUnavailable until it returns', 'store available again']);
+    assert.deepEqual(messages(), [
+      'store unavailable: answering ServiceUnavailable until it returns',
+      'store available again',
+    ]);
   } finally {
     outage.stop();
   }
@@ -96,10 +103,16 @@ test('the guarded store turns a busy SQLite database into ServiceUnavailable and
     );
     // Another process holds the write lock past the store's busy timeout.
     other.exec('BEGIN EXCLUSIVE');
-    await assert.rejects(store.createOrder(makeOrder(3), CREATION_CAUSE), (error) => error instanceof LnswapError && error.token === 'ServiceUnavailable');
+    await assert.rejects(
+      store.createOrder(makeOrder(3), CREATION_CAUSE),
+      (error) => error instanceof LnswapError && error.token === 'ServiceUnavailable',
+    );
     other.exec('ROLLBACK');
     await store.createOrder(makeOrder(3), CREATION_CAUSE);
-    assert.deepEqual(messages(), ['store unavailable: answering ServiceUnavailable until it returns', 'store available again']);
+    assert.deepEqual(messages(), [
+      'store unavailable: answering ServiceUnavailable until it returns',
+      'store available again',
+    ]);
   } finally {
     other.close();
     await inner.close();
@@ -127,7 +140,9 @@ const CALLS: { readonly [Name in Exclude<AsyncMethodName<Store>, 'close'>]: (sto
   findOrdersByPaymentHash: (store) => store.findOrdersByPaymentHash(makeOrder(1).paymentHash, ['WaitingForFundingTx']),
   countOrdersInStates: (store) => store.countOrdersInStates(['WaitingForFundingTx']),
   recordCooperativeRefunds: (store) =>
-    store.recordCooperativeRefunds(makeOrder(1).id, [{ funder: `0x${'22'.repeat(20)}`, signature: `0x${'33'.repeat(65)}` }]),
+    store.recordCooperativeRefunds(makeOrder(1).id, [
+      { funder: `0x${'22'.repeat(20)}`, signature: `0x${'33'.repeat(65)}` },
+    ]),
   listCooperativeRefunds: (store) => store.listCooperativeRefunds(makeOrder(1).id),
   getChainWatch: (store) => store.getChainWatch('ethereum'),
   listChainObservations: (store) => store.listChainObservations('ethereum', [makeOrder(1).id]),

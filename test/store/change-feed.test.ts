@@ -44,7 +44,7 @@ for (const kind of STORE_KINDS) {
       await fresh.dispose();
     });
 
-    test('reports this process\'s writes as they commit', async () => {
+    test("reports this process's writes as they commit", async () => {
       const seen = await recording(fresh.store);
       await fresh.store.importAtomically((session) => session.writeConfiguration(CONFIGURATION));
       await fresh.store.createOrder(makeOrder(1), CREATION_CAUSE);
@@ -70,10 +70,13 @@ for (const kind of STORE_KINDS) {
         { kind: 'orderMoved', orderId: makeOrder(1).id },
       ]);
       const moves = kind === 'sqlite' ? 1 : 2;
-      await eventually(() => seen.filter((change) => change.kind === 'orderMoved').length === moves, `${moves} orderMoved`);
+      await eventually(
+        () => seen.filter((change) => change.kind === 'orderMoved').length === moves,
+        `${moves} orderMoved`,
+      );
     });
 
-    test('another process\'s writes are reported once committed, and rolled-back ones never', async () => {
+    test("another process's writes are reported once committed, and rolled-back ones never", async () => {
       const isolated = await openFreshStore(kind);
       const writer = await openStore(isolated.url);
       try {

@@ -32,7 +32,10 @@ for (const kind of STORE_KINDS) {
         [2, 'WaitingForFundingTx'],
         [3, 'Funded'],
       ] as const) {
-        await assert.rejects(store.createOrder(makeOrder(n, { paymentHash, state }), CREATION_CAUSE), swapAlreadyInProgress);
+        await assert.rejects(
+          store.createOrder(makeOrder(n, { paymentHash, state }), CREATION_CAUSE),
+          swapAlreadyInProgress,
+        );
         assert.equal(await store.getOrder(orderId(n)), undefined, 'nothing of the refused order is written');
       }
       for (const [n, state] of [
@@ -78,7 +81,9 @@ describe('migrating a database that already holds two live orders for one paymen
 
   function writeDatabaseBeforeTheIndex(path: string, orders: readonly OrderRecord[]): void {
     const db = new Database(path);
-    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
     for (const migration of migrationsBeforeTheIndex(SQLITE_MIGRATIONS)) {
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
@@ -95,7 +100,10 @@ describe('migrating a database that already holds two live orders for one paymen
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
     db.close();
-    assert.deepStrictEqual(versions, migrationsBeforeTheIndex(SQLITE_MIGRATIONS).map(({ version }) => version));
+    assert.deepStrictEqual(
+      versions,
+      migrationsBeforeTheIndex(SQLITE_MIGRATIONS).map(({ version }) => version),
+    );
   });
 
   test('SQLite migrates a database whose live orders have payment hashes of their own', async () => {
@@ -115,7 +123,9 @@ describe('migrating a database that already holds two live orders for one paymen
     await admin.connect();
     try {
       await admin.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
-      await admin.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+      await admin.query(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+      );
       for (const migration of migrationsBeforeTheIndex(POSTGRES_MIGRATIONS)) {
         await admin.query(migration.sql);
         await admin.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [migration.version, migration.name]);

@@ -106,7 +106,11 @@ describe('openStore with PostgreSQL', { skip: skipReason('postgres') }, () => {
   });
 
   test('instances starting at once on a new schema create and migrate it exactly once', async () => {
-    const stores = await Promise.all([openStore(url), openStore(url), openStore(url.replace('postgres:', 'postgresql:'))]);
+    const stores = await Promise.all([
+      openStore(url),
+      openStore(url),
+      openStore(url.replace('postgres:', 'postgresql:')),
+    ]);
     try {
       assert.deepStrictEqual(
         stores.map((store) => store.dialect),

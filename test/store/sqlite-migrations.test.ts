@@ -24,11 +24,17 @@ const waiting = makeOrder(2);
 /** A database as the first schema left it, with rows written by that schema's own statements. */
 function writeFirstSchemaDatabase(path: string): void {
   const db = new Database(path);
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
   db.exec(SQLITE_MIGRATIONS[0]!.sql);
   db.prepare('INSERT INTO schema_migrations VALUES (1, ?, 0)').run(SQLITE_MIGRATIONS[0]!.name);
   for (const order of [waiting, funded]) {
-    db.prepare(`INSERT INTO orders VALUES (${orderValues(order).map(() => '?').join(', ')})`).run(...orderValues(order));
+    db.prepare(
+      `INSERT INTO orders VALUES (${orderValues(order)
+        .map(() => '?')
+        .join(', ')})`,
+    ).run(...orderValues(order));
     order.transactions.forEach((transaction, index) => {
       db.prepare('INSERT INTO order_transactions VALUES (?, ?, ?, ?, ?, ?, ?)').run(
         order.id,
@@ -81,7 +87,9 @@ test('a database of the first schema keeps its orders, transactions and history 
 /** A database as schema version 5 left it, with `funded` and `waiting` written by that schema's columns. */
 function writeVersionFiveDatabase(path: string): void {
   const db = new Database(path);
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
   for (const migration of SQLITE_MIGRATIONS.filter(({ version }) => version <= 5)) {
     db.exec(migration.sql);
     db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(migration.version, migration.name);
@@ -116,10 +124,10 @@ test('version 6 puts each order transaction list on its row, and writes keep it 
   const db = new Database(path, { readonly: true });
   try {
     const listed = db.prepare('SELECT transactions FROM orders ORDER BY internal_id').pluck().all();
-    assert.deepStrictEqual(listed.map((text) => JSON.parse(text as string) as unknown), [
-      funded.transactions.map(transactionValues),
-      [['FUND', 'c'.repeat(64), '5', 2, null]],
-    ]);
+    assert.deepStrictEqual(
+      listed.map((text) => JSON.parse(text as string) as unknown),
+      [funded.transactions.map(transactionValues), [['FUND', 'c'.repeat(64), '5', 2, null]]],
+    );
   } finally {
     db.close();
   }

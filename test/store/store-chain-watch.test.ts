@@ -9,7 +9,15 @@ import { CREATION_CAUSE } from '../support/causes.js';
 const block = (height: number) => ({ height, hash: `0x${height.toString(16).padStart(64, '0')}` });
 
 function funding(orderId: string, height: number, amount: bigint, position = 0): ChainObservation {
-  return { kind: 'funding', orderId, txId: `0xf${height}${position}`, position, block: block(height), amount, refundHeight: height + 40 };
+  return {
+    kind: 'funding',
+    orderId,
+    txId: `0xf${height}${position}`,
+    position,
+    block: block(height),
+    amount,
+    refundHeight: height + 40,
+  };
 }
 
 for (const kind of STORE_KINDS) {
@@ -24,7 +32,12 @@ for (const kind of STORE_KINDS) {
     }
 
     function fundingStep(orderId: string, observation: ChainObservation): ChainStep {
-      const transaction = { type: 'FUND', id: observation.txId, amount: 2n ** 70n, blockHeight: observation.block.height } as const;
+      const transaction = {
+        type: 'FUND',
+        id: observation.txId,
+        amount: 2n ** 70n,
+        blockHeight: observation.block.height,
+      } as const;
       return {
         chain: 'ethereum',
         startHeight: 5,
@@ -35,8 +48,21 @@ for (const kind of STORE_KINDS) {
             orderId,
             expectedState: 'WaitingForFundingTx',
             moves: [
-              { orderId, from: 'WaitingForFundingTx', to: 'WaitingForFundingTxConfirmation', at: 10, cause: { source: 'chain', reason: 'fundingSeen' } },
-              { orderId, from: 'WaitingForFundingTxConfirmation', to: 'Funded', at: 10, transaction, cause: { source: 'chain', reason: 'fundingConfirmed' } },
+              {
+                orderId,
+                from: 'WaitingForFundingTx',
+                to: 'WaitingForFundingTxConfirmation',
+                at: 10,
+                cause: { source: 'chain', reason: 'fundingSeen' },
+              },
+              {
+                orderId,
+                from: 'WaitingForFundingTxConfirmation',
+                to: 'Funded',
+                at: 10,
+                transaction,
+                cause: { source: 'chain', reason: 'fundingConfirmed' },
+              },
             ],
             transactions: [transaction],
             refundableAtBlockHeight: 50,
@@ -57,12 +83,13 @@ for (const kind of STORE_KINDS) {
       const stored = await fresh.store().getOrder(order.id);
       assert.equal(stored?.state, 'Funded');
       assert.equal(stored?.htlc.refundableAtBlockHeight, 50);
-      assert.deepStrictEqual(stored?.transactions, [{ type: 'FUND', id: observation.txId, amount: 2n ** 70n, blockHeight: 10 }]);
-      assert.deepStrictEqual((await fresh.store().getOrderHistory(order.id)).map((entry) => entry.state), [
-        'WaitingForFundingTx',
-        'WaitingForFundingTxConfirmation',
-        'Funded',
+      assert.deepStrictEqual(stored?.transactions, [
+        { type: 'FUND', id: observation.txId, amount: 2n ** 70n, blockHeight: 10 },
       ]);
+      assert.deepStrictEqual(
+        (await fresh.store().getOrderHistory(order.id)).map((entry) => entry.state),
+        ['WaitingForFundingTx', 'WaitingForFundingTxConfirmation', 'Funded'],
+      );
       assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [observation]);
       assert.deepStrictEqual(await fresh.store().getChainWatch('ethereum'), {
         startHeight: 5,
@@ -74,24 +101,53 @@ for (const kind of STORE_KINDS) {
 
     test('a step whose order moved meanwhile writes nothing at all', async () => {
       const order = await setUp();
-      await fresh.store().transitionOrder({ orderId: order.id, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: 5, cause: { source: 'timer', reason: 'fundWindowElapsed' } });
+      await fresh.store().transitionOrder({
+        orderId: order.id,
+        from: 'WaitingForFundingTx',
+        to: 'FundWindowElapsed',
+        at: 5,
+        cause: { source: 'timer', reason: 'fundWindowElapsed' },
+      });
       assert.equal(await fresh.store().applyChainStep(fundingStep(order.id, funding(order.id, 10, 1n))), undefined);
       assert.equal(await fresh.store().getChainWatch('ethereum'), undefined);
       assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), []);
       assert.equal((await fresh.store().getOrder(order.id))?.state, 'FundWindowElapsed');
-      assert.equal((await fresh.store().getConfiguration()).chains.ethereum?.blockHeight, CONFIGURATION.chains.ethereum?.blockHeight);
+      assert.equal(
+        (await fresh.store().getConfiguration()).chains.ethereum?.blockHeight,
+        CONFIGURATION.chains.ethereum?.blockHeight,
+      );
     });
 
     test('an observation stored twice is kept once; a reorg drops those above the fork point', async () => {
       const order = await setUp();
       const low = funding(order.id, 10, 1n);
       const high = funding(order.id, 14, 2n, 3);
-      const refund: ChainObservation = { kind: 'refund', orderId: order.id, txId: '0xr', position: 4, block: block(14), amount: 3n, byAdmin: true };
-      const claim: ChainObservation = { kind: 'claim', orderId: order.id, txId: '0xc', position: 5, block: block(14), preimage: 'ab'.repeat(32) };
+      const refund: ChainObservation = {
+        kind: 'refund',
+        orderId: order.id,
+        txId: '0xr',
+        position: 4,
+        block: block(14),
+        amount: 3n,
+        byAdmin: true,
+      };
+      const claim: ChainObservation = {
+        kind: 'claim',
+        orderId: order.id,
+        txId: '0xc',
+        position: 5,
+        block: block(14),
+        preimage: 'ab'.repeat(32),
+      };
       const base = { chain: 'ethereum', startHeight: 5, orders: [] } as const;
       await fresh.store().applyChainStep({ ...base, observations: [low], cursor: block(12) });
       await fresh.store().applyChainStep({ ...base, observations: [low, high, refund, claim], cursor: block(15) });
-      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [low, high, refund, claim]);
+      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [
+        low,
+        high,
+        refund,
+        claim,
+      ]);
       await fresh.store().applyChainStep({ ...base, dropAbove: 12, observations: [], cursor: block(12) });
       assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [low]);
       assert.deepStrictEqual((await fresh.store().getChainWatch('ethereum'))?.recentBlocks, [block(12)]);
@@ -108,14 +164,38 @@ for (const kind of STORE_KINDS) {
         paymentHash: 'ab'.repeat(32),
       };
       const slotClaim: ChainObservation = {
-        kind: 'claim', orderId: order.id, txId: '0xc11', position: 1, block: block(11), preimage: 'cd'.repeat(32), amount: 2n ** 70n, funder,
+        kind: 'claim',
+        orderId: order.id,
+        txId: '0xc11',
+        position: 1,
+        block: block(11),
+        preimage: 'cd'.repeat(32),
+        amount: 2n ** 70n,
+        funder,
       };
       const slotRefund: ChainObservation = {
-        kind: 'refund', orderId: order.id, txId: '0xr11', position: 2, block: block(11), amount: 5n, byAdmin: true, funder,
+        kind: 'refund',
+        orderId: order.id,
+        txId: '0xr11',
+        position: 2,
+        block: block(11),
+        amount: 5n,
+        byAdmin: true,
+        funder,
       };
-      const step: ChainStep = { chain: 'ethereum', startHeight: 5, observations: [slotFunding, slotClaim, slotRefund], cursor: block(12), orders: [] };
+      const step: ChainStep = {
+        chain: 'ethereum',
+        startHeight: 5,
+        observations: [slotFunding, slotClaim, slotRefund],
+        cursor: block(12),
+        orders: [],
+      };
       assert.deepEqual(await fresh.store().applyChainStep(step), []);
-      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [slotFunding, slotClaim, slotRefund]);
+      assert.deepStrictEqual(await fresh.store().listChainObservations('ethereum', [order.id]), [
+        slotFunding,
+        slotClaim,
+        slotRefund,
+      ]);
     });
 
     test('lists the orders of tickers in given states', async () => {

@@ -36,7 +36,8 @@ for (const kind of STORE_KINDS) {
       const stored = await fresh.store().getOrder(order.id);
       assert.ok(stored);
       assert.deepStrictEqual(stored, order);
-      for (const key of ['paymentPreimage', 'refundAddress', 'providerId', 'claimAddress']) assert.equal(Object.hasOwn(stored, key), false, key);
+      for (const key of ['paymentPreimage', 'refundAddress', 'providerId', 'claimAddress'])
+        assert.equal(Object.hasOwn(stored, key), false, key);
       assert.equal(Object.hasOwn(stored.htlc, 'redeemScript'), false);
       const [transaction] = stored.transactions;
       assert.ok(transaction);
@@ -176,7 +177,7 @@ for (const kind of STORE_KINDS) {
       test('yields every order once, by createdAt then id, across batch boundaries', async () => {
         const orders = Array.from({ length: 23 }, (_, n) =>
           makeOrder(100 + n, {
-            createdAt: 5000 + Math.floor((n * 7) % 23 / 3),
+            createdAt: 5000 + Math.floor(((n * 7) % 23) / 3),
             transactions: n % 4 === 0 ? [{ type: 'FUND', id: `tx-${n}`, amount: BigInt(n) + 2n ** 80n }] : [],
           }),
         );

@@ -166,7 +166,12 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
       await expectSuccess(publicClient, hash, 'approve');
     },
     tokenBalance: (token, holder) =>
-      publicClient.readContract({ address: token, abi: DEMO_TOKEN_ARTIFACT_ABI, functionName: 'balanceOf', args: [holder] }),
+      publicClient.readContract({
+        address: token,
+        abi: DEMO_TOKEN_ARTIFACT_ABI,
+        functionName: 'balanceOf',
+        args: [holder],
+      }),
     stop: () => anvil.stop(),
   };
 }

@@ -109,15 +109,13 @@ function requireMarket(name: string): Market {
 
 function transactionsFor(spec: OrderSpec, market: Market, refundableAtBlockHeight: number): OrderTransaction[] {
   const isBitcoin = market.onchain.chain === 'bitcoin';
-  const funds = (spec.funds ?? []).map(
-    (amount, index): OrderTransaction => ({
-      type: 'FUND',
-      id: isBitcoin ? hex32(`fund:${spec.label}:${index}`) : `0x${hex32(`fund:${spec.label}:${index}`)}`,
-      amount,
-      ...(isBitcoin ? { outputIndex: index % 3 } : {}),
-      blockHeight: refundableAtBlockHeight - 90 + index,
-    }),
-  );
+  const funds = (spec.funds ?? []).map((amount, index): OrderTransaction => ({
+    type: 'FUND',
+    id: isBitcoin ? hex32(`fund:${spec.label}:${index}`) : `0x${hex32(`fund:${spec.label}:${index}`)}`,
+    amount,
+    ...(isBitcoin ? { outputIndex: index % 3 } : {}),
+    blockHeight: refundableAtBlockHeight - 90 + index,
+  }));
   if (!spec.refunded) return funds;
   const refundId = isBitcoin ? hex32(`refund:${spec.label}`) : `0x${hex32(`refund:${spec.label}`)}`;
   return [...funds, { type: 'REFUND', id: refundId, blockHeight: refundableAtBlockHeight + 5 }];
@@ -172,7 +170,8 @@ export function buildOrder(spec: OrderSpec): BuiltOrder {
     expiresAt: createdAt + FUND_WINDOW_MS,
     state: spec.state ?? 'WaitingForFundingTx',
     amount: spec.amount ?? defaultAmount,
-    payToAddress: redeemScript === undefined ? SWAP_CONTRACT_ADDRESS : htlcPayToAddresses(redeemScript, market.network).p2sh,
+    payToAddress:
+      redeemScript === undefined ? SWAP_CONTRACT_ADDRESS : htlcPayToAddresses(redeemScript, market.network).p2sh,
     ...(spec.preimageKnown ? { paymentPreimage: preimage } : {}),
     ...(refundAddress === undefined ? {} : { refundAddress }),
     htlc: redeemScript === undefined ? { refundableAtBlockHeight } : { redeemScript, refundableAtBlockHeight },

@@ -12,11 +12,7 @@ const SOURCE_DIRECTORY = repositoryPath('test', 'support', 'contracts');
 const SOURCE_NAME_PREFIX = 'test/support/contracts/';
 
 export type HostileContractName =
-  | 'ReenteringAccount'
-  | 'ReenteringToken'
-  | 'FalseReturningToken'
-  | 'NoReturnToken'
-  | 'FeeOnTransferToken';
+  'ReenteringAccount' | 'ReenteringToken' | 'FalseReturningToken' | 'NoReturnToken' | 'FeeOnTransferToken';
 
 let compiled: Map<string, CompiledContract> | undefined;
 

@@ -12,7 +12,15 @@ import { testEngineOptions } from '../support/engine/helpers.js';
 import { configuration } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
-import { addProvider, connectClient, eventually, recordEvents, silentLogger, succeed, type Client } from '../support/ws/harness.js';
+import {
+  addProvider,
+  connectClient,
+  eventually,
+  recordEvents,
+  silentLogger,
+  succeed,
+  type Client,
+} from '../support/ws/harness.js';
 
 /** Nothing listens on port 1: the bus never connects, as while its database is down. */
 const UNREACHABLE = { connectionString: 'postgres://lnswap@127.0.0.1:1/none' };
@@ -65,7 +73,10 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
     bots.push(await runBot(url, await addProvider(fresh.store, 'maker-here'), makerTerms('maker-here', 300n, 600_000)));
     const user = await connectClient(url, '/user/v1');
     clients.push(user);
-    await eventually(async () => (await fresh.store.getConfiguration()).providers.some((p) => p.active), 'an active maker');
+    await eventually(
+      async () => (await fresh.store.getConfiguration()).providers.some((p) => p.active),
+      'an active maker',
+    );
 
     const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 20_000n, expirySeconds: 7200 });
     const quote = (await succeed(user, 'requestQuote', { market: 'ETH_LBTC', invoice })) as Quote;
@@ -73,7 +84,13 @@ describe('an instance whose cluster bus is down serves its own sockets', () => {
 
     const changes = recordEvents<StateChanged>(user, 'stateChanged');
     await succeed(user, 'subscribeToOrderState', { orderId: quote.orderId });
-    await engine.transitions.apply({ orderId: quote.orderId, from: 'WaitingForFundingTx', to: 'FundWindowElapsed', at: Date.now(), cause: { source: 'timer', reason: 'fundWindowElapsed' } });
+    await engine.transitions.apply({
+      orderId: quote.orderId,
+      from: 'WaitingForFundingTx',
+      to: 'FundWindowElapsed',
+      at: Date.now(),
+      cause: { source: 'timer', reason: 'fundWindowElapsed' },
+    });
     await eventually(() => changes.length === 1, 'the move');
     assert.deepEqual(changes, [{ orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 }]);
   });

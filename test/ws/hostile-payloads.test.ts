@@ -40,8 +40,17 @@ const ATTACKS: readonly Attack[] = [
  * A socket.io 4 client over WebSocket; the packet is written raw, as its own encoder would overflow on it. The
  * engine prefixes its message type (4), so the socket.io packet is written from its own type on (2, an event).
  */
-async function attackOverWebSocket(baseUrl: string, attack: Attack, keys: ProviderKeys, payloadJson: string): Promise<RawOutcome> {
-  const socket: Socket = io(`${baseUrl}${attack.namespace}`, { transports: ['websocket'], forceNew: true, reconnection: false });
+async function attackOverWebSocket(
+  baseUrl: string,
+  attack: Attack,
+  keys: ProviderKeys,
+  payloadJson: string,
+): Promise<RawOutcome> {
+  const socket: Socket = io(`${baseUrl}${attack.namespace}`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
@@ -70,7 +79,12 @@ async function attackOverWebSocket(baseUrl: string, attack: Attack, keys: Provid
 }
 
 /** The same packet by hand over long-polling. */
-async function attackOverPolling(baseUrl: string, attack: Attack, keys: ProviderKeys, payloadJson: string): Promise<RawOutcome> {
+async function attackOverPolling(
+  baseUrl: string,
+  attack: Attack,
+  keys: ProviderKeys,
+  payloadJson: string,
+): Promise<RawOutcome> {
   const session = await RawPollingSession.connect(baseUrl, attack.namespace);
   try {
     if (attack.authenticated) {
@@ -123,7 +137,10 @@ describe(`deeply nested payloads on ${kind}`, () => {
             assert.ok('ack' in overWebSocket, `${what} over WebSocket closed the connection instead of answering`);
           }
           assertRefusedOrClosed(overWebSocket, `${what} over WebSocket`);
-          assertRefusedOrClosed(await attackOverPolling(harness.service.url, attack, keys, payloadJson), `${what} over polling`);
+          assertRefusedOrClosed(
+            await attackOverPolling(harness.service.url, attack, keys, payloadJson),
+            `${what} over polling`,
+          );
         }),
       );
       assert.ok(bystander.connected, 'a bystander lost its connection');
@@ -133,7 +150,11 @@ describe(`deeply nested payloads on ${kind}`, () => {
   }
 
   test('over engine.io 3, a quote in the namespace query hides no nesting: the 30,000-deep packet closes its connection', async () => {
-    const socket = connectLegacy(`${harness.service.url}/user/v1`, { transports: ['websocket'], forceNew: true, reconnection: false });
+    const socket = connectLegacy(`${harness.service.url}/user/v1`, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+    });
     // The 2.x client's engine, to write a packet its encoder never would.
     const { engine } = (socket as unknown as { io: { engine: LegacyEngine } }).io;
     try {

@@ -51,7 +51,7 @@ describe('nestingExceeds', () => {
     assert.equal(nestingExceeds(`42["x\\\\",${'['.repeat(3)}]]]]`, 3), true);
   });
 
-  test('counts only the packet\'s JSON: a quote in an engine.io 3 namespace query cannot hide the nesting', () => {
+  test("counts only the packet's JSON: a quote in an engine.io 3 namespace query cannot hide the nesting", () => {
     const deep = `["requestMarketRequirements",${'['.repeat(100)}${']'.repeat(100)}]`;
     for (const header of ['2/user/v1?a="b,900', '2/user/v1?a="b,', '51-/user/v1?",7', '2/user/v1,900', '2', '2900']) {
       const packet = `${header}${deep}`;

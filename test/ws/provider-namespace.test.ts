@@ -69,7 +69,10 @@ describe('/provider/v1', () => {
     ] as const) {
       assert.equal(await refusalOf(socket, event, payload), 'InvalidOrMissingCredentials', event);
     }
-    assert.equal(await refusalOf(socket, 'authenticate', { apiKey: maker.apiKey, secretKey: 'wrong' }), 'InvalidOrMissingCredentials');
+    assert.equal(
+      await refusalOf(socket, 'authenticate', { apiKey: maker.apiKey, secretKey: 'wrong' }),
+      'InvalidOrMissingCredentials',
+    );
     assert.equal(await refusalOf(socket, 'authenticate', null), 'InvalidOrMissingCredentials');
     await succeed(socket, 'authenticate', maker);
     await succeed(socket, 'activeConfiguration', {});
@@ -84,22 +87,41 @@ describe('/provider/v1', () => {
 
   test('configuration and subscriptions are validated', async () => {
     const socket = await authenticated();
-    assert.equal(await refusalOf(socket, 'activeConfiguration', { BTC_LBTC: {} }), 'InvalidOrMissingActiveConfigurationFields');
-    assert.equal(await refusalOf(socket, 'activeConfiguration', { TBTC_LTBTC: BTC_CONFIGURATION.BTC_LBTC }), 'InvalidOrMissingActiveConfigurationFields');
+    assert.equal(
+      await refusalOf(socket, 'activeConfiguration', { BTC_LBTC: {} }),
+      'InvalidOrMissingActiveConfigurationFields',
+    );
+    assert.equal(
+      await refusalOf(socket, 'activeConfiguration', { TBTC_LTBTC: BTC_CONFIGURATION.BTC_LBTC }),
+      'InvalidOrMissingActiveConfigurationFields',
+    );
     for (const payload of [null, 'BTC_LBTC', [], ['LTC_LBTC'], ['SBTC_LSBTC'], [7]]) {
-      assert.equal(await refusalOf(socket, 'subscribeToQuotes', payload), 'InvalidOrMissingMarkets', JSON.stringify(payload));
+      assert.equal(
+        await refusalOf(socket, 'subscribeToQuotes', payload),
+        'InvalidOrMissingMarkets',
+        JSON.stringify(payload),
+      );
     }
-    assert.equal(await refusalOf(socket, 'subscribeToQuotes', ['BTC_LBTC']), 'InvalidOrMissingActiveConfigurationFields');
+    assert.equal(
+      await refusalOf(socket, 'subscribeToQuotes', ['BTC_LBTC']),
+      'InvalidOrMissingActiveConfigurationFields',
+    );
     await succeed(socket, 'activeConfiguration', BTC_CONFIGURATION);
     await succeed(socket, 'subscribeToQuotes', ['btc_lbtc']);
-    assert.equal(await refusalOf(socket, 'subscribeToQuotes', ['BTC_LBTC', 'ETH_LBTC']), 'InvalidOrMissingActiveConfigurationFields');
+    assert.equal(
+      await refusalOf(socket, 'subscribeToQuotes', ['BTC_LBTC', 'ETH_LBTC']),
+      'InvalidOrMissingActiveConfigurationFields',
+    );
     await succeed(socket, 'unsubscribeFromQuotes', ['BTC_LBTC']);
     socket.close();
     await eventually(async () => (await activeFlag(harness, 'maker-1')) === false, 'maker-1 to leave');
   });
 
   test('active means authenticated, connected and configured; the HTTP requirements follow', async () => {
-    const imported = { market: 'ETH_LBTC', payReq: { minExpirationSeconds: '3600', minBaseUnits: '10000', maxBaseUnits: '2000000' } };
+    const imported = {
+      market: 'ETH_LBTC',
+      payReq: { minExpirationSeconds: '3600', minBaseUnits: '10000', maxBaseUnits: '2000000' },
+    };
     assert.deepEqual(await requirementsOverHttp(harness), [imported]);
 
     const first = await authenticated();
@@ -151,7 +173,10 @@ describe('/provider/v1', () => {
     const socket = await authenticated();
     assert.equal(await refusalOf(socket, 'makerQuote', { orderId: 'nope' }), 'InvalidOrMissingQuoteFields');
     assert.equal(await refusalOf(socket, 'makerQuote', null), 'InvalidOrMissingQuoteFields');
-    assert.equal(await refusalOf(socket, 'makerQuote', { orderId: '00000000-0000-4000-8000-000000000000' }), 'QuoteSubmittedTooLate');
+    assert.equal(
+      await refusalOf(socket, 'makerQuote', { orderId: '00000000-0000-4000-8000-000000000000' }),
+      'QuoteSubmittedTooLate',
+    );
     assert.equal(await refusalOf(socket, 'paymentResult', { orderId: 'nope', success: true }), 'InvalidOrderId');
     assert.equal(
       await refusalOf(socket, 'paymentResult', { orderId: '00000000-0000-4000-8000-000000000000', success: true }),
@@ -161,13 +186,22 @@ describe('/provider/v1', () => {
 
   test('paymentResult from a provider that did not win the order is refused; the winner is heard', async () => {
     const won = buildOrder({ label: 'won by maker-1', state: 'Funded', funds: [35_590n] });
-    await harness.fresh.store.createOrder({ ...won.record, providerId: 'maker-1' }, { source: 'request', reason: 'requestQuote' });
+    await harness.fresh.store.createOrder(
+      { ...won.record, providerId: 'maker-1' },
+      { source: 'request', reason: 'requestQuote' },
+    );
     const orderId = won.record.id;
     const rival = await authenticated(await addProvider(harness.fresh.store, 'maker-rival'));
     const blacklisted = { orderId, success: false, failedReason: 'AddressBlacklisted' };
     assert.equal(await refusalOf(rival, 'paymentResult', blacklisted), 'OrderNotWonByProvider');
-    assert.equal(await refusalOf(rival, 'paymentResult', { orderId, success: true, preimage: won.preimage }), 'OrderNotWonByProvider');
-    assert.equal(await refusalOf(rival, 'paymentResult', { ...blacklisted, failedReason: 'Sorry' }), 'InvalidFailedReason');
+    assert.equal(
+      await refusalOf(rival, 'paymentResult', { orderId, success: true, preimage: won.preimage }),
+      'OrderNotWonByProvider',
+    );
+    assert.equal(
+      await refusalOf(rival, 'paymentResult', { ...blacklisted, failedReason: 'Sorry' }),
+      'InvalidFailedReason',
+    );
     assert.equal((await harness.fresh.store.getOrder(orderId))?.state, 'Funded');
 
     await succeed(await authenticated(), 'paymentResult', blacklisted);
@@ -179,16 +213,24 @@ describe('/provider/v1 authentication flood', () => {
   let harness: TestService;
 
   before(async () => {
-    harness = await startTestService('sqlite', { sockets: { authenticationsPerAddress: { burst: 2, perSecond: 0.001 } } });
+    harness = await startTestService('sqlite', {
+      sockets: { authenticationsPerAddress: { burst: 2, perSecond: 0.001 } },
+    });
   });
   after(() => harness?.close());
 
   test('RateLimitExceeded once an address used up its authentication attempts, even on new connections', async () => {
     const keys = await addProvider(harness.fresh.store, 'maker-1');
     const first = await harness.connect('/provider/v1');
-    assert.equal(await refusalOf(first, 'authenticate', { ...keys, secretKey: 'guess-1' }), 'InvalidOrMissingCredentials');
+    assert.equal(
+      await refusalOf(first, 'authenticate', { ...keys, secretKey: 'guess-1' }),
+      'InvalidOrMissingCredentials',
+    );
     const second = await harness.connect('/provider/v1');
-    assert.equal(await refusalOf(second, 'authenticate', { ...keys, secretKey: 'guess-2' }), 'InvalidOrMissingCredentials');
+    assert.equal(
+      await refusalOf(second, 'authenticate', { ...keys, secretKey: 'guess-2' }),
+      'InvalidOrMissingCredentials',
+    );
     assert.equal(await refusalOf(second, 'authenticate', keys), 'RateLimitExceeded');
   });
 });

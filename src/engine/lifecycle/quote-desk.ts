@@ -7,12 +7,7 @@ import type { ChainViews, OrderRecord } from '../../domain/order.js';
 import { INITIAL_ORDER_STATE, LIVE_ORDER_STATES } from '../../domain/states.js';
 import type { ConfigurationReadStore, OrderMoveStore } from '../../store/store.js';
 import { QuoteAuction } from './auction.js';
-import {
-  verifyMakerQuote,
-  type QuoteSolicitation,
-  type QuotingProvider,
-  type VerifiedQuote,
-} from './maker-quote.js';
+import { verifyMakerQuote, type QuoteSolicitation, type QuotingProvider, type VerifiedQuote } from './maker-quote.js';
 import type { EngineOptions } from '../operations/options.js';
 import { checkQuoteRequest, type QuoteRequest } from './quote-request.js';
 import { INVOICE_BLOCKING_STATES } from './swap-states.js';
@@ -175,12 +170,7 @@ export class QuoteDesk {
   }
 }
 
-function orderFromQuote(
-  orderId: string,
-  request: QuoteRequest,
-  quote: VerifiedQuote,
-  createdAt: number,
-): OrderRecord {
+function orderFromQuote(orderId: string, request: QuoteRequest, quote: VerifiedQuote, createdAt: number): OrderRecord {
   return {
     id: orderId,
     market: request.market.name,

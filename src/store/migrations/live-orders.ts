@@ -12,7 +12,7 @@ export function explainLiveOrderConflicts(rows: readonly Record<string, unknown>
   const conflicts = rows.map((row) => `payment hash ${String(row.payment_hash)} has orders ${String(row.orders)}`);
   return (
     `several live orders share a payment hash (${conflicts.join('; ')}). Two HTLCs for one payment hash let the ` +
-    'second be claimed with the first\'s preimage: decide which order stands, move every other one out of the ' +
+    "second be claimed with the first's preimage: decide which order stands, move every other one out of the " +
     `live states (${LIVE_ORDER_STATES.join(', ')}), then start lnswap again`
   );
 }

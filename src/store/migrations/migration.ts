@@ -20,7 +20,10 @@ export class MigrationRefused extends Error {
   }
 }
 
-export function refusalFor(migration: Migration, rows: readonly Record<string, unknown>[]): MigrationRefused | undefined {
+export function refusalFor(
+  migration: Migration,
+  rows: readonly Record<string, unknown>[],
+): MigrationRefused | undefined {
   if (migration.refuseWhen === undefined || rows.length === 0) return undefined;
   return new MigrationRefused(migration, migration.refuseWhen.explain(rows));
 }

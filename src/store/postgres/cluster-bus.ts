@@ -84,7 +84,10 @@ export class PostgresClusterBus {
     private readonly logger: Logger,
     private readonly timing: ClusterBusTiming = DEFAULT_CLUSTER_BUS_TIMING,
   ) {
-    this.channelPrefix = `lnswap-bus-${createHash('sha256').update(target.schema ?? '').digest('hex').slice(0, 16)}`;
+    this.channelPrefix = `lnswap-bus-${createHash('sha256')
+      .update(target.schema ?? '')
+      .digest('hex')
+      .slice(0, 16)}`;
     this.publisher = new pg.Pool({
       connectionString: target.connectionString,
       application_name: CLUSTER_BUS_PUBLISHER_NAME,
@@ -167,7 +170,7 @@ export class PostgresClusterBus {
   private chunksOf(payload: string): string[] {
     const messageId = (this.nextMessageId++).toString(36);
     const parts: string[] = [];
-    for (let start = 0; start < payload.length || parts.length === 0; ) {
+    for (let start = 0; start < payload.length || parts.length === 0;) {
       let end = Math.min(start + CHUNK_UNITS, payload.length);
       // Never split a surrogate pair: each half alone is not valid UTF-8.
       if (end < payload.length && /[\uD800-\uDBFF]/.test(payload.charAt(end - 1))) end--;
@@ -234,9 +237,12 @@ export class PostgresClusterBus {
     const delay = Math.min(this.timing.maxReconnectDelayMs, this.timing.reconnectDelayMs * 2 ** this.failedAttempts);
     this.failedAttempts++;
     // Jitter, so instances that lost the database together do not all come back in the same instant.
-    this.reconnectTimer = setTimeout(() => {
-      this.connect().catch(() => {});
-    }, delay * (0.5 + Math.random() / 2));
+    this.reconnectTimer = setTimeout(
+      () => {
+        this.connect().catch(() => {});
+      },
+      delay * (0.5 + Math.random() / 2),
+    );
     this.reconnectTimer.unref();
   }
 

@@ -12,11 +12,7 @@ const UNLOCK = 'SELECT pg_advisory_unlock(hashtext(current_schema()), hashtext($
  * session ends, so a leader that dies (or whose connection drops) frees the lead for another instance;
  * the leader notices its own loss from the connection's error or a failed keep-alive query.
  */
-export function openPostgresLeadership(
-  target: PostgresTarget,
-  name: string,
-  options: LeadershipOptions,
-): Leadership {
+export function openPostgresLeadership(target: PostgresTarget, name: string, options: LeadershipOptions): Leadership {
   return new PostgresLeadership(target, name, options);
 }
 

@@ -22,7 +22,10 @@ export async function migratePostgres(pool: pg.Pool, schema: string | undefined)
       applied_at BIGINT NOT NULL
     )`);
     const applied = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-    for (const migration of pendingMigrations(POSTGRES_MIGRATIONS, applied.rows.map((row) => row.version))) {
+    for (const migration of pendingMigrations(
+      POSTGRES_MIGRATIONS,
+      applied.rows.map((row) => row.version),
+    )) {
       await client.query('BEGIN');
       if (migration.refuseWhen !== undefined) {
         const conflicts = await client.query<Record<string, unknown>>(migration.refuseWhen.query);

@@ -42,10 +42,7 @@ const ORDER_UPDATES = STORED_ORDER_COLUMNS.filter((column) => column !== 'id')
   .map((column) => `${column} = excluded.${column}`)
   .join(', ');
 
-export const SELECT_ORDERS_BY_IDS = named(
-  'select-orders-by-ids',
-  `${SELECT_ORDERS} WHERE o.id = ANY($1::text[])`,
-);
+export const SELECT_ORDERS_BY_IDS = named('select-orders-by-ids', `${SELECT_ORDERS} WHERE o.id = ANY($1::text[])`);
 // Each hash's orders newest first; the rows of different hashes may interleave.
 export const SELECT_ORDERS_BY_INVOICE_HASHES = named(
   'select-orders-by-invoice-hashes',

@@ -29,6 +29,9 @@ export function postgresSnapshots(context: PostgresContext): SnapshotStore {
       await pool.query('ANALYZE orders, order_transactions, order_state_history');
     },
     streamOrders: (batchSize) =>
-      streamOrdersInBatches((createdAt, id, limit) => orders(context, SELECT_ORDERS_AFTER, [createdAt, id, limit]), batchSize),
+      streamOrdersInBatches(
+        (createdAt, id, limit) => orders(context, SELECT_ORDERS_AFTER, [createdAt, id, limit]),
+        batchSize,
+      ),
   };
 }

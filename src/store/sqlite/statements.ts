@@ -138,9 +138,7 @@ export function prepareStatements(db: Database) {
     ),
     selectCredentialByApiKey: prepare('SELECT * FROM provider_credentials WHERE api_key = ?'),
     selectCredentials: prepare('SELECT * FROM provider_credentials'),
-    revokeCredential: prepare(
-      'UPDATE provider_credentials SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL',
-    ),
+    revokeCredential: prepare('UPDATE provider_credentials SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL'),
     setPayoutAddress: prepare(
       'UPDATE provider_credentials SET ethereum_payout_address = ? WHERE name = ? AND revoked_at IS NULL',
     ),

@@ -83,8 +83,7 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
     transitionOrder: db.transaction((transition: StateTransition): number | undefined => {
       const { orderId, from, to, at } = transition;
       const internalId = statements.moveOrderState.get(to, transition.paymentPreimage ?? null, orderId, from) as
-        | number
-        | undefined;
+        number | undefined;
       if (internalId === undefined) return undefined;
       const sequence = appendHistory(internalId, to, at, transition.cause);
       if (transition.transaction !== undefined) recordTransaction(internalId, transition.transaction);

@@ -74,7 +74,14 @@ describe('Bitcoin backends on the test node', () => {
     chain.submit(funding.toHex());
     chain.mine();
     fundingTxId = funding.getId();
-    const claim = buildClaim(a.redeemScript, 'p2wsh', [{ txId: fundingTxId, index: 0, amount: 40_000n }], preimageA, claimer, 'mainnet');
+    const claim = buildClaim(
+      a.redeemScript,
+      'p2wsh',
+      [{ txId: fundingTxId, index: 0, amount: 40_000n }],
+      preimageA,
+      claimer,
+      'mainnet',
+    );
     claimTxId = claim.getId();
     chain.submit(claim.toHex());
     chain.mine();
@@ -114,7 +121,10 @@ describe('Bitcoin backends on the test node', () => {
         assert.equal(identity.genesisHash, '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f');
         const tip = await backend.tip();
         assert.deepEqual(tip, { height: FIRST_HEIGHT + 3, hash: node.chain.tip?.hash });
-        assert.deepEqual(await backend.blockAt(FIRST_HEIGHT + 1), { height: FIRST_HEIGHT + 1, hash: node.chain.blockAtHeight(FIRST_HEIGHT + 1)?.hash });
+        assert.deepEqual(await backend.blockAt(FIRST_HEIGHT + 1), {
+          height: FIRST_HEIGHT + 1,
+          hash: node.chain.blockAtHeight(FIRST_HEIGHT + 1)?.hash,
+        });
         assert.equal(await backend.blockAt(FIRST_HEIGHT + 4), undefined);
         assert.equal(await backend.feeRate(), 13);
       });
@@ -125,9 +135,33 @@ describe('Bitcoin backends on the test node', () => {
         const ref = (index: number) => ({ height: blocks[index]!.height, hash: blocks[index]!.hash });
         const all = await backend.observations({ from: FIRST_HEIGHT, to: FIRST_HEIGHT + 3 }, watch());
         assert.deepEqual(all, [
-          { kind: 'funding', orderId: 'order-a', txId: fundingTxId, position: 65_536, block: ref(0), amount: 40_000n, outputIndex: 0 },
-          { kind: 'funding', orderId: 'order-b', txId: fundingTxId, position: 65_537, block: ref(0), amount: 25_000n, outputIndex: 1 },
-          { kind: 'claim', orderId: 'order-a', txId: claimTxId, position: 65_536, block: ref(1), amount: 40_000n, preimage: preimageA },
+          {
+            kind: 'funding',
+            orderId: 'order-a',
+            txId: fundingTxId,
+            position: 65_536,
+            block: ref(0),
+            amount: 40_000n,
+            outputIndex: 0,
+          },
+          {
+            kind: 'funding',
+            orderId: 'order-b',
+            txId: fundingTxId,
+            position: 65_537,
+            block: ref(0),
+            amount: 25_000n,
+            outputIndex: 1,
+          },
+          {
+            kind: 'claim',
+            orderId: 'order-a',
+            txId: claimTxId,
+            position: 65_536,
+            block: ref(1),
+            amount: 40_000n,
+            preimage: preimageA,
+          },
           { kind: 'refund', orderId: 'order-b', txId: refundTxId, position: 65_536, block: ref(2), amount: 25_000n },
         ]);
         // A later range knows the funding outputs only from the watch set.
@@ -138,28 +172,53 @@ describe('Bitcoin backends on the test node', () => {
             { orderId: 'order-b', txId: fundingTxId, outputIndex: 1 },
           ]),
         );
-        assert.deepEqual(later.map((observation) => [observation.kind, observation.txId]), [
-          ['claim', claimTxId],
-          ['refund', refundTxId],
-        ]);
+        assert.deepEqual(
+          later.map((observation) => [observation.kind, observation.txId]),
+          [
+            ['claim', claimTxId],
+            ['refund', refundTxId],
+          ],
+        );
         // An order's address on another network's prefixes pays nothing here.
         const testnet = htlcPayToAddresses(a.redeemScript, 'testnet').p2wsh;
         const foreign = await backend.observations(
           { from: FIRST_HEIGHT, to: FIRST_HEIGHT + 3 },
-          { orders: [{ orderId: 'order-a', payToAddress: testnet, paymentHash: sha256Hex(preimageA) }], fundingOutputs: [] },
+          {
+            orders: [{ orderId: 'order-a', payToAddress: testnet, paymentHash: sha256Hex(preimageA) }],
+            fundingOutputs: [],
+          },
         );
         assert.deepEqual(foreign, []);
       });
 
       test('broadcast: the txid of a transaction the node takes, typed refusals otherwise', async () => {
         const backend = make();
-        await assert.rejects(backend.broadcast('not hex'), (error: unknown) => error instanceof BroadcastRefused && error.reason === 'InvalidTransaction');
-        await assert.rejects(backend.broadcast('00112233'), (error: unknown) => error instanceof BroadcastRefused && error.reason === 'InvalidTransaction');
+        await assert.rejects(
+          backend.broadcast('not hex'),
+          (error: unknown) => error instanceof BroadcastRefused && error.reason === 'InvalidTransaction',
+        );
+        await assert.rejects(
+          backend.broadcast('00112233'),
+          (error: unknown) => error instanceof BroadcastRefused && error.reason === 'InvalidTransaction',
+        );
         const coin = node.chain.blockAtHeight(FIRST_HEIGHT + 2)!.txs[1]!;
-        const spend = buildPayment(claimer, { txId: coin.getId(), index: 0, amount: coin.outs[0]!.value }, [{ address: p2wpkhAddress(user, 'mainnet'), amount: 10_000n }], 'mainnet');
+        const spend = buildPayment(
+          claimer,
+          { txId: coin.getId(), index: 0, amount: coin.outs[0]!.value },
+          [{ address: p2wpkhAddress(user, 'mainnet'), amount: 10_000n }],
+          'mainnet',
+        );
         assert.equal(await backend.broadcast(spend.toHex()), spend.getId());
-        const conflict = buildPayment(claimer, { txId: coin.getId(), index: 0, amount: coin.outs[0]!.value }, [{ address: p2wpkhAddress(user, 'mainnet'), amount: 20_000n }], 'mainnet');
-        await assert.rejects(backend.broadcast(conflict.toHex()), (error: unknown) => error instanceof BroadcastRefused && error.reason === 'TransactionRejected');
+        const conflict = buildPayment(
+          claimer,
+          { txId: coin.getId(), index: 0, amount: coin.outs[0]!.value },
+          [{ address: p2wpkhAddress(user, 'mainnet'), amount: 20_000n }],
+          'mainnet',
+        );
+        await assert.rejects(
+          backend.broadcast(conflict.toHex()),
+          (error: unknown) => error instanceof BroadcastRefused && error.reason === 'TransactionRejected',
+        );
         node.chain.mempool = [];
       });
     });
@@ -176,7 +235,10 @@ describe('Bitcoin backends on the test node', () => {
       const now = await backend.blockAt(height);
       assert.notEqual(now?.hash, before);
       assert.equal((await backend.tip()).height, height + 1);
-      const observed = await backend.observations({ from: height, to: height + 1 }, watch([{ orderId: 'order-b', txId: fundingTxId, outputIndex: 1 }]));
+      const observed = await backend.observations(
+        { from: height, to: height + 1 },
+        watch([{ orderId: 'order-b', txId: fundingTxId, outputIndex: 1 }]),
+      );
       assert.deepEqual(observed, [], 'the refund left the chain with its block');
     }
   });

@@ -44,12 +44,20 @@ before(async () => {
   const funding = buildPayment(
     user,
     { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value },
-    orders.map(({ record }, index) => ({ address: record.payToAddress, amount: record.amount - (index < 4 ? 1_000n : 0n) })),
+    orders.map(({ record }, index) => ({
+      address: record.payToAddress,
+      amount: record.amount - (index < 4 ? 1_000n : 0n),
+    })),
     'mainnet',
   );
   chain.mine({ txs: [funding] });
   const change: Outpoint = { txId: funding.getId(), index: ORDERS, amount: funding.outs[ORDERS]!.value };
-  const topUps = buildPayment(user, change, orders.slice(0, 2).map(({ record }) => ({ address: record.payToAddress, amount: 1_000n })), 'mainnet');
+  const topUps = buildPayment(
+    user,
+    change,
+    orders.slice(0, 2).map(({ record }) => ({ address: record.payToAddress, amount: 1_000n })),
+    'mainnet',
+  );
   const claims = orders.slice(4, 8).map(({ record, preimage }, offset) =>
     buildClaim(
       record.htlc.redeemScript!,
@@ -99,7 +107,10 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> 
 
 async function seed(databaseUrl: string): Promise<void> {
   const store = await openStore(databaseUrl);
-  await seedStore(store, { configuration: configuration({ markets: ['BTC_LBTC'] }), orders: orders.map(({ record }) => record) });
+  await seedStore(store, {
+    configuration: configuration({ markets: ['BTC_LBTC'] }),
+    orders: orders.map(({ record }) => record),
+  });
   await store.close();
 }
 
@@ -136,7 +147,12 @@ async function endState(databaseUrl: string): Promise<unknown> {
         ids.map(async (id) => {
           const order = await store.getOrder(id);
           const history = await store.getOrderHistory(id);
-          return { state: order?.state, transactions: order?.transactions, preimage: order?.paymentPreimage, history: history.map((change) => change.state) };
+          return {
+            state: order?.state,
+            transactions: order?.transactions,
+            preimage: order?.paymentPreimage,
+            history: history.map((change) => change.state),
+          };
         }),
       ),
     };
@@ -145,29 +161,33 @@ async function endState(databaseUrl: string): Promise<unknown> {
   }
 }
 
-test('kill -9 while processing blocks, restart: the same end state as an uninterrupted run', { timeout: 180_000 }, async () => {
-  const calm = `sqlite:${join(directory, 'calm.sqlite')}`;
-  await seed(calm);
-  const uninterrupted = startWatching(calm);
-  await uninterrupted.listening;
-  await waitFinished(calm);
-  await stop(uninterrupted.child, 'SIGTERM');
+test(
+  'kill -9 while processing blocks, restart: the same end state as an uninterrupted run',
+  { timeout: 180_000 },
+  async () => {
+    const calm = `sqlite:${join(directory, 'calm.sqlite')}`;
+    await seed(calm);
+    const uninterrupted = startWatching(calm);
+    await uninterrupted.listening;
+    await waitFinished(calm);
+    await stop(uninterrupted.child, 'SIGTERM');
 
-  const killed = `sqlite:${join(directory, 'killed.sqlite')}`;
-  await seed(killed);
-  for (const delay of KILL_AFTER_MS) {
-    const run = startWatching(killed);
-    await run.listening;
-    await sleep(delay);
-    await stop(run.child, 'SIGKILL');
-  }
-  const last = startWatching(killed);
-  await last.listening;
-  await waitFinished(killed);
-  await stop(last.child, 'SIGTERM');
+    const killed = `sqlite:${join(directory, 'killed.sqlite')}`;
+    await seed(killed);
+    for (const delay of KILL_AFTER_MS) {
+      const run = startWatching(killed);
+      await run.listening;
+      await sleep(delay);
+      await stop(run.child, 'SIGKILL');
+    }
+    const last = startWatching(killed);
+    await last.listening;
+    await waitFinished(killed);
+    await stop(last.child, 'SIGTERM');
 
-  const calmEnd = await endState(calm);
-  assert.deepEqual(await endState(killed), calmEnd);
-  const states = (calmEnd as { orders: { state: OrderState }[] }).orders.map((order) => order.state);
-  assert.deepEqual(states, [...expected.values()]);
-});
+    const calmEnd = await endState(calm);
+    assert.deepEqual(await endState(killed), calmEnd);
+    const states = (calmEnd as { orders: { state: OrderState }[] }).orders.map((order) => order.state);
+    assert.deepEqual(states, [...expected.values()]);
+  },
+);

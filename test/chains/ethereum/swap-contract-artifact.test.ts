@@ -12,10 +12,7 @@ import {
   SWAP_CONTRACT_V3_BYTECODE,
 } from '../../../src/chains/ethereum/swap-contract-v3-artifact.js';
 import { SWAP_CONTRACT_ABI } from '../../../src/domain/ethereum.js';
-import {
-  DEMO_TOKEN_ARTIFACT_ABI,
-  DEMO_TOKEN_BYTECODE,
-} from '../../../src/demo/ethereum/demo-token-artifact.js';
+import { DEMO_TOKEN_ARTIFACT_ABI, DEMO_TOKEN_BYTECODE } from '../../../src/demo/ethereum/demo-token-artifact.js';
 import {
   DEMO_TOKEN,
   SWAP_CONTRACT,
@@ -50,7 +47,9 @@ describe('the committed swap contract artifact', () => {
   });
 
   test('has the selectors fixed by the wire decisions', () => {
-    const selectors = new Map(functionsOf(SWAP_CONTRACT_ARTIFACT_ABI).map((item) => [toFunctionSignature(item), toFunctionSelector(item)]));
+    const selectors = new Map(
+      functionsOf(SWAP_CONTRACT_ARTIFACT_ABI).map((item) => [toFunctionSignature(item), toFunctionSelector(item)]),
+    );
     assert.equal(selectors.get('fund(bytes16,bytes32,address)'), '0x478820ce');
     assert.equal(selectors.get('fundToken(bytes16,bytes32,address,address,uint256)'), '0xf1f9ff30');
     assert.equal(selectors.get('claim(bytes16,address,bytes32)'), '0x2580145c');
@@ -65,7 +64,10 @@ describe('the committed swap contract artifact', () => {
       assert.ok(actual, `the contract has no ${expected.name}`);
       assert.equal(toFunctionSignature(actual), toFunctionSignature(expected));
       assert.equal(actual.stateMutability, expected.stateMutability);
-      assert.deepEqual(actual.inputs.map(({ name, type }) => ({ name, type })), expected.inputs);
+      assert.deepEqual(
+        actual.inputs.map(({ name, type }) => ({ name, type })),
+        expected.inputs,
+      );
       assert.deepEqual(actual.outputs, expected.outputs);
     }
   });

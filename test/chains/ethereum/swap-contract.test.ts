@@ -113,16 +113,27 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
   }
 
   const fund = (from: Account, swap: Swap, value: bigint, terms: Terms = {}) =>
-    send(from, encodeFundCalldata(swap.orderId, terms.paymentHash ?? swap.paymentHash, terms.claimer ?? provider.address), value);
+    send(
+      from,
+      encodeFundCalldata(swap.orderId, terms.paymentHash ?? swap.paymentHash, terms.claimer ?? provider.address),
+      value,
+    );
   const fundToken = (from: Account, swap: Swap, token: Address, amount: bigint, terms: Terms = {}) =>
     send(
       from,
-      encodeFundTokenCalldata(swap.orderId, terms.paymentHash ?? swap.paymentHash, terms.claimer ?? provider.address, token, amount),
+      encodeFundTokenCalldata(
+        swap.orderId,
+        terms.paymentHash ?? swap.paymentHash,
+        terms.claimer ?? provider.address,
+        token,
+        amount,
+      ),
     );
   const claim = (from: Account, swap: Swap, funder: Address, preimage = swap.preimage) =>
     send(from, encodeClaimCalldata(swap.orderId, funder, preimage));
   const refund = (from: Account, swap: Swap) => send(from, encodeRefundCalldata(swap.orderId));
-  const adminRefund = (from: Account, swap: Swap, funder: Address) => send(from, encodeAdminRefundCalldata(swap.orderId, funder));
+  const adminRefund = (from: Account, swap: Swap, funder: Address) =>
+    send(from, encodeAdminRefundCalldata(swap.orderId, funder));
 
   async function slot(swap: Swap, funder: Address) {
     const [paymentHash, claimer, token, amount, refundHeight, state] = await node.publicClient.readContract({
@@ -156,7 +167,10 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
 
   describe('deployment', () => {
     test('records its owner and refund delay', async () => {
-      assert.equal(await node.publicClient.readContract({ address: contract, abi: ABI, functionName: 'owner' }), owner.address);
+      assert.equal(
+        await node.publicClient.readContract({ address: contract, abi: ABI, functionName: 'owner' }),
+        owner.address,
+      );
       assert.equal(
         await node.publicClient.readContract({ address: contract, abi: ABI, functionName: 'refundDelay' }),
         REFUND_DELAY,
@@ -356,7 +370,7 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
       assert.equal((await slot(swap, user.address)).state, STATE.Funded);
     });
 
-    test('before the refund height it returns one funder\'s slot to that funder and leaves the other slots alone', async () => {
+    test("before the refund height it returns one funder's slot to that funder and leaves the other slots alone", async () => {
       const swap = newSwap();
       const value = parseEther('0.4');
       await fund(user, swap, value);
@@ -409,7 +423,7 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
       assert.equal(await balance(user.address), userBefore + value - gasCost(userRefund));
     });
 
-    test('a 1-wei first funder cannot take a claim: the provider claims the user\'s slot in full', async () => {
+    test("a 1-wei first funder cannot take a claim: the provider claims the user's slot in full", async () => {
       const swap = newSwap();
       const value = parseEther('1.5');
       await fund(attacker, swap, 1n, { claimer: attacker.address });
@@ -420,7 +434,7 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
       assert.equal((await slot(swap, attacker.address)).amount, 1n);
     });
 
-    test('a wrong-hash funding before the user neither blocks nor changes the user\'s slot', async () => {
+    test("a wrong-hash funding before the user neither blocks nor changes the user's slot", async () => {
       const swap = newSwap();
       const wrong = newSwap();
       const value = parseEther('0.6');
@@ -433,7 +447,7 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
       assert.equal(await balance(provider.address), providerBefore + value);
     });
 
-    test('a wrong-hash funding after the user neither touches the user\'s slot nor its claim', async () => {
+    test("a wrong-hash funding after the user neither touches the user's slot nor its claim", async () => {
       const swap = newSwap();
       const wrong = newSwap();
       const value = parseEther('0.6');
@@ -476,7 +490,9 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
     }
 
     const act = (reenterer: Address, data: Hex, value = 0n) =>
-      node.wallet(owner).writeContract({ address: reenterer, abi: reenteringAbi(), functionName: 'act', args: [data], value })
+      node
+        .wallet(owner)
+        .writeContract({ address: reenterer, abi: reenteringAbi(), functionName: 'act', args: [data], value })
         .then((hash) => node.publicClient.waitForTransactionReceipt({ hash }));
 
     test('a claimer re-entering claim, refund and fund when paid takes exactly the slot', async () => {
@@ -499,7 +515,10 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
       await claim(provider, swap, user.address);
       assert.equal(await balance(claimer), claimerBefore + value);
       assert.equal(await contractBalance(), contractBefore - value);
-      assert.deepEqual(await outcome(claimer), { accepted: 0n, refusals: [REENTRANCY, REENTRANCY, REENTRANCY, REENTRANCY] });
+      assert.deepEqual(await outcome(claimer), {
+        accepted: 0n,
+        refusals: [REENTRANCY, REENTRANCY, REENTRANCY, REENTRANCY],
+      });
       assert.equal((await slot(swap, stranger.address)).state, STATE.Funded);
       assert.equal((await slot(swap, claimer)).state, STATE.Empty);
     });
@@ -594,7 +613,7 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
       assert.equal(await node.tokenBalance(demoToken, stranger.address), 900n);
     });
 
-    test('fundToken without token, amount or allowance, or in another token than the slot\'s, is refused', async () => {
+    test("fundToken without token, amount or allowance, or in another token than the slot's, is refused", async () => {
       const swap = newSwap();
       await node.mintDemoToken(demoToken, user.address, 100n);
       await assertReverts(fundToken(user, swap, ZERO_ADDRESS, 100n), 'ZeroToken');

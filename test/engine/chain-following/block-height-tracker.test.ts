@@ -10,10 +10,16 @@ test('BlockHeightTracker reports changed heights only, after a silent baseline',
   assert.deepEqual(tracker.update({ bitcoin: { ...BITCOIN_VIEW, blockHeight: 612101 }, ethereum: ETHEREUM_VIEW }), [
     { chain: 'bitcoin', height: 612101 },
   ]);
-  assert.deepEqual(tracker.update({ bitcoin: { ...BITCOIN_VIEW, blockHeight: 612102 }, ethereum: { ...ETHEREUM_VIEW, blockHeight: 1 } }), [
-    { chain: 'bitcoin', height: 612102 },
-    { chain: 'ethereum', height: 1 },
-  ]);
+  assert.deepEqual(
+    tracker.update({
+      bitcoin: { ...BITCOIN_VIEW, blockHeight: 612102 },
+      ethereum: { ...ETHEREUM_VIEW, blockHeight: 1 },
+    }),
+    [
+      { chain: 'bitcoin', height: 612102 },
+      { chain: 'ethereum', height: 1 },
+    ],
+  );
   assert.deepEqual(tracker.update({ bitcoin: { ...BITCOIN_VIEW, blockHeight: 612102 } }), []);
   assert.deepEqual(tracker.update({ bitcoin: { ...BITCOIN_VIEW, blockHeight: 612102 }, ethereum: ETHEREUM_VIEW }), [
     { chain: 'ethereum', height: ETHEREUM_VIEW.blockHeight },

@@ -15,7 +15,9 @@ describe('parseActiveConfiguration', () => {
     const parsed = parseActiveConfiguration(
       {
         eth_lbtc: { payReq: { minExpirationSeconds: 3600, minBaseUnits: '10000', maxBaseUnits: '2000000' } },
-        BTC_LBTC: { payReq: { minExpirationSeconds: '1800', minBaseUnits: '5000', maxBaseUnits: '99999999999999999999' } },
+        BTC_LBTC: {
+          payReq: { minExpirationSeconds: '1800', minBaseUnits: '5000', maxBaseUnits: '99999999999999999999' },
+        },
       },
       OFFERED,
     );

@@ -53,15 +53,24 @@ describe('QuoteAuction', () => {
   test('a refused quote is reported and never wins, however cheap', () => {
     const auction = new QuoteAuction(verifier);
     auction.submit({ amount: 500n }, 10, MAKER);
-    assert.equal(tokenOf(() => auction.submit({ amount: 1 }, 20, MAKER)), 'InvalidOrMissingQuoteFields');
-    assert.equal(tokenOf(() => auction.submit({ amount: 1n }, DEADLINE + 1, MAKER)), 'QuoteSubmittedTooLate');
+    assert.equal(
+      tokenOf(() => auction.submit({ amount: 1 }, 20, MAKER)),
+      'InvalidOrMissingQuoteFields',
+    );
+    assert.equal(
+      tokenOf(() => auction.submit({ amount: 1n }, DEADLINE + 1, MAKER)),
+      'QuoteSubmittedTooLate',
+    );
     assert.equal(auction.close()?.amount, 500n);
   });
 
   test('no valid quote leaves nothing; after closing every quote is too late', () => {
     const auction = new QuoteAuction(verifier);
     assert.equal(auction.close(), undefined);
-    assert.equal(tokenOf(() => auction.submit({ amount: 1n }, 10, MAKER)), 'QuoteSubmittedTooLate');
+    assert.equal(
+      tokenOf(() => auction.submit({ amount: 1n }, 10, MAKER)),
+      'QuoteSubmittedTooLate',
+    );
     assert.equal(auction.close(), undefined);
   });
 });

@@ -14,7 +14,11 @@ for (const kind of STORE_KINDS) {
     const elapsed = buildOrder({ label: 'elapsed' }).record;
     const elapsedToo = buildOrder({ label: 'elapsed too', createdAt: BASE_TIME_MS - 1 }).record;
     const stillOpen = buildOrder({ label: 'still open', createdAt: BASE_TIME_MS + 1 }).record;
-    const beingFunded = buildOrder({ label: 'being funded', state: 'WaitingForFundingTxConfirmation', funds: [35_590n] }).record;
+    const beingFunded = buildOrder({
+      label: 'being funded',
+      state: 'WaitingForFundingTxConfirmation',
+      funds: [35_590n],
+    }).record;
 
     before(async () => {
       fresh = await openFreshStore(kind);
@@ -32,10 +36,7 @@ for (const kind of STORE_KINDS) {
         sweepElapsedFundWindows(fresh.store, instanceB, WINDOW_CLOSES),
       ]);
       assert.equal(moved[0] + moved[1], 2);
-      assert.deepEqual(
-        events.map((event) => event.orderId).sort(),
-        [elapsed.id, elapsedToo.id].sort(),
-      );
+      assert.deepEqual(events.map((event) => event.orderId).sort(), [elapsed.id, elapsedToo.id].sort());
       assert.ok(
         events.every(
           (event) => event.state === 'FundWindowElapsed' && event.sequence === 2 && Object.keys(event).length === 3,
@@ -43,15 +44,18 @@ for (const kind of STORE_KINDS) {
       );
 
       assert.equal((await fresh.store.getOrder(elapsed.id))?.state, 'FundWindowElapsed');
-      assert.deepEqual(
-        (await fresh.store.getOrderHistory(elapsed.id)).slice(1),
-        [{ state: 'FundWindowElapsed', at: WINDOW_CLOSES, cause: { source: 'timer', reason: 'fundWindowElapsed' } }],
-      );
+      assert.deepEqual((await fresh.store.getOrderHistory(elapsed.id)).slice(1), [
+        { state: 'FundWindowElapsed', at: WINDOW_CLOSES, cause: { source: 'timer', reason: 'fundWindowElapsed' } },
+      ]);
       assert.equal((await fresh.store.getOrder(stillOpen.id))?.state, 'WaitingForFundingTx');
       assert.equal((await fresh.store.getOrder(beingFunded.id))?.state, 'WaitingForFundingTxConfirmation');
 
       assert.equal(await sweepElapsedFundWindows(fresh.store, instanceA, WINDOW_CLOSES), 0, 'nothing left to move');
-      assert.equal(await sweepElapsedFundWindows(fresh.store, instanceA, WINDOW_CLOSES + 1), 1, 'the next window closes');
+      assert.equal(
+        await sweepElapsedFundWindows(fresh.store, instanceA, WINDOW_CLOSES + 1),
+        1,
+        'the next window closes',
+      );
     });
   });
 }

@@ -3,7 +3,11 @@ import { describe, test } from 'node:test';
 import { htlcPayToAddresses, parseHtlcRedeemScript } from '../../../src/domain/bitcoin.js';
 import { findMarket, type Market } from '../../../src/domain/markets.js';
 import { encodeFundCalldata, encodeFundTokenCalldata } from '../../../src/domain/ethereum.js';
-import { verifyMakerQuote, type QuoteSolicitation, type QuotingProvider } from '../../../src/engine/lifecycle/maker-quote.js';
+import {
+  verifyMakerQuote,
+  type QuoteSolicitation,
+  type QuotingProvider,
+} from '../../../src/engine/lifecycle/maker-quote.js';
 import { buildMakerQuote, type MakerTerms, type QuoteRequestEvent } from '../../../examples/maker-quote.js';
 import { BITCOIN_VIEW, CHAINS, ETHEREUM_VIEW, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
@@ -77,7 +81,11 @@ function bitcoinQuoteWith(overrides: Record<string, unknown>, details: Record<st
 
 function ethereumQuoteWith(overrides: Record<string, unknown>, transaction: Record<string, unknown> = {}): unknown {
   const { unsignedFundingTx } = validEthereumQuote.details as { unsignedFundingTx: Record<string, unknown> };
-  return { ...validEthereumQuote, ...overrides, details: { unsignedFundingTx: { ...unsignedFundingTx, ...transaction } } };
+  return {
+    ...validEthereumQuote,
+    ...overrides,
+    details: { unsignedFundingTx: { ...unsignedFundingTx, ...transaction } },
+  };
 }
 
 describe('verifyMakerQuote, Bitcoin', () => {
@@ -94,9 +102,18 @@ describe('verifyMakerQuote, Bitcoin', () => {
   test('accepts every address of the script, and an upper-case script stored in lower case', () => {
     const script = (validBitcoinQuote.details as { redeemScript: string }).redeemScript;
     for (const address of Object.values(htlcPayToAddresses(script, 'mainnet'))) {
-      assert.equal(verifyMakerQuote(bitcoinQuoteWith({}, { payToAddress: address }), btc, options, DEADLINE, MAKER).payToAddress, address);
+      assert.equal(
+        verifyMakerQuote(bitcoinQuoteWith({}, { payToAddress: address }), btc, options, DEADLINE, MAKER).payToAddress,
+        address,
+      );
     }
-    const upper = verifyMakerQuote(bitcoinQuoteWith({}, { redeemScript: script.toUpperCase() }), btc, options, DEADLINE, MAKER);
+    const upper = verifyMakerQuote(
+      bitcoinQuoteWith({}, { redeemScript: script.toUpperCase() }),
+      btc,
+      options,
+      DEADLINE,
+      MAKER,
+    );
     assert.equal(upper.htlc.redeemScript, script);
   });
 
@@ -118,7 +135,8 @@ describe('verifyMakerQuote, Bitcoin', () => {
       bitcoinQuoteWith({}, { payToAddress: undefined }),
       bitcoinQuoteWith({}, { refundableAtBlockHeight: '612244' }),
     ];
-    for (const payload of cases) assert.equal(refusal(payload, btc), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
+    for (const payload of cases)
+      assert.equal(refusal(payload, btc), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
   });
 
   test('QuoteSubmittedTooLate after the request deadline', () => {
@@ -135,7 +153,10 @@ describe('verifyMakerQuote, Bitcoin', () => {
   });
 
   test('InvalidRedeemScript: not an HTLC, another payment hash, another refund key, a height the script does not hold', () => {
-    const otherHash = buildMakerQuote({ ...requestFor(btc), invoice: makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n }).invoice }, terms);
+    const otherHash = buildMakerQuote(
+      { ...requestFor(btc), invoice: makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n }).invoice },
+      terms,
+    );
     const otherRefund = buildMakerQuote({ ...requestFor(btc), refundAddress: refundAddressFor('someone else') }, terms);
     const cases = [
       bitcoinQuoteWith({}, { redeemScript: '51' }),
@@ -148,7 +169,7 @@ describe('verifyMakerQuote, Bitcoin', () => {
     assert.ok(parseHtlcRedeemScript((otherRefund.details as { redeemScript: string }).redeemScript));
   });
 
-  test('InvalidPayToAddress for an address that is not the script\'s', () => {
+  test("InvalidPayToAddress for an address that is not the script's", () => {
     assert.equal(refusal(bitcoinQuoteWith({}, { payToAddress: refundAddress }), btc), 'InvalidPayToAddress');
     const script = (validBitcoinQuote.details as { redeemScript: string }).redeemScript;
     const testnetAddress = htlcPayToAddresses(script, 'testnet').p2wsh;
@@ -171,7 +192,9 @@ describe('verifyMakerQuote, Ethereum', () => {
     assert.equal(verified.amount, 25_000_000_000_000_000n);
     assert.equal(validEthereumQuote.amount, '0.025000000000000000');
     assert.equal(verified.payToAddress, SWAP_CONTRACT_ADDRESS);
-    assert.deepEqual(verified.htlc, { refundableAtBlockHeight: ETHEREUM_VIEW.blockHeight + options.ethereumRefundDelayBlocks });
+    assert.deepEqual(verified.htlc, {
+      refundableAtBlockHeight: ETHEREUM_VIEW.blockHeight + options.ethereumRefundDelayBlocks,
+    });
   });
 
   test('reads the amount from the value when the quote omits it; accepts a checksummed contract address', () => {
@@ -193,8 +216,14 @@ describe('verifyMakerQuote, Ethereum', () => {
   });
 
   test('ContractIsNotWhitelisted for another contract, or without an Ethereum view', () => {
-    assert.equal(refusal(ethereumQuoteWith({}, { to: '0x1111111111111111111111111111111111111111' }), eth), 'ContractIsNotWhitelisted');
-    assert.equal(refusal(validEthereumQuote, { ...eth, chains: { bitcoin: BITCOIN_VIEW } }), 'ContractIsNotWhitelisted');
+    assert.equal(
+      refusal(ethereumQuoteWith({}, { to: '0x1111111111111111111111111111111111111111' }), eth),
+      'ContractIsNotWhitelisted',
+    );
+    assert.equal(
+      refusal(validEthereumQuote, { ...eth, chains: { bitcoin: BITCOIN_VIEW } }),
+      'ContractIsNotWhitelisted',
+    );
   });
 
   test('InvalidContractData unless the calldata is fund(orderUUID, paymentHash) for this order', () => {
@@ -215,7 +244,8 @@ describe('verifyMakerQuote, Ethereum', () => {
 });
 
 describe('verifyMakerQuote, who is paid', () => {
-  const dataOf = (quote: unknown) => (quote as { details: { unsignedFundingTx: { data: string } } }).details.unsignedFundingTx.data;
+  const dataOf = (quote: unknown) =>
+    (quote as { details: { unsignedFundingTx: { data: string } } }).details.unsignedFundingTx.data;
 
   test('the order is won by the quoting provider; an Ethereum claim pays its payout address', () => {
     const ethereum = verifyMakerQuote(validEthereumQuote, eth, options, DEADLINE, MAKER);
@@ -227,11 +257,23 @@ describe('verifyMakerQuote, who is paid', () => {
   });
 
   test('ClaimerIsNotPayoutAddress for a funding that pays anyone but the quoting provider', () => {
-    const elsewhere = buildMakerQuote(requestFor(eth), { ...terms, ethereumPayoutAddress: '0x00000000000000000000000000000000000000e7' });
+    const elsewhere = buildMakerQuote(requestFor(eth), {
+      ...terms,
+      ethereumPayoutAddress: '0x00000000000000000000000000000000000000e7',
+    });
     assert.equal(refusal(elsewhere, eth), 'ClaimerIsNotPayoutAddress');
     // Another provider's valid quote, sent with this provider's credentials, is refused the same way.
-    assert.equal(refusal(validEthereumQuote, eth, DEADLINE - 10, { id: 'maker-2', ethereumPayoutAddress: '0x00000000000000000000000000000000000000b2' }), 'ClaimerIsNotPayoutAddress');
-    const checksummed = ethereumQuoteWith({}, { data: encodeFundCalldata(eth.orderId, paymentHash, '0x00000000000000000000000000000000000000A1') });
+    assert.equal(
+      refusal(validEthereumQuote, eth, DEADLINE - 10, {
+        id: 'maker-2',
+        ethereumPayoutAddress: '0x00000000000000000000000000000000000000b2',
+      }),
+      'ClaimerIsNotPayoutAddress',
+    );
+    const checksummed = ethereumQuoteWith(
+      {},
+      { data: encodeFundCalldata(eth.orderId, paymentHash, '0x00000000000000000000000000000000000000A1') },
+    );
     assert.equal(verifyMakerQuote(checksummed, eth, options, DEADLINE, MAKER).claimAddress, PAYOUT);
   });
 
@@ -242,7 +284,10 @@ describe('verifyMakerQuote, who is paid', () => {
 
   test('InvalidContractData for another payment hash, another order id, or fundToken on an ether market', () => {
     const otherHash = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n }).paymentHash;
-    assert.equal(refusal(ethereumQuoteWith({}, { data: encodeFundCalldata(eth.orderId, otherHash, PAYOUT) }), eth), 'InvalidContractData');
+    assert.equal(
+      refusal(ethereumQuoteWith({}, { data: encodeFundCalldata(eth.orderId, otherHash, PAYOUT) }), eth),
+      'InvalidContractData',
+    );
     const otherOrder = encodeFundCalldata('b61131f7-0b66-460e-b3d8-37d59f94b8aa', paymentHash, PAYOUT);
     assert.equal(refusal(ethereumQuoteWith({}, { data: otherOrder }), eth), 'InvalidContractData');
     const token = encodeFundTokenCalldata(eth.orderId, paymentHash, PAYOUT, TOKEN, 25_000_000_000_000_000n);
@@ -267,14 +312,25 @@ describe('verifyMakerQuote, ERC-20 token markets', () => {
     const funding = { to: SWAP_CONTRACT_ADDRESS, data, value };
     return { ...validEthereumQuote, amount, details: { unsignedFundingTx: funding } };
   }
-  const fundToken = (fields: { claimer?: string; token?: string; amount?: bigint; orderId?: string; hash?: string } = {}) =>
-    encodeFundTokenCalldata(fields.orderId ?? tok.orderId, fields.hash ?? paymentHash, fields.claimer ?? PAYOUT, fields.token ?? TOKEN, fields.amount ?? AMOUNT);
+  const fundToken = (
+    fields: { claimer?: string; token?: string; amount?: bigint; orderId?: string; hash?: string } = {},
+  ) =>
+    encodeFundTokenCalldata(
+      fields.orderId ?? tok.orderId,
+      fields.hash ?? paymentHash,
+      fields.claimer ?? PAYOUT,
+      fields.token ?? TOKEN,
+      fields.amount ?? AMOUNT,
+    );
 
   test('accepts fundToken of the market token, for the quoted amount, with no ether', () => {
     const verified = verifyMakerQuote(tokenQuote(fundToken()), tok, options, DEADLINE, MAKER);
     assert.equal(verified.amount, AMOUNT);
     assert.equal(verified.claimAddress, PAYOUT);
-    assert.equal(verifyMakerQuote(tokenQuote(fundToken(), '0', undefined), tok, options, DEADLINE, MAKER).amount, AMOUNT);
+    assert.equal(
+      verifyMakerQuote(tokenQuote(fundToken(), '0', undefined), tok, options, DEADLINE, MAKER).amount,
+      AMOUNT,
+    );
   });
 
   test('InvalidContractData for fund, another token, another amount, another order or payment hash', () => {
@@ -293,6 +349,9 @@ describe('verifyMakerQuote, ERC-20 token markets', () => {
 
   test('InvalidFundTxValue when ether rides along; ClaimerIsNotPayoutAddress for another claimer', () => {
     assert.equal(refusal(tokenQuote(fundToken(), '1'), tok), 'InvalidFundTxValue');
-    assert.equal(refusal(tokenQuote(fundToken({ claimer: '0x00000000000000000000000000000000000000e7' })), tok), 'ClaimerIsNotPayoutAddress');
+    assert.equal(
+      refusal(tokenQuote(fundToken({ claimer: '0x00000000000000000000000000000000000000e7' })), tok),
+      'ClaimerIsNotPayoutAddress',
+    );
   });
 });

@@ -9,25 +9,47 @@ import { refusal } from '../../support/refusal.js';
 
 describe('readPaymentResult', () => {
   test('reads the documented fields and normalizes the order id', async () => {
-    assert.deepEqual(readPaymentResult({ orderId: 'A61131F70B66460EB3D837D59F94B8AA', success: false, failedReason: 'PaymentFailed' }), {
-      orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
-      success: false,
-      failedReason: 'PaymentFailed',
-    });
-    assert.deepEqual(readPaymentResult({ orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: false, failedReason: null }), {
-      orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
-      success: false,
-    });
-    assert.equal(refusal(() => readPaymentResult({ orderId: 'nope', success: true })), 'InvalidOrderId');
-    for (const payload of [null, [], { success: true }, { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: 'yes' }]) {
-      assert.equal(refusal(() => readPaymentResult(payload)), 'InvalidOrMissingQuoteFields', JSON.stringify(payload));
+    assert.deepEqual(
+      readPaymentResult({ orderId: 'A61131F70B66460EB3D837D59F94B8AA', success: false, failedReason: 'PaymentFailed' }),
+      {
+        orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
+        success: false,
+        failedReason: 'PaymentFailed',
+      },
+    );
+    assert.deepEqual(
+      readPaymentResult({ orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: false, failedReason: null }),
+      {
+        orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa',
+        success: false,
+      },
+    );
+    assert.equal(
+      refusal(() => readPaymentResult({ orderId: 'nope', success: true })),
+      'InvalidOrderId',
+    );
+    for (const payload of [
+      null,
+      [],
+      { success: true },
+      { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: 'yes' },
+    ]) {
+      assert.equal(
+        refusal(() => readPaymentResult(payload)),
+        'InvalidOrMissingQuoteFields',
+        JSON.stringify(payload),
+      );
     }
   });
 
   test('InvalidFailedReason for a reason REDSHIFT does not know, in any spelling, or of any length', () => {
     for (const failedReason of ['no route', 'addressblacklisted', 'AddressBlacklisted ', '', 'x'.repeat(100_000)]) {
       const payload = { orderId: 'a61131f7-0b66-460e-b3d8-37d59f94b8aa', success: false, failedReason };
-      assert.equal(refusal(() => readPaymentResult(payload)), 'InvalidFailedReason', failedReason.slice(0, 30));
+      assert.equal(
+        refusal(() => readPaymentResult(payload)),
+        'InvalidFailedReason',
+        failedReason.slice(0, 30),
+      );
     }
   });
 });
@@ -63,7 +85,11 @@ for (const kind of STORE_KINDS) {
         { orderId, success: false, failedReason: 'PaymentFailed' },
         { orderId, success: true, preimage: contested.preimage },
       ]) {
-        assert.equal(await refusal(() => applyAs('maker-2', payload)), 'OrderNotWonByProvider', JSON.stringify(payload));
+        assert.equal(
+          await refusal(() => applyAs('maker-2', payload)),
+          'OrderNotWonByProvider',
+          JSON.stringify(payload),
+        );
       }
       assert.equal((await fresh.store.getOrder(orderId))?.state, 'Funded');
       assert.equal((await fresh.store.getOrderHistory(orderId)).length, 1);
@@ -73,21 +99,35 @@ for (const kind of STORE_KINDS) {
     test('an order without a provider takes a proven payment from any provider, and no failure', async () => {
       const orderId = imported.record.id;
       for (const failedReason of ['AddressBlacklisted', 'PaymentFailed']) {
-        assert.equal(await refusal(() => applyAs('maker-2', { orderId, success: false, failedReason })), 'OrderNotWonByProvider');
+        assert.equal(
+          await refusal(() => applyAs('maker-2', { orderId, success: false, failedReason })),
+          'OrderNotWonByProvider',
+        );
       }
       assert.equal((await fresh.store.getOrder(orderId))?.state, 'Funded');
-      assert.equal(await refusal(() => applyAs('maker-2', { orderId, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
+      assert.equal(
+        await refusal(() => applyAs('maker-2', { orderId, success: true, preimage: hex32('wrong') })),
+        'InvalidPreimage',
+      );
       await applyAs('maker-2', { orderId, success: true, preimage: imported.preimage });
       assert.equal((await fresh.store.getOrder(orderId))?.state, 'Complete');
       events.length = 0;
     });
 
     test('refuses a wrong preimage, an unknown order, and a payment before the funds are confirmed', async () => {
-      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
-      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true })), 'InvalidPreimage');
-      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: 'zz' })), 'InvalidPreimage');
       assert.equal(
-        await refusal(() => apply({ orderId: '00000000-0000-4000-8000-000000000000', success: true, preimage: funded.preimage })),
+        await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })),
+        'InvalidPreimage',
+      );
+      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true })), 'InvalidPreimage');
+      assert.equal(
+        await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: 'zz' })),
+        'InvalidPreimage',
+      );
+      assert.equal(
+        await refusal(() =>
+          apply({ orderId: '00000000-0000-4000-8000-000000000000', success: true, preimage: funded.preimage }),
+        ),
         'OrderNotFound',
       );
       assert.equal(
@@ -117,9 +157,16 @@ for (const kind of STORE_KINDS) {
       await apply({ orderId: funded.record.id, success: true, preimage: funded.preimage });
       assert.equal(events.length, 1);
       const history = await fresh.store.getOrderHistory(funded.record.id);
-      assert.deepEqual(history.map((change) => change.state), ['Funded', 'Complete'], 'the repeat moved nothing');
+      assert.deepEqual(
+        history.map((change) => change.state),
+        ['Funded', 'Complete'],
+        'the repeat moved nothing',
+      );
       assert.equal(history[1]?.cause?.reason, 'paymentResult');
-      assert.equal(await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })), 'InvalidPreimage');
+      assert.equal(
+        await refusal(() => apply({ orderId: funded.record.id, success: true, preimage: hex32('wrong') })),
+        'InvalidPreimage',
+      );
     });
 
     test('AddressBlacklisted holds a funded order for the admin refund, once; refused before funding', async () => {

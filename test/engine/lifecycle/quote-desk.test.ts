@@ -7,7 +7,16 @@ import { LnswapError } from '../../../src/domain/errors.js';
 import type { EngineOptions } from '../../../src/engine/operations/options.js';
 import { QuoteDesk, type ProviderQuoteRequest } from '../../../src/engine/lifecycle/quote-desk.js';
 import { LIVE_ORDER_STATES } from '../../../src/domain/states.js';
-import { BITCOIN_VIEW, buildOrder, configuration, hashOfInvoice, payReq, provider, seedStore, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
+import {
+  BITCOIN_VIEW,
+  buildOrder,
+  configuration,
+  hashOfInvoice,
+  payReq,
+  provider,
+  seedStore,
+  SWAP_CONTRACT_ADDRESS,
+} from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../../support/stores.js';
 import { privateKeyFor, refundAddressFor, testEngineOptions } from '../../support/engine/helpers.js';
@@ -42,7 +51,12 @@ for (const kind of STORE_KINDS) {
       fresh = await openFreshStore(kind);
       await seedStore(fresh.store, {
         configuration: configuration({
-          providers: [provider('maker-1', true, { BTC_LBTC: payReq(60n, 1000n, 1_000_000n), ETH_LBTC: payReq(60n, 1000n, 1_000_000n) })],
+          providers: [
+            provider('maker-1', true, {
+              BTC_LBTC: payReq(60n, 1000n, 1_000_000n),
+              ETH_LBTC: payReq(60n, 1000n, 1_000_000n),
+            }),
+          ],
         }),
         orders: [stored.record, elapsed.record],
       });
@@ -60,14 +74,17 @@ for (const kind of STORE_KINDS) {
         solicitQuotes: (request) => {
           requests.push(request);
           makers.forEach((terms, index) =>
-            setTimeout(() => {
-              try {
-                const provider = { id: `bidder-${index}`, ethereumPayoutAddress: terms.ethereumPayoutAddress };
-                desk.submitMakerQuote(request.orderId, buildMakerQuote(request, terms), Date.now(), provider);
-              } catch (error) {
-                refusals.push((error as LnswapError).token);
-              }
-            }, 5 * (index + 1)),
+            setTimeout(
+              () => {
+                try {
+                  const provider = { id: `bidder-${index}`, ethereumPayoutAddress: terms.ethereumPayoutAddress };
+                  desk.submitMakerQuote(request.orderId, buildMakerQuote(request, terms), Date.now(), provider);
+                } catch (error) {
+                  refusals.push((error as LnswapError).token);
+                }
+              },
+              5 * (index + 1),
+            ),
           );
         },
       });
@@ -75,7 +92,11 @@ for (const kind of STORE_KINDS) {
     }
 
     test('the cheapest valid quote becomes an order waiting for funds', async () => {
-      const { desk, requests } = deskWithMakers([makerTerms('dear', 900n), makerTerms('cheap', 100n), makerTerms('middle', 500n)]);
+      const { desk, requests } = deskWithMakers([
+        makerTerms('dear', 900n),
+        makerTerms('cheap', 100n),
+        makerTerms('middle', 500n),
+      ]);
       const { invoice, paymentHash } = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n });
       const started = Date.now();
       const order = await desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress }, 'quote-request-7');
@@ -93,12 +114,19 @@ for (const kind of STORE_KINDS) {
       assert.ok((request?.requestExpiryTimestampMs ?? 0) - started >= testEngineOptions().quoteDeadlineMs);
 
       const expected = buildMakerQuote(request as ProviderQuoteRequest, makerTerms('cheap', 100n));
-      const details = expected.details as { redeemScript: string; payToAddress: string; refundableAtBlockHeight: number };
+      const details = expected.details as {
+        redeemScript: string;
+        payToAddress: string;
+        refundableAtBlockHeight: number;
+      };
       assert.equal(order.amount, 50_100n);
       assert.equal(order.state, 'WaitingForFundingTx');
       assert.equal(order.expiresAt, expected.quoteExpiryTimestampMs);
       assert.equal(order.payToAddress, details.payToAddress);
-      assert.deepEqual(order.htlc, { redeemScript: details.redeemScript, refundableAtBlockHeight: details.refundableAtBlockHeight });
+      assert.deepEqual(order.htlc, {
+        redeemScript: details.redeemScript,
+        refundableAtBlockHeight: details.refundableAtBlockHeight,
+      });
       assert.equal(order.invoiceHash, hashOfInvoice(invoice));
       assert.equal(order.paymentHash, paymentHash);
       assert.equal(order.refundAddress, refundAddress);
@@ -130,10 +158,16 @@ for (const kind of STORE_KINDS) {
     test('NoQuotesAvailable when nobody answers, or only with quotes that fail verification', async () => {
       const silent = deskWithMakers([]);
       const { invoice } = makeInvoice({ network: 'mainnet', amountSatoshis: 50_000n });
-      assert.equal(await refusal(silent.desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })), 'NoQuotesAvailable');
+      assert.equal(
+        await refusal(silent.desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })),
+        'NoQuotesAvailable',
+      );
 
       const cheating = deskWithMakers([{ ...makerTerms('cheat', 0n), timelockBlocks: 10_000 }]);
-      assert.equal(await refusal(cheating.desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })), 'NoQuotesAvailable');
+      assert.equal(
+        await refusal(cheating.desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })),
+        'NoQuotesAvailable',
+      );
       assert.deepEqual(cheating.refusals, ['TimelockIsOutOfBounds']);
     });
 
@@ -145,7 +179,10 @@ for (const kind of STORE_KINDS) {
       // Same payment hash on another market: a second HTLC on it could be claimed without paying again.
       assert.equal(await refusal(desk.requestQuote({ market: 'ETH_LBTC', invoice })), 'SwapAlreadyInProgress');
       await first;
-      assert.equal(await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })), 'SwapAlreadyInProgress');
+      assert.equal(
+        await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })),
+        'SwapAlreadyInProgress',
+      );
       assert.equal(
         await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice: stored.record.invoice, refundAddress })),
         'SwapAlreadyInProgress',
@@ -157,12 +194,22 @@ for (const kind of STORE_KINDS) {
     test('TooManySwapsInFlight counts stored live orders and auctions under way', async () => {
       const inFlight = await fresh.store.countOrdersInStates(LIVE_ORDER_STATES);
       const { desk, requests } = deskWithMakers([makerTerms('maker', 0n)], { maxSwapsInFlight: inFlight + 1 });
-      const first = desk.requestQuote({ market: 'BTC_LBTC', invoice: makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice, refundAddress });
+      const first = desk.requestQuote({
+        market: 'BTC_LBTC',
+        invoice: makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice,
+        refundAddress,
+      });
       while (requests.length === 0) await sleep(1);
       const second = makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice;
-      assert.equal(await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice: second, refundAddress })), 'TooManySwapsInFlight');
+      assert.equal(
+        await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice: second, refundAddress })),
+        'TooManySwapsInFlight',
+      );
       await first;
-      assert.equal(await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice: second, refundAddress })), 'TooManySwapsInFlight');
+      assert.equal(
+        await refusal(desk.requestQuote({ market: 'BTC_LBTC', invoice: second, refundAddress })),
+        'TooManySwapsInFlight',
+      );
     });
 
     test('more auctions at once than Node allows listeners by default raise no leak warning', async () => {
@@ -171,8 +218,13 @@ for (const kind of STORE_KINDS) {
       process.on('warning', onWarning);
       try {
         const { desk } = deskWithMakers([makerTerms('maker', 0n)]);
-        const invoices = Array.from({ length: 15 }, () => makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice);
-        const orders = await Promise.all(invoices.map((invoice) => desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })));
+        const invoices = Array.from(
+          { length: 15 },
+          () => makeInvoice({ network: 'mainnet', amountSatoshis: 5000n }).invoice,
+        );
+        const orders = await Promise.all(
+          invoices.map((invoice) => desk.requestQuote({ market: 'BTC_LBTC', invoice, refundAddress })),
+        );
         assert.equal(orders.length, 15);
         await sleep(10);
         assert.deepEqual(warnings, []);
@@ -183,9 +235,12 @@ for (const kind of STORE_KINDS) {
 
     test('a quote for an auction this desk does not run is too late', () => {
       const { desk } = deskWithMakers([]);
-      assert.throws(() => desk.submitMakerQuote(stored.record.id, {}, Date.now(), { id: 'bidder-0' }), (error: unknown) => {
-        return error instanceof LnswapError && error.token === 'QuoteSubmittedTooLate';
-      });
+      assert.throws(
+        () => desk.submitMakerQuote(stored.record.id, {}, Date.now(), { id: 'bidder-0' }),
+        (error: unknown) => {
+          return error instanceof LnswapError && error.token === 'QuoteSubmittedTooLate';
+        },
+      );
     });
   });
 }

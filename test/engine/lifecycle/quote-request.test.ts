@@ -21,7 +21,11 @@ const context: QuoteRequestContext = {
   now: NOW,
 };
 
-function invoiceOf(amountSatoshis: bigint | undefined, expirySeconds = 7200, network: 'mainnet' | 'testnet' = 'mainnet') {
+function invoiceOf(
+  amountSatoshis: bigint | undefined,
+  expirySeconds = 7200,
+  network: 'mainnet' | 'testnet' = 'mainnet',
+) {
   return makeInvoice({
     network,
     ...(amountSatoshis === undefined ? {} : { amountSatoshis }),
@@ -51,8 +55,14 @@ describe('checkQuoteRequest', () => {
   test('accepts an Ethereum request without a refund address, and a legacy Bitcoin refund address', () => {
     assert.equal(checkQuoteRequest({ market: 'ETH_LBTC', invoice }, context).refundAddress, undefined);
     const legacy = legacyRefundAddressFor('user');
-    assert.equal(checkQuoteRequest({ market: 'BTC_LBTC', invoice, refundAddress: legacy }, context).refundAddress, legacy);
-    assert.equal(checkQuoteRequest({ market: 'ETH_LBTC', invoice, refundAddress: null }, context).refundAddress, undefined);
+    assert.equal(
+      checkQuoteRequest({ market: 'BTC_LBTC', invoice, refundAddress: legacy }, context).refundAddress,
+      legacy,
+    );
+    assert.equal(
+      checkQuoteRequest({ market: 'ETH_LBTC', invoice, refundAddress: null }, context).refundAddress,
+      undefined,
+    );
   });
 
   test("a configured token's market is quoted like ETH_LBTC, in any case; without its token it is no market", () => {
@@ -67,11 +77,23 @@ describe('checkQuoteRequest', () => {
     assert.equal(request.market.onchain.tokenAddress, usdc.address);
     assert.equal(request.market.onchain.decimals, 6);
     assert.equal(refusal({ market: 'USDC_LBTC', invoice }, { ...withUsdc, catalog: KNOWN_CATALOG }), 'InvalidMarket');
-    assert.equal(refusal({ market: 'USDC_LBTC', invoice }, { ...withUsdc, offeredMarkets: ['BTC_LBTC'] }), 'InvalidMarket');
+    assert.equal(
+      refusal({ market: 'USDC_LBTC', invoice }, { ...withUsdc, offeredMarkets: ['BTC_LBTC'] }),
+      'InvalidMarket',
+    );
   });
 
   test('InvalidOrMissingQuoteRequestFields for a payload that is not the documented object', () => {
-    for (const payload of [null, 'x', [], {}, { market: 'BTC_LBTC' }, { invoice }, { market: 1, invoice }, { market: 'BTC_LBTC', invoice: '' }]) {
+    for (const payload of [
+      null,
+      'x',
+      [],
+      {},
+      { market: 'BTC_LBTC' },
+      { invoice },
+      { market: 1, invoice },
+      { market: 'BTC_LBTC', invoice: '' },
+    ]) {
       assert.equal(refusal(payload), 'InvalidOrMissingQuoteRequestFields', JSON.stringify(payload));
     }
     assert.equal(refusal({ market: 'BTC_LBTC', invoice, refundAddress: 7 }), 'InvalidOrMissingQuoteRequestFields');
@@ -86,7 +108,10 @@ describe('checkQuoteRequest', () => {
     assert.equal(refusal({ market: 'BTC_LBTC', invoice: 'lnbc1garbage', refundAddress }), 'InvalidInvoice');
     const tampered = invoice.slice(0, -8) + (invoice.endsWith('qqqqqqqq') ? 'pppppppp' : 'qqqqqqqq');
     assert.equal(refusal({ market: 'BTC_LBTC', invoice: tampered, refundAddress }), 'InvalidInvoice');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice: invoiceOf(undefined).invoice, refundAddress }), 'InvalidInvoice');
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice: invoiceOf(undefined).invoice, refundAddress }),
+      'InvalidInvoice',
+    );
   });
 
   test('InvalidMarketForInvoice when the invoice is for another network', () => {
@@ -96,16 +121,31 @@ describe('checkQuoteRequest', () => {
 
   test('InvalidRefundAddress: missing on Bitcoin, wrong network, no key hash, bad Ethereum address', () => {
     assert.equal(refusal({ market: 'BTC_LBTC', invoice }), 'InvalidRefundAddress');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice, refundAddress: refundAddressFor('user', 'testnet') }), 'InvalidRefundAddress');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice, refundAddress: scriptHashAddressFor('user') }), 'InvalidRefundAddress');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice, refundAddress: '0xf0398fad8c2aa38c476b010c269158d442730e98' }), 'InvalidRefundAddress');
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice, refundAddress: refundAddressFor('user', 'testnet') }),
+      'InvalidRefundAddress',
+    );
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice, refundAddress: scriptHashAddressFor('user') }),
+      'InvalidRefundAddress',
+    );
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice, refundAddress: '0xf0398fad8c2aa38c476b010c269158d442730e98' }),
+      'InvalidRefundAddress',
+    );
     assert.equal(refusal({ market: 'ETH_LBTC', invoice, refundAddress }), 'InvalidRefundAddress');
-    assert.equal(refusal({ market: 'ETH_LBTC', invoice, refundAddress: '0xF0398fad8c2aa38c476b010c269158d442730e98' }), 'InvalidRefundAddress');
+    assert.equal(
+      refusal({ market: 'ETH_LBTC', invoice, refundAddress: '0xF0398fad8c2aa38c476b010c269158d442730e98' }),
+      'InvalidRefundAddress',
+    );
   });
 
   test('NoQuoteProvidersAvailable and NoQuoteProvidersForTheRequestedMarket follow the active providers', () => {
     const inactive = context.providers.map((record) => ({ ...record, active: false }));
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice, refundAddress }, { providers: inactive }), 'NoQuoteProvidersAvailable');
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice, refundAddress }, { providers: inactive }),
+      'NoQuoteProvidersAvailable',
+    );
     const testnetInvoice = invoiceOf(5n, 7200, 'testnet').invoice;
     const testnetRefund = refundAddressFor('user', 'testnet');
     assert.equal(
@@ -115,13 +155,21 @@ describe('checkQuoteRequest', () => {
   });
 
   test('InvoiceExpiresTooSoon below the smallest minExpirationSeconds of the market', () => {
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice: invoiceOf(50_000n, 1799).invoice, refundAddress }), 'InvoiceExpiresTooSoon');
-    assert.doesNotThrow(() => checkQuoteRequest({ market: 'BTC_LBTC', invoice: invoiceOf(50_000n, 1800).invoice, refundAddress }, context));
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice: invoiceOf(50_000n, 1799).invoice, refundAddress }),
+      'InvoiceExpiresTooSoon',
+    );
+    assert.doesNotThrow(() =>
+      checkQuoteRequest({ market: 'BTC_LBTC', invoice: invoiceOf(50_000n, 1800).invoice, refundAddress }, context),
+    );
     // ETH_LBTC has only maker-a, which needs two hours.
     assert.equal(refusal({ market: 'ETH_LBTC', invoice: invoiceOf(50_000n, 7199).invoice }), 'InvoiceExpiresTooSoon');
     // Time passing counts: an invoice issued long ago has less time left.
     assert.equal(
-      refusal({ market: 'BTC_LBTC', invoice: invoiceOf(50_000n, 3600).invoice, refundAddress }, { now: NOW + 1_800_001 }),
+      refusal(
+        { market: 'BTC_LBTC', invoice: invoiceOf(50_000n, 3600).invoice, refundAddress },
+        { now: NOW + 1_800_001 },
+      ),
       'InvoiceExpiresTooSoon',
     );
   });
@@ -139,8 +187,17 @@ describe('checkQuoteRequest', () => {
     assert.equal(refusal({ market: 'NOPE', invoice: 'garbage' }), 'InvalidMarket');
     assert.equal(refusal({ market: 'BTC_LBTC', invoice: 'garbage' }), 'InvalidInvoice');
     assert.equal(refusal({ market: 'BTC_LBTC', invoice: testnet }), 'InvalidMarketForInvoice');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice: invoiceOf(1n, 1).invoice }, { providers: [] }), 'InvalidRefundAddress');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice: invoiceOf(1n, 1).invoice, refundAddress }, { providers: [] }), 'NoQuoteProvidersAvailable');
-    assert.equal(refusal({ market: 'BTC_LBTC', invoice: invoiceOf(1n, 1).invoice, refundAddress }), 'InvoiceExpiresTooSoon');
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice: invoiceOf(1n, 1).invoice }, { providers: [] }),
+      'InvalidRefundAddress',
+    );
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice: invoiceOf(1n, 1).invoice, refundAddress }, { providers: [] }),
+      'NoQuoteProvidersAvailable',
+    );
+    assert.equal(
+      refusal({ market: 'BTC_LBTC', invoice: invoiceOf(1n, 1).invoice, refundAddress }),
+      'InvoiceExpiresTooSoon',
+    );
   });
 });

@@ -26,7 +26,8 @@ describe('secret hashing', () => {
   test('provider names are short and plain', () => {
     assert.equal(isValidProviderName('maker-1'), true);
     assert.equal(isValidProviderName('Maker_2.eu'), true);
-    for (const name of ['', '-maker', 'maker 1', 'a'.repeat(65), 'maker/1']) assert.equal(isValidProviderName(name), false, name);
+    for (const name of ['', '-maker', 'maker 1', 'a'.repeat(65), 'maker/1'])
+      assert.equal(isValidProviderName(name), false, name);
   });
 });
 
@@ -51,9 +52,22 @@ describe('authenticateProvider', () => {
   });
 
   test('InvalidOrMissingCredentials for a wrong secret, an unknown key or a malformed payload', async () => {
-    assert.equal(await refusal(authenticateProvider(fresh.store, { apiKey, secretKey: `${secretKey}x` })), 'InvalidOrMissingCredentials');
-    assert.equal(await refusal(authenticateProvider(fresh.store, { apiKey: 'unknown', secretKey })), 'InvalidOrMissingCredentials');
-    for (const payload of [null, [], { apiKey }, { secretKey }, { apiKey: 1, secretKey }, { apiKey: '', secretKey: '' }]) {
+    assert.equal(
+      await refusal(authenticateProvider(fresh.store, { apiKey, secretKey: `${secretKey}x` })),
+      'InvalidOrMissingCredentials',
+    );
+    assert.equal(
+      await refusal(authenticateProvider(fresh.store, { apiKey: 'unknown', secretKey })),
+      'InvalidOrMissingCredentials',
+    );
+    for (const payload of [
+      null,
+      [],
+      { apiKey },
+      { secretKey },
+      { apiKey: 1, secretKey },
+      { apiKey: '', secretKey: '' },
+    ]) {
       assert.equal(await refusal(authenticateProvider(fresh.store, payload)), 'InvalidOrMissingCredentials');
     }
   });
@@ -64,7 +78,9 @@ describe('authenticateProvider', () => {
     await authenticateProvider(fresh.store, { apiKey: issued.credential.apiKey, secretKey: issued.secretKey });
     assert.equal(await fresh.store.revokeProviderCredential('maker-2', 2000), true);
     assert.equal(
-      await refusal(authenticateProvider(fresh.store, { apiKey: issued.credential.apiKey, secretKey: issued.secretKey })),
+      await refusal(
+        authenticateProvider(fresh.store, { apiKey: issued.credential.apiKey, secretKey: issued.secretKey }),
+      ),
       'InvalidOrMissingCredentials',
     );
   });

@@ -32,7 +32,11 @@ test('startPeriodicTask runs at once, repeats, never overlaps, reports failures 
 
 test('startPeriodicTask waits firstRunAfterMs before the first run', async () => {
   let runs = 0;
-  const task = startPeriodicTask(async () => void (runs += 1), { intervalMs: 1000, firstRunAfterMs: 40, onError: () => {} });
+  const task = startPeriodicTask(async () => void (runs += 1), {
+    intervalMs: 1000,
+    firstRunAfterMs: 40,
+    onError: () => {},
+  });
   await sleep(15);
   assert.equal(runs, 0);
   await sleep(60);

@@ -17,5 +17,8 @@ test('presenceCorrections aligns the active flags of providers with credentials 
     deactivate: ['gone'],
     activate: ['back'],
   });
-  assert.deepEqual(presenceCorrections(providers, credentials, new Set(['serving', 'gone'])), { deactivate: [], activate: [] });
+  assert.deepEqual(presenceCorrections(providers, credentials, new Set(['serving', 'gone'])), {
+    deactivate: [],
+    activate: [],
+  });
 });

@@ -26,6 +26,9 @@ test('a database migrated by a newer lnswap is refused', () => {
 test('each dialect lists its versions once each, ascending', () => {
   for (const migrations of [SQLITE_MIGRATIONS, POSTGRES_MIGRATIONS]) {
     const versions = migrations.map((migration) => migration.version);
-    assert.deepStrictEqual(versions, [...new Set(versions)].sort((left, right) => left - right));
+    assert.deepStrictEqual(
+      versions,
+      [...new Set(versions)].sort((left, right) => left - right),
+    );
   }
 });

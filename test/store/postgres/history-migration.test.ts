@@ -24,28 +24,34 @@ after(async () => {
   await old?.drop();
 });
 
-test('a PostgreSQL database of the first schema keeps its history, without causes, and records them from then on', {
-  skip: skipReason('postgres'),
-}, async () => {
-  const store = await openStore(old!.url);
-  try {
-    assert.deepStrictEqual(await store.getOrderHistory(funded.id), [
-      { state: 'WaitingForFundingTx', at: 20 },
-      { state: 'Funded', at: 30 },
-    ]);
-    assert.ok(await store.transitionOrder({
-      orderId: funded.id,
-      from: 'Funded',
-      to: 'Complete',
-      at: 40,
-      cause: MOVE_CAUSE,
-    }));
-    assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), {
-      state: 'Complete',
-      at: 40,
-      cause: MOVE_CAUSE,
-    });
-  } finally {
-    await store.close();
-  }
-});
+test(
+  'a PostgreSQL database of the first schema keeps its history, without causes, and records them from then on',
+  {
+    skip: skipReason('postgres'),
+  },
+  async () => {
+    const store = await openStore(old!.url);
+    try {
+      assert.deepStrictEqual(await store.getOrderHistory(funded.id), [
+        { state: 'WaitingForFundingTx', at: 20 },
+        { state: 'Funded', at: 30 },
+      ]);
+      assert.ok(
+        await store.transitionOrder({
+          orderId: funded.id,
+          from: 'Funded',
+          to: 'Complete',
+          at: 40,
+          cause: MOVE_CAUSE,
+        }),
+      );
+      assert.deepStrictEqual((await store.getOrderHistory(funded.id)).at(-1), {
+        state: 'Complete',
+        at: 40,
+        cause: MOVE_CAUSE,
+      });
+    } finally {
+      await store.close();
+    }
+  },
+);

@@ -16,11 +16,7 @@ export interface OpenApi {
   close(): Promise<void>;
 }
 
-export async function openApi(
-  kind: StoreKind,
-  seed: Seed,
-  logger?: FastifyServerOptions['logger'],
-): Promise<OpenApi> {
+export async function openApi(kind: StoreKind, seed: Seed, logger?: FastifyServerOptions['logger']): Promise<OpenApi> {
   const fresh = await openFreshStore(kind);
   try {
     await seedStore(fresh.store, seed);
@@ -49,7 +45,11 @@ export function assertJson(response: LightMyRequestResponse, expected: unknown):
 
 /** A refusal: the status and the bare token as text, no quotes, no newline. */
 export function assertToken(response: LightMyRequestResponse, status: number, token: string): void {
-  assert.equal(response.statusCode, status, `expected ${status} ${token}, got ${response.statusCode}: ${response.body}`);
+  assert.equal(
+    response.statusCode,
+    status,
+    `expected ${status} ${token}, got ${response.statusCode}: ${response.body}`,
+  );
   assert.equal(response.headers['content-type'], TEXT_TYPE);
   assert.equal(response.body, token);
 }

@@ -94,7 +94,9 @@ export function esploraBlock(chain: BitcoinTestChain, block: ChainBlock) {
     tx_count: block.txs.length,
     size: header.byteLength(),
     weight: block.txs.reduce((sum, tx) => sum + tx.weight(), 320),
-    merkle_root: Buffer.from(header.merkleRoot ?? []).reverse().toString('hex'),
+    merkle_root: Buffer.from(header.merkleRoot ?? [])
+      .reverse()
+      .toString('hex'),
     previousblockhash: chain.blockAtHeight(block.height - 1)?.hash ?? null,
     mediantime: header.timestamp,
     nonce: header.nonce,
@@ -163,7 +165,9 @@ export function coreBlock(chain: BitcoinTestChain, block: ChainBlock, verbosity:
     confirmations: chain.tipHeight - block.height + 1,
     height: block.height,
     version: header.version,
-    merkleroot: Buffer.from(header.merkleRoot ?? []).reverse().toString('hex'),
+    merkleroot: Buffer.from(header.merkleRoot ?? [])
+      .reverse()
+      .toString('hex'),
     time: header.timestamp,
     mediantime: header.timestamp,
     nonce: header.nonce,
@@ -174,7 +178,13 @@ export function coreBlock(chain: BitcoinTestChain, block: ChainBlock, verbosity:
     tx:
       verbosity >= 2
         ? block.txs.map((tx, index) => {
-            const { blockhash: _hash, confirmations: _c, time: _t, blocktime: _bt, ...inBlock } = coreTx(chain, { tx, block, index });
+            const {
+              blockhash: _hash,
+              confirmations: _c,
+              time: _t,
+              blocktime: _bt,
+              ...inBlock
+            } = coreTx(chain, { tx, block, index });
             return inBlock;
           })
         : block.txs.map((tx) => tx.getId()),

@@ -26,7 +26,13 @@ export const redeemScript = buildHtlcRedeemScript({
   refundableAtBlockHeight: 612_183,
 });
 
-export const FIRST_FUND: OrderTransaction = { type: 'FUND', id: 'aa'.repeat(32), amount: 20_000n, outputIndex: 1, blockHeight: 612_010 };
+export const FIRST_FUND: OrderTransaction = {
+  type: 'FUND',
+  id: 'aa'.repeat(32),
+  amount: 20_000n,
+  outputIndex: 1,
+  blockHeight: 612_010,
+};
 export const SECOND_FUND: OrderTransaction = { type: 'FUND', id: 'bb'.repeat(32), amount: 15_590n, outputIndex: 0 };
 
 export function bitcoinOrder(overrides: Partial<OrderRecord> = {}): OrderRecord {
@@ -61,7 +67,9 @@ export function ethereumOrder(overrides: Partial<OrderRecord> = {}): OrderRecord
     amount: 499_500_000_000_000_000n,
     payToAddress: SWAP_CONTRACT,
     htlc: { refundableAtBlockHeight: 9_230_240 },
-    transactions: [{ type: 'FUND', id: `0x${'cc'.repeat(32)}`, amount: 499_500_000_000_000_000n, blockHeight: 9_229_990 }],
+    transactions: [
+      { type: 'FUND', id: `0x${'cc'.repeat(32)}`, amount: 499_500_000_000_000_000n, blockHeight: 9_229_990 },
+    ],
     ...overrides,
   };
 }

@@ -72,7 +72,10 @@ export class RedshiftHttpClient {
     const response = await fetch(`${this.apiBase}${path}`);
     const body = await response.text();
     if (response.status < 200 || response.status >= 300) {
-      throw Object.assign(new Error(`Request failed with status code ${response.status}`), { status: response.status, body });
+      throw Object.assign(new Error(`Request failed with status code ${response.status}`), {
+        status: response.status,
+        body,
+      });
     }
     try {
       return JSON.parse(body) as unknown;

@@ -22,14 +22,19 @@ export class RawPollingSession {
 
   /** Opens an engine.io session and joins `namespace`. */
   static async connect(baseUrl: string, namespace: string): Promise<RawPollingSession> {
-    const response = await fetch(`${baseUrl}/socket.io/?EIO=4&transport=polling`, { signal: AbortSignal.timeout(WAIT_MS) });
+    const response = await fetch(`${baseUrl}/socket.io/?EIO=4&transport=polling`, {
+      signal: AbortSignal.timeout(WAIT_MS),
+    });
     const body = await response.text();
     if (!body.startsWith('0')) throw new Error(`unexpected engine.io handshake: ${body}`);
     const { sid } = JSON.parse(body.slice(1)) as { sid: string };
     const session = new RawPollingSession(`${baseUrl}/socket.io/?EIO=4&transport=polling&sid=${sid}`, namespace);
     await session.post(`40${namespace},`);
-    const joined = await session.receive((packet) => packet.startsWith(`40${namespace},`) || packet.startsWith(`44${namespace},`));
-    if (joined === undefined || !joined.startsWith('40')) throw new Error(`could not join ${namespace}: ${joined ?? session.closedBy}`);
+    const joined = await session.receive(
+      (packet) => packet.startsWith(`40${namespace},`) || packet.startsWith(`44${namespace},`),
+    );
+    if (joined === undefined || !joined.startsWith('40'))
+      throw new Error(`could not join ${namespace}: ${joined ?? session.closedBy}`);
     return session;
   }
 
