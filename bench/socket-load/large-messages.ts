@@ -53,10 +53,10 @@ export async function runLargeMessageFlood(): Promise<string> {
   const directory = join(CACHE_DIR, 'socket-flood');
   rmSync(directory, { recursive: true, force: true });
   mkdirSync(directory, { recursive: true });
-  const instance = forkEntry('instance.ts', [`sqlite:${join(directory, 'lnswap.sqlite')}`, '100']);
+  const instance = forkEntry('instance', [`sqlite:${join(directory, 'lnswap.sqlite')}`, '100']);
   try {
     const { url } = await nextMessage<InstanceReady>(instance, 'ready');
-    const flooder = forkEntry('flooder.ts', [
+    const flooder = forkEntry('flooder', [
       url,
       String(connections),
       String(MESSAGE_BYTES),

@@ -1,17 +1,16 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../settings.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const HERE = join(PROJECT_ROOT, 'bench', 'socket-load');
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** Entries run in the caller's form: TypeScript through tsx for the bench, JavaScript under build/ for `npm test`. */
+const TYPESCRIPT = import.meta.url.endsWith('.ts');
 
-/** A TypeScript entry of this folder in its own Node process, with an IPC channel; stderr shared with the bench. */
-export function forkEntry(
-  entry: 'instance.ts' | 'subscribers.ts' | 'flooder.ts',
-  args: readonly string[],
-): ChildProcess {
-  return fork(join(HERE, entry), [...args], {
-    execArgv: ['--import', 'tsx'],
+/** An entry of this folder in its own Node process, with an IPC channel; stderr shared with the bench. */
+export function forkEntry(entry: 'instance' | 'subscribers' | 'flooder', args: readonly string[]): ChildProcess {
+  return fork(join(HERE, `${entry}${TYPESCRIPT ? '.ts' : '.js'}`), [...args], {
+    execArgv: TYPESCRIPT ? ['--import', 'tsx'] : [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }
@@ -35,7 +34,7 @@ export function nextMessage<T extends { type: string }>(child: ChildProcess, typ
 }
 
 function entryName(child: ChildProcess): string {
-  return child.spawnargs.find((arg) => arg.endsWith('.ts')) ?? 'child';
+  return child.spawnargs.find((arg) => /\.[jt]s$/.test(arg)) ?? 'child';
 }
 
 /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */

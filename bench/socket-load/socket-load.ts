@@ -103,7 +103,7 @@ async function followOrders(
   const rssBeforeMegabytes = residentMegabytes(instance.pid!);
   const share = Math.ceil(orders.length / settings.subscriberProcesses);
   const loaders = Array.from({ length: settings.subscriberProcesses }, (_, index) =>
-    forkEntry('subscribers.ts', [url, String(index * share)]),
+    forkEntry('subscribers', [url, String(index * share)]),
   );
   try {
     const subscribed = loaders.map((child) =>
@@ -176,7 +176,7 @@ export async function loadOneStore(
   log: (message: string) => void,
 ): Promise<StoreLoadResult> {
   const databaseUrl = await freshDatabase(kind, settings);
-  const instance = forkEntry('instance.ts', [databaseUrl, String(settings.quoteDeadlineMs)]);
+  const instance = forkEntry('instance', [databaseUrl, String(settings.quoteDeadlineMs)]);
   instance.on('error', (error) => log(`instance: ${error.message}`));
   try {
     const ready = await nextMessage<InstanceReady>(instance, 'ready');

@@ -92,7 +92,12 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     };
     assert.equal(order.state, 'Complete');
     assert.equal(paymentHash, order.paymentHash, 'the preimage shown is the proof of payment');
-    assert.match((await page.textContent('.wallet-step[data-hash]')) ?? '', /Funding: \d+ confirmations?/);
+    // The page polls its wallet for the receipt on its own clock: the service may see the block first.
+    await page.waitForFunction(
+      "/Funding: \\d+ confirmations?/.test(document.querySelector('.wallet-step[data-hash]')?.textContent ?? '')",
+      undefined,
+      { timeout: 10_000 },
+    );
     await waitFor(() => printedInvoices().length >= 3, 'a fresh invoice once one has its order');
 
     // The same invoice again: the service refuses (SwapAlreadyInProgress), and the page says so in a sentence.

@@ -27,7 +27,7 @@ describe('200 connections from 200 addresses flooding ~2 MiB messages', () => {
     'a bystander is still answered within 1 s (p99), and no flood message is served',
     { timeout: 60_000 },
     async (t) => {
-      const flooder = forkEntry('flooder.ts', [
+      const flooder = forkEntry('flooder', [
         harness.service.url,
         String(CONNECTIONS),
         String(MESSAGE_BYTES),
