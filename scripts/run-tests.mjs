@@ -1,5 +1,5 @@
-// Runs every test file under test/, each in its own Node process, as `node --test` would, and prints each file's
-// output whole once it ends. The tests run as JavaScript: esbuild first transpiles src/, test/, bench/, scripts/ and
+// Runs every test file under test/, heavy ones each in its own Node process and light ones several to a process
+// (scripts/test-group.mjs), and prints each process's output whole once it ends. The tests run as JavaScript: esbuild first transpiles src/, test/, bench/, scripts/ and
 // examples/ into build/ (half a second, types stripped as tsx strips them; tsc checks them beside), since a file
 // loaded through tsx costs about a CPU second more to start, and so does every program it starts. Files named *.exclusive.test.ts disrupt what other tests rely on (they restart
 // PostgreSQL): they run in a pass of their own, one at a time, before the others. The closing lines add up every
@@ -92,9 +92,60 @@ function transpiledPath(file) {
   return join(BUILD_DIRECTORY, file.replace(/\.ts$/, '.js'));
 }
 
-/** A test file run directly prints TAP and its own summary counts, and exits 1 when a test failed. */
-async function runTestFile(file) {
-  const result = await runBuffered(process.execPath, ['--enable-source-maps', transpiledPath(file)]);
+/**
+ * Light files of these folders run several to a process (scripts/test-group.mjs): they start no chain, browser or
+ * demo, and most of their CPU was loading the modules they share. Measured: a file that starts the service spends
+ * about a CPU second loading it, more than many such files spend testing.
+ */
+const GROUPED_FOLDERS = [
+  'domain',
+  'wire',
+  'api',
+  'ws',
+  'store',
+  'engine',
+  'snapshot',
+  'provider',
+  'client',
+  'architecture',
+].map((folder) => join('test', folder));
+/** A file runs in a group when its recorded wall time is at most this; a group holds at most GROUP_SECONDS of them. */
+const LIGHT_SECONDS = 4;
+const GROUP_SECONDS = 10;
+
+/**
+ * What runs in one process: a file alone, or a group of light files of one folder. Groups are filled longest first
+ * up to GROUP_SECONDS of recorded time, so they stay shorter than the longest files and the pass stays balanced.
+ */
+function runUnits(files, durations) {
+  const units = [];
+  const groups = new Map();
+  for (const file of files) {
+    const folder = GROUPED_FOLDERS.find((dir) => file.startsWith(`${dir}${sep}`));
+    const seconds = durations[file];
+    if (folder === undefined || seconds === undefined || seconds > LIGHT_SECONDS) {
+      units.push({ name: file, files: [file], seconds: seconds ?? Number.POSITIVE_INFINITY });
+      continue;
+    }
+    const open = groups.get(folder);
+    if (open !== undefined && open.seconds + seconds <= GROUP_SECONDS) {
+      open.files.push(file);
+      open.seconds += seconds;
+      continue;
+    }
+    const group = { name: folder, files: [file], seconds };
+    groups.set(folder, group);
+    units.push(group);
+  }
+  for (const unit of units) if (unit.files.length > 1) unit.name = `${unit.name} (${unit.files.join(' ')})`;
+  return units.sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+}
+
+/** A test file (or a group of them) run directly prints TAP and its summary counts, and exits 1 when a test failed. */
+async function runUnit({ files }) {
+  const args =
+    files.length === 1 ? [transpiledPath(files[0])] : [join('scripts', 'test-group.mjs'), ...files.map(transpiledPath)];
+  const result = await runBuffered(process.execPath, ['--enable-source-maps', ...args]);
   const counts = {};
   for (const line of result.output.split('\n')) {
     const match = SUMMARY_LINE.exec(line.trim());
@@ -111,14 +162,14 @@ function printResult(kind, name, { status, output, seconds }) {
   process.stdout.write(`# ${kind} ${name}\n${output}# ${kind} ${name} ${verdict} in ${seconds.toFixed(1)} s\n`);
 }
 
-/** Runs the files `concurrency` at a time in the given order; prints each file's output when it ends. */
-async function runPass(files, concurrency) {
-  const queue = [...files];
+/** Runs the units `concurrency` at a time in the given order; prints each one's output when it ends. */
+async function runPass(units, concurrency) {
+  const queue = [...units];
   const results = [];
   const worker = async () => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-      const result = { file, ...(await runTestFile(file)) };
-      printResult('file', file, result);
+    for (let unit = queue.shift(); unit !== undefined; unit = queue.shift()) {
+      const result = { file: unit.name, files: unit.files, ...(await runUnit(unit)) };
+      printResult('file', unit.name, result);
       results.push(result);
     }
   };
@@ -168,24 +219,30 @@ const files = longestFirst(chosen, durations);
 // it from the shared pass.
 const results = [
   ...(await runPass(
-    files.filter((file) => file.endsWith(EXCLUSIVE)),
+    files.filter((file) => file.endsWith(EXCLUSIVE)).map((file) => ({ name: file, files: [file] })),
     1,
   )),
   ...(await runPass(
-    files.filter((file) => !file.endsWith(EXCLUSIVE)),
+    runUnits(
+      files.filter((file) => !file.endsWith(EXCLUSIVE)),
+      durations,
+    ),
     SHARED_CONCURRENCY,
   )),
 ];
 const checkResults = await checks;
 
 if (recordDurations) {
-  for (const { file, seconds } of results) durations[file] = Math.round(seconds * 10) / 10;
+  // A group's time is its files' together: each file keeps the time it had when it last ran alone.
+  for (const { files: run, seconds } of results)
+    if (run.length === 1) durations[run[0]] = Math.round(seconds * 10) / 10;
   const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
 const failed = [...checkResults, ...results].filter(({ status }) => status !== 0);
-process.stdout.write(`# ${results.length} files, ${checkResults.length} checks\n`);
+const fileCount = results.reduce((sum, { files: run }) => sum + run.length, 0);
+process.stdout.write(`# ${fileCount} files in ${results.length} processes, ${checkResults.length} checks\n`);
 for (const { file, name } of failed) process.stdout.write(`# FAILED: ${file ?? name}\n`);
 for (const count of COUNTS) {
   const total = results.reduce((sum, { counts }) => sum + (counts[count] ?? 0), 0);
