@@ -11,7 +11,13 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
-import { cancelOrderTypedData } from '../../src/domain/cancel-order.js';
+import { randomUUID } from 'node:crypto';
+import {
+  cancelOrderTypedData,
+  createLnswapClient,
+  ethereumRefundTransaction,
+  UnsafeFundingDetails,
+} from '../../src/client/index.js';
 import { readEthereumSlot } from '../../src/provider/ethereum/ethereum-claim.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
@@ -234,16 +240,35 @@ describe(
         });
         assert.equal(await world.orderState(swap.orderId), 'Funded', "a stranger's cancel moves nothing");
 
+        // The funder's cancel through the client library, signed as a wallet signs typed data.
+        const funder = user().address;
+        const chainId = await world.anvil.publicClient.getChainId();
+        const signature = await world.anvil.wallet(user()).signTypedData({
+          account: user(),
+          ...cancelOrderTypedData(swap.orderId, funder, { chainId, verifyingContract: world.contract }),
+        });
+        const client = createLnswapClient({ url: world.harness.service.url, transports: ['websocket'] });
         const askedAt = Date.now();
-        assert.deepEqual(await requestCancel(swap.orderId), { success: true });
-        const acked = Date.now() - askedAt;
-        assert.equal(await world.orderState(swap.orderId), 'WaitingForRefundTx', 'refund details answer at the ack');
+        try {
+          await client.requestCancel(swap.orderId, funder, signature);
+          const acked = Date.now() - askedAt;
+          assert.equal(await world.orderState(swap.orderId), 'WaitingForRefundTx', 'the refund is there at the ack');
+          const refund = await client.requestRefundDetails(swap.orderId, funder);
+          const call = ethereumRefundTransaction(swap.orderId, refund, funder);
+          assert.equal(call.to.toLowerCase(), world.contract.toLowerCase());
+          assert.throws(() => ethereumRefundTransaction(swap.orderId, refund), UnsafeFundingDetails);
+          assert.throws(() => ethereumRefundTransaction(swap.orderId, refund, stranger.address), UnsafeFundingDetails);
+          assert.throws(() => ethereumRefundTransaction(randomUUID(), refund, funder), UnsafeFundingDetails);
+          t.diagnostic(`cancel acknowledged ${acked} ms after it was sent`);
+        } finally {
+          client.close();
+        }
         const { refunded, details } = await refundAsRedshiftWallet(swap.orderId);
         const back = Date.now() - askedAt;
         assert.equal(details.type, 'CooperativeRefund');
         assert.equal(refunded, swap.amount, "the user's whole funding back");
         assert.ok(back < 10_000, `the user's money back ${back} ms after the cancel`);
-        t.diagnostic(`cancel: acknowledged in ${acked} ms, the user's money back ${back} ms after asking`);
+        t.diagnostic(`cancel: the user's money back ${back} ms after asking`);
         await untilState(world, swap.orderId, 'Refunded');
         assert.equal(world.payments.sendAttempts.get(swap.invoice.paymentHash), undefined, 'never paid');
       } finally {
