@@ -238,6 +238,16 @@ describe(
           success: false,
           message: 'InvalidCancelSignature',
         });
+        assert.deepEqual(await requestCancel(randomUUID()), { success: false, message: 'OrderNotFound' });
+        const socket = await world.harness.connect('/user/v1');
+        try {
+          assert.deepEqual(await request(socket, 'requestCancel', { orderId: swap.orderId, funder: user().address }), {
+            success: false,
+            message: 'InvalidOrMissingCancelFields',
+          });
+        } finally {
+          socket.close();
+        }
         assert.equal(await world.orderState(swap.orderId), 'Funded', "a stranger's cancel moves nothing");
 
         // The funder's cancel through the client library, signed as a wallet signs typed data.
