@@ -32,8 +32,9 @@ export async function payInvoice(
     }
     const end = await client.waitForState(quote.orderId, ['Complete', 'WaitingForRefundTx']);
     if (end.state === 'Complete' && end.preimage !== undefined) return { preimage: end.preimage };
-    const refund = await client.requestRefundDetails(quote.orderId, wallet.account.address);
-    const refundTxId = await wallet.sendTransaction(ethereumRefundTransaction(quote.orderId, refund));
+    const funder = wallet.account.address;
+    const refund = await client.requestRefundDetails(quote.orderId, funder);
+    const refundTxId = await wallet.sendTransaction(ethereumRefundTransaction(quote.orderId, refund, funder));
     await chain.waitForTransactionReceipt({ hash: refundTxId });
     return { refundTxId };
   } finally {

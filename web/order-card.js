@@ -5,6 +5,15 @@ import qrcode from '/assets/qrcode.mjs';
 import { copyable, formatDuration, getJson, h, plainField, timeElement } from './dom.js';
 import { amountLeft, bitcoinUri, ethereumChainId, ethereumUri } from './payment-uri.js';
 
+/** What a slot whose refund the provider signed away says: `refundCooperative` pays the funder, whoever sends it. */
+const REFUND_NOW =
+  'Refund now: the provider gave this order up. Send this call from any address; the contract pays the funding address.';
+const COOPERATIVE_CALL_LABEL = 'Refund call data (refundCooperative), sent from any address';
+
+function isCooperative(refund) {
+  return refund.type === 'CooperativeRefund';
+}
+
 const AWAITING_FUNDS = new Set(['WaitingForFundingTx', 'PartiallyFunded']);
 const REFUNDING = new Set([
   'WaitingForRefundTx',
@@ -240,7 +249,9 @@ export class OrderCard {
         { class: 'fields' },
         plainField('Refundable balance of your slot', `${refund.refundableBalance} ${order.onchainTicker}`),
         copyable('Contract (to), for your slot', refund.details.to),
-        copyable('Refund call data, sent from your address', refund.details.data),
+        isCooperative(refund)
+          ? copyable(COOPERATIVE_CALL_LABEL, refund.details.data)
+          : copyable('Refund call data, sent from your address', refund.details.data),
       ),
     ];
   }
@@ -251,6 +262,7 @@ export class OrderCard {
   }
 
   #slotWhen(refund) {
+    if (isCooperative(refund)) return REFUND_NOW;
     return this.#remaining(refund) === undefined ? 'The operator refunds this slot.' : this.#refundableIn(refund);
   }
 
@@ -258,6 +270,7 @@ export class OrderCard {
     if (order.state === 'WaitingForRefundTxConfirmation') {
       return 'The refund transaction is sent; it counts once confirmed.';
     }
+    if (isCooperative(refund)) return REFUND_NOW;
     return this.#remaining(refund) === undefined ? 'The operator started this refund.' : this.#refundableIn(refund);
   }
 
@@ -424,7 +437,10 @@ export class OrderCard {
     const when = this.#when(refund, order);
     const fields =
       details.to !== undefined
-        ? [copyable('Contract (to)', details.to), copyable('Refund call data', details.data)]
+        ? [
+            copyable('Contract (to)', details.to),
+            copyable(isCooperative(refund) ? COOPERATIVE_CALL_LABEL : 'Refund call data', details.data),
+          ]
         : [
             details.refundAddress === undefined ? undefined : copyable('Refund address', details.refundAddress),
             copyable('Redeem script', details.redeemScript),

@@ -13,6 +13,8 @@ import {
   isEthereumAddress,
 } from '../domain/ethereum.js';
 import { parseDecimalAmount } from '../domain/amounts.js';
+import { decodeRefundCooperativeCalldata, isCooperativeRefundSignature } from '../domain/cooperative-refund.js';
+import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { FundingDetailsView, RefundView } from '../wire/response-shapes.js';
 
 const ETHER_DECIMALS = 18;
@@ -77,13 +79,30 @@ export function fundingTransactions(
 }
 
 /**
- * The refund of the sender's slot from the refund details (`requestRefundDetails` or `GET /api/orders/:id/refund`,
- * with `funder` for that slot's figures): `refund(orderUUID)` on the swap contract, sendable from the funder's
- * account once the chain is at `refundableAtBlockHeight` (`blocksRemaining` 0).
+ * The refund of a slot from the refund details (`requestRefundDetails` or `GET /api/orders/:id/refund`, with
+ * `funder` for that slot's figures): `refund(orderUUID)` on the swap contract, sendable from the funder's account
+ * once the chain is at `refundableAtBlockHeight` (`blocksRemaining` 0); for a `CooperativeRefund`,
+ * `refundCooperative(orderUUID, funder, signature)`, sendable at once from any account, which must name this order
+ * and `funder` (required then: the wallet's own account) with a signature in the one form the contract takes.
  */
-export function ethereumRefundTransaction(orderId: string, refund: RefundView): EthereumTransaction {
+export function ethereumRefundTransaction(orderId: string, refund: RefundView, funder?: string): EthereumTransaction {
   const { details } = refund;
   if (!('to' in details)) throw new UnsafeFundingDetails('a Bitcoin order is refunded with a Bitcoin transaction');
+  if (refund.type === 'CooperativeRefund') {
+    if (funder === undefined || !isEthereumAddress(funder)) {
+      throw new UnsafeFundingDetails('a cooperative refund is checked against its funder: pass the funding account');
+    }
+    const call = decodeRefundCooperativeCalldata(details.data as Hex);
+    if (call === undefined) throw new UnsafeFundingDetails('the refund data is not refundCooperative');
+    if (call.orderUUID !== orderIdToBytes16(orderId).toLowerCase()) {
+      throw new UnsafeFundingDetails("the refund is not this order's refund");
+    }
+    if (call.funder !== funder.toLowerCase()) throw new UnsafeFundingDetails('the refund pays another funder');
+    if (!isCooperativeRefundSignature(call.signature)) {
+      throw new UnsafeFundingDetails('the refund signature is not in the form the contract takes');
+    }
+    return transaction({ to: details.to, data: details.data, value: '0' }, 'the refund');
+  }
   const expected = encodeRefundCalldata(orderId);
   if (details.data.toLowerCase() !== expected) throw new UnsafeFundingDetails("the refund is not this order's refund");
   return transaction({ to: details.to, data: details.data, value: '0' }, 'the refund');

@@ -33,6 +33,7 @@ export {
   type BitcoinRefundOptions,
   type HtlcForm,
 } from './bitcoin-refund-psbt.js';
+export { cancelOrderTypedData } from '../domain/cancel-order.js';
 export { ServiceRefusal, ServiceTimeout } from './service-refusal.js';
 export { ServiceAnswerUnreadable } from './service-answer-unreadable.js';
 export type { ShapeFault } from './shape-check.js';

@@ -68,6 +68,7 @@ export function createLnswapClient(options: LnswapClientOptions): LnswapClient {
     requestQuote: (request) => userSocket().requestQuote(request),
     requestMarketRequirements: () => userSocket().requestMarketRequirements(),
     requestRefundDetails: (orderId, funder) => userSocket().requestRefundDetails(orderId, funder),
+    requestCancel: (orderId, funder, signature) => userSocket().requestCancel(orderId, funder, signature),
     broadcastTransaction: (onchainTicker, signedTxHex) => userSocket().broadcastTransaction(onchainTicker, signedTxHex),
     subscribeToOrderState: (orderId, onState, subscription) =>
       userSocket().subscribeToOrderState(orderId, onState, subscription),

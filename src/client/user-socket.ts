@@ -77,6 +77,12 @@ export interface UserSocket {
   requestQuote(request: QuoteRequest): Promise<FundingDetailsView>;
   /** `requestMarketRequirements`: as `GET /api/markets/requirements`. */
   requestMarketRequirements(): Promise<MarketRequirementsView[]>;
+  /**
+   * `requestCancel`: asks the winning provider to give up an Ethereum order (docs/websocket.md); `signature` is the
+   * funder's signature of `cancelOrderTypedData`. Resolves once the refunds are signed away (the refund details then
+   * answer `CooperativeRefund`); rejects with `ServiceRefusal` `PaymentInProgress` when a payment is under way.
+   */
+  requestCancel(orderId: string, funder: string, signature: string): Promise<void>;
   /** `requestRefundDetails`: as `GET /api/orders/:id/refund[?funder=]`. */
   requestRefundDetails(orderId: string, funder?: string): Promise<RefundView>;
   /** `broadcastTransaction`: sends a signed transaction (hex) to the network of `onchainTicker`; its id. */
@@ -193,6 +199,9 @@ export function connectUserSocket(options: UserSocketOptions): UserSocket {
         await ask('requestRefundDetails', funder === undefined ? { orderId } : { orderId, funder }),
         'the requestRefundDetails answer',
       ),
+    requestCancel: async (orderId, funder, signature) => {
+      await ask('requestCancel', { orderId, funder, signature });
+    },
     broadcastTransaction: async (onchainTicker, signedTxHex) =>
       readBroadcastAnswer(await ask('broadcastTransaction', { onchainTicker, signedTxHex })).txId,
     async subscribeToOrderState(orderId, onState, subscription = {}) {

@@ -193,7 +193,7 @@ export async function startLiveSwaps(
       "straight to the demo's simulated payee, which settles it with the preimage; no Lightning network is involved",
   );
   printer.note(
-    `an ${ETHER_MARKET} swap for each provider, one refunded (its payee refuses the payment), one paid in ` +
+    `an ${ETHER_MARKET} swap for each provider, one refunded (its payee refuses the payment: the provider signs the refund away and the user has it back at once), one paid in ` +
       `${token.ticker}; then one every ${SWAP_INTERVAL_MS / 1000} s`,
   );
   const providers: DemoProvider[] = [];

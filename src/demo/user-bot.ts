@@ -1,4 +1,4 @@
-import { publicActions, type Hex } from 'viem';
+import { formatEther, publicActions, type Hex } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import { call, connectBotSocket } from './bot-socket.js';
@@ -44,8 +44,9 @@ const FINAL_STATES = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
 /**
  * One user of the real /user/v1 protocol paying an invoice with ether or a token: asks for a quote, follows the
  * order, signs and sends the exact transactions the quote gives (a token's approval, mined, then the funding
- * call), and takes the coins back with the contract's
- * refund once the order waits for it. Resolves with the order's final state.
+ * call), and takes the coins back once the order waits for its refund: at once with `details.data` of the refund
+ * details when the provider signed the refund away (`CooperativeRefund`), with the contract's `refund` otherwise.
+ * Resolves with the order's final state.
  */
 export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<string> {
   const socket = await connectBotSocket(swap.url, '/user/v1');
@@ -59,7 +60,10 @@ export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<
         if (change.orderId !== quote.orderId) return;
         swap.onState(change);
         if (change.state === 'WaitingForRefundTx') {
-          refund(swap, unsignedFundingTx.to, quote.orderId).catch((error: unknown) => reject(error as Error));
+          const ether = unsignedApprovalTx === undefined;
+          takeBack(swap, socket, unsignedFundingTx.to, quote.orderId, ether).catch((error: unknown) =>
+            reject(error as Error),
+          );
         }
         if (FINAL_STATES.has(change.state)) resolve(change.state);
       });
@@ -85,6 +89,44 @@ export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<
   } finally {
     signal.removeEventListener('abort', onAbort);
     socket.close();
+  }
+}
+
+interface RefundDetails {
+  readonly type: string;
+  readonly details: { to: Hex; data: Hex };
+}
+
+/**
+ * The user's refund: the provider's signed one (`refundCooperative`, sent now from the user's wallet, its balance
+ * printed once it is mined), or the timelock's.
+ */
+async function takeBack(
+  swap: UserSwap,
+  socket: Parameters<typeof call>[0],
+  contractAddress: Hex,
+  orderId: string,
+  ether: boolean,
+): Promise<void> {
+  const funder = swap.wallet.account.address;
+  const answer = (await call(socket, 'requestRefundDetails', { orderId, funder })) as RefundDetails;
+  if (answer.type !== 'CooperativeRefund') return refund(swap, contractAddress, orderId);
+  const startedAt = Date.now();
+  const chain = swap.wallet.extend(publicActions);
+  const hash = await swap.transact(async () => {
+    const sent = await send(swap.wallet, { ...answer.details, value: '0' });
+    const receipt = await chain.waitForTransactionReceipt({ hash: sent });
+    if (receipt.status !== 'success') throw new Error(`the cooperative refund ${sent} reverted`);
+    return sent;
+  });
+  swap.report(
+    orderId,
+    `user: the provider signed the refund away, takes the coins back at once (refundCooperative), tx ${hash}, ` +
+      `mined ${Date.now() - startedAt} ms later`,
+  );
+  if (ether) {
+    const balance = await chain.getBalance({ address: funder });
+    swap.report(orderId, `user: balance back to ${formatEther(balance)} ${swap.ticker}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { encodeFunctionData, recoverTypedDataAddress, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionData, recoverTypedDataAddress, type Hex } from 'viem';
 import { isEthereumAddress } from './ethereum.js';
 import { isZeroXHex } from './hex.js';
 import { orderIdToBytes16 } from './order-ids.js';
@@ -106,4 +106,21 @@ export function encodeRefundCooperativeCalldata(
     functionName: 'refundCooperative',
     args: [orderIdToBytes16(orderId), funder.toLowerCase() as Hex, signature],
   });
+}
+
+/** The order, funder and signature of `refundCooperative` calldata, lowercase; undefined for any other call. */
+export function decodeRefundCooperativeCalldata(
+  data: Hex,
+): { orderUUID: string; funder: string; signature: Hex } | undefined {
+  try {
+    const call = decodeFunctionData({ abi: REFUND_COOPERATIVE_ABI, data });
+    const [orderUUID, funder, signature] = call.args;
+    return {
+      orderUUID: orderUUID.toLowerCase(),
+      funder: funder.toLowerCase(),
+      signature: signature.toLowerCase() as Hex,
+    };
+  } catch {
+    return undefined;
+  }
 }

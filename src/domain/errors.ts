@@ -62,6 +62,14 @@ export type ErrorToken =
   | 'InvalidOrMissingRefundAuthorizationFields'
   | 'InvalidRefundSignature'
   | 'ContractHasNoCooperativeRefund'
+  // requestCancel: not { orderId, funder, signature }; a signature that does not recover to the funder, or a funder
+  // with no slot of the order; the winning provider is not connected, or refused because it is paying the invoice
+  // or has paid it, or found no slot left to refund
+  | 'InvalidOrMissingCancelFields'
+  | 'InvalidCancelSignature'
+  | 'ProviderUnreachable'
+  | 'PaymentInProgress'
+  | 'NothingToRefund'
   | 'InvalidNetworkOrSubnet'
   // broadcastTransaction (REDSHIFT's tokens where it has one)
   | 'InvalidOrMissingBroadcastTxRequestFields'

@@ -197,6 +197,24 @@ export const refundAuthorizationShape: PayloadShape = {
   tokensByField: { 'orderId/pattern': 'InvalidOrderId' },
 };
 
+/**
+ * `requestCancel`: the funder's EIP-712 signature of the cancel of the order (docs/websocket.md). Whose signature
+ * it is, and whether the funder funded the order, is checked after the shape.
+ */
+export const cancelRequestShape: PayloadShape = {
+  schema: {
+    type: 'object',
+    required: ['orderId', 'funder', 'signature'],
+    properties: {
+      orderId,
+      funder: { type: 'string', pattern: FUNDER_PATTERN },
+      signature: { type: 'string', pattern: '^0x[0-9a-fA-F]{130}$' },
+    },
+  },
+  token: 'InvalidOrMissingCancelFields',
+  tokensByField: { 'orderId/pattern': 'InvalidOrderId' },
+};
+
 /** Each request event's payload shape by namespace, as `docs/asyncapi.yaml` lists them. */
 export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonly<Record<string, PayloadShape>>>> = {
   user: {
@@ -204,6 +222,7 @@ export const SOCKET_PAYLOAD_SHAPES: Readonly<Record<'user' | 'provider', Readonl
     subscribeToOrderState: orderStateSubscriptionShape,
     unsubscribeFromOrderState: orderIdRequestShape,
     requestRefundDetails: refundDetailsRequestShape,
+    requestCancel: cancelRequestShape,
     broadcastTransaction: broadcastTransactionShape,
     subscribeToBlockHeight: blockHeightTopicShape,
     unsubscribeFromBlockHeight: blockHeightTopicShape,

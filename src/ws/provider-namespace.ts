@@ -14,7 +14,7 @@ import type { ProviderPresence, ProviderSocketData } from './provider-presence.j
 import type { AddressLimits } from './address-limits.js';
 import { guarded } from './guarded.js';
 import { handleRequests, type RequestContext, type RequestHandler } from './requests.js';
-import { isMarketQuotesRoom, marketQuotesRoom } from './rooms.js';
+import { isMarketQuotesRoom, marketQuotesRoom, providerRoom } from './rooms.js';
 import type { SocketOptions } from './socket-options.js';
 import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import { marketListShape } from '../wire/socket-payloads.js';
@@ -85,6 +85,7 @@ function providerHandlers(socket: Socket, dependencies: ProviderNamespaceDepende
       }
       data.providerId = credential.name;
       data.apiKey = credential.apiKey;
+      await socket.join(providerRoom(credential.name));
       return undefined;
     },
 

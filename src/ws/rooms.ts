@@ -15,3 +15,8 @@ export function isMarketQuotesRoom(room: string): boolean {
 export function blockHeightRoom(chain: ChainKind, subnet: string): string {
   return `blockHeight:${chain}:${subnet}`;
 }
+
+/** Every authenticated connection of one provider: what only the provider itself is sent (a user's cancel). */
+export function providerRoom(providerId: string): string {
+  return `provider:${providerId}`;
+}

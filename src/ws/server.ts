@@ -178,6 +178,8 @@ export async function attachSocketServer(
         now,
         logger,
         broadcasters,
+        providers,
+        ...(dependencies.ethereumChainId === undefined ? {} : { ethereumChainId: dependencies.ethereumChainId }),
       });
       serveProviderNamespace(providers, {
         store,

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Namespace, Socket } from 'socket.io';
+import { checkCancelRequest, readCancelRequest } from '../engine/lifecycle/cancel-request.js';
+import { forwardCancel } from './cancel-forwarder.js';
 import { presentFundingDetails, presentRefund, presentRequirements } from '../wire/presenters.js';
 import { LnswapError } from '../domain/errors.js';
 import { deriveFundingDetails } from '../domain/funding.js';
@@ -37,6 +39,10 @@ export interface UserNamespaceDependencies {
   readonly now: () => number;
   readonly logger: Logger;
   readonly broadcasters: Broadcasters;
+  /** `/provider/v1`, where a user's cancel is forwarded to the order's winning provider. */
+  readonly providers: Namespace;
+  /** The chain id of the Ethereum node the service follows: the domain of cancel signatures. */
+  readonly ethereumChainId?: number;
 }
 
 /** `/user/v1`: users request quotes, follow their orders and block heights, and read refund details. */
@@ -114,6 +120,16 @@ function userHandlers(socket: Socket, dependencies: UserNamespaceDependencies): 
       const configuration = await store.getConfiguration();
       const market = catalogOf(configuration).marketOf(order);
       return presentRefund(await deriveOrderRefund(store, configuration, order, market, request.funder), market);
+    },
+
+    requestCancel: async (payload) => {
+      const cancel = await checkCancelRequest(readCancelRequest(payload), {
+        store,
+        ethereumChainId: dependencies.ethereumChainId,
+      });
+      await forwardCancel(dependencies.providers, cancel, options.clusterRequestTimeoutMs);
+      dependencies.logger.info(cancel, "the winning provider gave up the order at its funder's request");
+      return undefined;
     },
 
     broadcastTransaction: async (payload) => {

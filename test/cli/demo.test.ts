@@ -200,7 +200,7 @@ for (const { why, anvilBinary, loudLine } of [
 }
 
 test(
-  'lnswap demo runs the provider daemon on Anvil: each provider wins, pays the simulated payee once per invoice and claims what the user funded; a token swap completes, one is refunded; the curl lines still work; SIGTERM stops Anvil too',
+  'lnswap demo runs the provider daemon on Anvil: each provider wins, pays the simulated payee once per invoice and claims what the user funded; a token swap completes, one is refunded cooperatively at once; the curl lines still work; SIGTERM stops Anvil too',
   { skip: anvilSkipReason, timeout: 90_000 },
   async () => {
     await withDemoDirectory(async (directory) => {
@@ -265,8 +265,24 @@ test(
         const refunded = histories.filter((history) => history.states === REFUNDED);
         assert.ok(
           refunded.some((history) => history.market === 'SETH_LSBTC'),
-          'a swap went quoted → funded → refund height → Refunded',
+          'a swap went quoted → funded → refund signed by the provider → Refunded',
         );
+        // Refunded cooperatively: the provider's signed refund sent at once, not the timelock's, the balance printed.
+        for (const { id } of refunded) {
+          const ofOrder = lines.filter((line) => line.startsWith(`live ${id} `));
+          const taken = ofOrder
+            .map((line) => / mined (\d+) ms later$/.exec(line))
+            .find(
+              (match) => match !== null && match.input.includes('takes the coins back at once (refundCooperative)'),
+            );
+          assert.ok(taken, `order ${id} refunded cooperatively: ${ofOrder.join('\n')}`);
+          assert.ok(Number(taken[1]) < 10_000, `the refund mined ${taken[1]} ms after it was asked for`);
+          assert.ok(
+            ofOrder.some((line) => / user: balance back to [0-9.]+ SETH$/.test(line)),
+            "the user's balance printed back",
+          );
+          assert.ok(!ofOrder.some((line) => line.includes('the refund height has passed')), 'no timelock refund');
+        }
         assert.ok(
           lines.some((line) => / Complete +preimage [0-9a-f]{64}$/.test(line)),
           'the Complete line shows the preimage the claim revealed',

@@ -11,6 +11,13 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
+import { randomUUID } from 'node:crypto';
+import {
+  cancelOrderTypedData,
+  createLnswapClient,
+  ethereumRefundTransaction,
+  UnsafeFundingDetails,
+} from '../../src/client/index.js';
 import { readEthereumSlot } from '../../src/provider/ethereum/ethereum-claim.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
@@ -25,6 +32,7 @@ import {
   type TestProvider,
 } from '../support/e2e/provider-world.js';
 import { eventually } from '../support/eventually.js';
+import { request, type Ack } from '../support/ws/harness.js';
 import { programArgs } from '../support/repository.js';
 
 interface Running {
@@ -51,8 +59,8 @@ describe(
     const user = () => world.anvil.accounts[1]!;
     const stateFile = (name: string) => join(world.dir, `${name}.sqlite`);
 
-    async function startCommand(name: string, provider: TestProvider): Promise<Running> {
-      const child = startCli(['provider', '--poll-interval-ms', '20', '--metrics-port', 'off'], {
+    async function startCommand(name: string, provider: TestProvider, pollIntervalMs = 20): Promise<Running> {
+      const child = startCli(['provider', '--poll-interval-ms', String(pollIntervalMs), '--metrics-port', 'off'], {
         env: {
           LNSWAP_PROVIDER_CONFIG: world.writeConfig(name, 'lnd'),
           LNSWAP_SERVICE_URL: world.harness.service.url,
@@ -93,6 +101,21 @@ describe(
       await world.anvil.mine(CONFIRMATIONS - 1);
       const gas = receipt.gasUsed * receipt.effectiveGasPrice;
       return { refunded: (await world.anvil.publicClient.getBalance({ address })) - before + gas, details };
+    }
+
+    /** `requestCancel` as a wallet sends it: `signer`'s EIP-712 signature of the cancel for `funder`'s slot. */
+    async function requestCancel(orderId: string, signer = user(), funder: Hex = user().address): Promise<Ack> {
+      const chainId = await world.anvil.publicClient.getChainId();
+      const signature = await world.anvil.wallet(signer).signTypedData({
+        account: signer,
+        ...cancelOrderTypedData(orderId, funder, { chainId, verifyingContract: world.contract }),
+      });
+      const socket = await world.harness.connect('/user/v1');
+      try {
+        return await request(socket, 'requestCancel', { orderId, funder, signature });
+      } finally {
+        socket.close();
+      }
     }
 
     async function slotState(orderId: string) {
@@ -196,6 +219,99 @@ describe(
         assert.equal(after.refundSignatures(swap.orderId)[0]?.reported, true, 'acknowledged by the service');
       } finally {
         after.close();
+      }
+    });
+
+    test("the funder's cancel before any payment: refunded within 10 s, and never paid; a stranger's refused", async (t) => {
+      const provider = await world.newProvider('coop-cancel');
+      // One round at the start, the next a minute later: the order funded in between waits unpaid for the cancel.
+      const running = await startCommand('coop-cancel', provider, 60_000);
+      try {
+        const swap = await world.swap(ETHER_MARKET, 'settle');
+        await untilState(world, swap.orderId, 'Funded');
+        const stranger = world.anvil.accounts[2]!;
+        assert.deepEqual(await requestCancel(swap.orderId, stranger), {
+          success: false,
+          message: 'InvalidCancelSignature',
+        });
+        assert.deepEqual(await requestCancel(swap.orderId, stranger, stranger.address), {
+          success: false,
+          message: 'InvalidCancelSignature',
+        });
+        assert.deepEqual(await requestCancel(randomUUID()), { success: false, message: 'OrderNotFound' });
+        const socket = await world.harness.connect('/user/v1');
+        try {
+          assert.deepEqual(await request(socket, 'requestCancel', { orderId: swap.orderId, funder: user().address }), {
+            success: false,
+            message: 'InvalidOrMissingCancelFields',
+          });
+        } finally {
+          socket.close();
+        }
+        assert.equal(await world.orderState(swap.orderId), 'Funded', "a stranger's cancel moves nothing");
+
+        // The funder's cancel through the client library, signed as a wallet signs typed data.
+        const funder = user().address;
+        const chainId = await world.anvil.publicClient.getChainId();
+        const signature = await world.anvil.wallet(user()).signTypedData({
+          account: user(),
+          ...cancelOrderTypedData(swap.orderId, funder, { chainId, verifyingContract: world.contract }),
+        });
+        const client = createLnswapClient({ url: world.harness.service.url, transports: ['websocket'] });
+        const askedAt = Date.now();
+        try {
+          await client.requestCancel(swap.orderId, funder, signature);
+          const acked = Date.now() - askedAt;
+          assert.equal(await world.orderState(swap.orderId), 'WaitingForRefundTx', 'the refund is there at the ack');
+          const refund = await client.requestRefundDetails(swap.orderId, funder);
+          const call = ethereumRefundTransaction(swap.orderId, refund, funder);
+          assert.equal(call.to.toLowerCase(), world.contract.toLowerCase());
+          assert.throws(() => ethereumRefundTransaction(swap.orderId, refund), UnsafeFundingDetails);
+          assert.throws(() => ethereumRefundTransaction(swap.orderId, refund, stranger.address), UnsafeFundingDetails);
+          assert.throws(() => ethereumRefundTransaction(randomUUID(), refund, funder), UnsafeFundingDetails);
+          t.diagnostic(`cancel acknowledged ${acked} ms after it was sent`);
+        } finally {
+          client.close();
+        }
+        const { refunded, details } = await refundAsRedshiftWallet(swap.orderId);
+        const back = Date.now() - askedAt;
+        assert.equal(details.type, 'CooperativeRefund');
+        assert.equal(refunded, swap.amount, "the user's whole funding back");
+        assert.ok(back < 10_000, `the user's money back ${back} ms after the cancel`);
+        t.diagnostic(`cancel: the user's money back ${back} ms after asking`);
+        await untilState(world, swap.orderId, 'Refunded');
+        assert.equal(world.payments.sendAttempts.get(swap.invoice.paymentHash), undefined, 'never paid');
+      } finally {
+        await kill(running);
+      }
+    });
+
+    test('a cancel during a payment in flight: refused, and the payment completed and claimed', async () => {
+      const provider = await world.newProvider('coop-in-flight');
+      const running = await startCommand('coop-in-flight', provider);
+      try {
+        const swap = await world.swap(ETHER_MARKET, 'hold');
+        await eventually(
+          () => world.payments.sendAttempts.get(swap.invoice.paymentHash) === 1,
+          'the payment in flight',
+        );
+        const stranger = world.anvil.accounts[2]!;
+        assert.deepEqual(await requestCancel(swap.orderId, stranger), {
+          success: false,
+          message: 'InvalidCancelSignature',
+        });
+        assert.deepEqual(await requestCancel(swap.orderId), { success: false, message: 'PaymentInProgress' });
+        world.payments.settle(swap.invoice.paymentHash);
+        await eventually(async () => (await slotState(swap.orderId)) === 'claimed', 'the claim');
+        await untilState(world, swap.orderId, 'Complete');
+        const written = ProviderState.open(stateFile('coop-in-flight'));
+        try {
+          assert.deepEqual(written.refundSignatures(swap.orderId), [], 'nothing signed away');
+        } finally {
+          written.close();
+        }
+      } finally {
+        await kill(running);
       }
     });
   },

@@ -282,6 +282,21 @@ describe('the order tracker page in Chromium', { skip: chromiumSkipReason() }, (
     await address.fill('0x1234');
     await address.press('Enter');
     await page.locator('.slot-result', { hasText: 'That is not an Ethereum address' }).waitFor();
+
+    // The provider signed the stranger's slot away: "refund now", with the refundCooperative call any address sends.
+    const signature = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b` as const;
+    await demo.fresh.store.recordCooperativeRefunds(order.id, [{ funder: stranger, signature }]);
+    await address.fill(stranger);
+    await address.press('Enter');
+    await page.locator('.slot-when', { hasText: /^Refund now: the provider gave this order up/ }).waitFor();
+    const cooperative = await getJson<{ type: string; details: { data: string } }>(
+      `/api/orders/${order.id}/refund?funder=${stranger}`,
+    );
+    assert.equal(cooperative.type, 'CooperativeRefund');
+    assert.equal(
+      await fieldValue('Refund call data (refundCooperative), sent from any address'),
+      cooperative.details.data,
+    );
     await demo.fresh.store.setChainViews(chains);
   });
 

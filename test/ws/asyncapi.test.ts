@@ -60,7 +60,7 @@ function eventsInCode(): { requests: Set<string>; emitted: Set<string> } {
     if (
       ts.isCallExpression(node) &&
       ts.isPropertyAccessExpression(node.expression) &&
-      node.expression.name.text === 'emit'
+      ['emit', 'emitWithAck'].includes(node.expression.name.text)
     ) {
       const [event] = node.arguments;
       const namespace = NAMESPACE_VARIABLES[rootIdentifier(node.expression.expression) ?? ''] ?? FILE_NAMESPACES[file];

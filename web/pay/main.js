@@ -22,6 +22,8 @@ import {
 import { Wallet, chainIdFor } from './wallet.js';
 
 const $ = (id) => document.getElementById(id);
+/** The refunds the user's own wallet sends: at the refund height, or at once when the provider signed it away. */
+const SELF_SENT_REFUNDS = new Set(['TimelockRefund', 'CooperativeRefund']);
 /** States in which the funds sit in the contract or HTLC, so a refund is what comes next if nothing else does. */
 const REFUNDABLE = new Set(['Funded', 'PartiallyFunded', 'WaitingForRefundTx']);
 const FINAL = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
@@ -294,14 +296,18 @@ async function refreshRefund(knownState) {
   }
   const funder = swap.wallet?.account;
   const refund = await client.refund(orderId, funder).catch(() => undefined);
-  if (refund === undefined || refund.type !== 'TimelockRefund') return;
+  if (refund === undefined || !SELF_SENT_REFUNDS.has(refund.type)) return;
   $('refund').hidden = false;
-  const ready = state === 'WaitingForRefundTx' && refund.blocksRemaining === 0;
+  // A refund the provider signed away (`refundCooperative`) is sendable at once, whatever the block height.
+  const cooperative = refund.type === 'CooperativeRefund';
+  const ready = cooperative || (state === 'WaitingForRefundTx' && refund.blocksRemaining === 0);
   say(
     'refund-status',
-    ready
-      ? 'The payment did not go through: take your coins back.'
-      : `If the invoice is not paid, you can take your coins back in ${refund.blocksRemaining} block${refund.blocksRemaining === 1 ? '' : 's'}.`,
+    cooperative
+      ? 'The payment did not go through and the provider released your coins: take them back now.'
+      : ready
+        ? 'The payment did not go through: take your coins back.'
+        : `If the invoice is not paid, you can take your coins back in ${refund.blocksRemaining} block${refund.blocksRemaining === 1 ? '' : 's'}.`,
   );
   $('refund-button').dataset.blocksRemaining = String(refund.blocksRemaining);
   $('refund-button').disabled = !ready;
@@ -316,7 +322,7 @@ async function sendRefund(refund) {
       return;
     }
     const wallet = await connectedWallet(swap.chainId);
-    await sendAndConfirm(wallet, 'Refund', ethereumRefundTransaction(swap.quote.orderId, refund));
+    await sendAndConfirm(wallet, 'Refund', ethereumRefundTransaction(swap.quote.orderId, refund, wallet.account));
     say('refund-status', 'Refund sent: the coins are back in your wallet once it is confirmed.');
   } catch (error) {
     say('refund-status', refusalOf(error));

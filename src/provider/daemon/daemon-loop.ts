@@ -8,6 +8,7 @@ import type { QuoteResponder } from '../service-link/quote-responder.js';
 import type { ProviderState } from '../state/provider-state.js';
 import type { ChainSettlement } from './chain-settlement.js';
 import type { ScheduledRate } from './compose-markets.js';
+import { cancelOrder } from './cancel-order.js';
 import { followOrdersRound, settlementsByChain, type OrderFollowing } from './follow-orders.js';
 import type { Readiness } from './probe-server.js';
 import type { ProviderMetrics } from './provider-metrics.js';
@@ -58,6 +59,7 @@ export function startDaemonLoop(parts: DaemonLoopParts): DaemonLoop {
     auctionGraceMs: 60_000,
     loggedSteps: new Map(),
   };
+  parts.responder.answerCancels((request) => cancelOrder(following, request));
   const blocksLogged = new Map<string, number>();
   const checkReadiness = async () => {
     readiness.service = parts.responder.ready();

@@ -185,6 +185,9 @@ function refuseMismatch(
   );
 }
 
+/** What giving an order up did: signatures written down (and sent), a payment in the way, or no slot to sign. */
+export type GiveUp = 'recorded' | 'payment-under-way' | 'nothing-to-sign';
+
 /**
  * The provider will never pay the order: it signs the cooperative refund of each slot naming it (a contract that
  * has them), writes the signatures down, and only then sends them, so a crash between the two leaves them to the
@@ -192,19 +195,24 @@ function refuseMismatch(
  * while a payment of the hash is in flight or succeeded (`recordRefundSignatures` refuses), nor again for a slot
  * signed before. Failures to sign or send are tried again on a later round.
  */
-async function giveUp(following: OrderFollowing, settlement: ChainSettlement, quote: QuoteRecord): Promise<void> {
-  if (settlement.signRefunds === undefined) return;
+export async function giveUp(
+  following: OrderFollowing,
+  settlement: ChainSettlement,
+  quote: QuoteRecord,
+): Promise<GiveUp> {
+  if (settlement.signRefunds === undefined) return 'nothing-to-sign';
   const signed = new Set(following.state.refundSignatures(quote.orderId).map(({ funder }) => funder));
   const refunds = (await settlement.signRefunds(quote)).filter(({ funder }) => !signed.has(funder));
-  if (refunds.length === 0) return;
+  if (refunds.length === 0) return 'nothing-to-sign';
   const recorded = following.state.recordRefundSignatures(quote.orderId, quote.paymentHash, refunds, following.now());
-  if (recorded !== 'recorded') return;
+  if (recorded !== 'recorded') return recorded;
   following.metrics.refundsSigned(refunds.length);
   following.logger.info(
     { orderId: quote.orderId, funders: refunds.map(({ funder }) => funder) },
     'never paying this order: its refunds signed for the user to take back at once',
   );
   await reportRefundAuthorizations(following.state, following.sendRefunds);
+  return recorded;
 }
 
 /**

@@ -65,10 +65,18 @@ export interface QuoteResponder {
   readonly sendPaymentResult: (message: PaymentResultMessage) => Promise<AckView>;
   /** Sends a `refundAuthorization` (signatures already written down) and resolves with the service's ack. */
   readonly sendRefundAuthorization: (message: RefundAuthorizationMessage) => Promise<AckView>;
+  /**
+   * Answers the service's `cancelOrder` (a funder asked to cancel an order this provider won) with `answer`'s
+   * verdict: `undefined` once given up, or the refusal's token. Until it is called, cancels are refused.
+   */
+  answerCancels(answer: CancelAnswerer): void;
   /** Connected, authenticated and subscribed. */
   ready(): boolean;
   close(): void;
 }
+
+/** Gives up an order at its funder's request: `undefined` once done, otherwise the refusal's token. */
+export type CancelAnswerer = (request: { orderId: string; funder: string }) => Promise<string | undefined>;
 
 const MILLISATOSHIS_PER_SATOSHI = 1_000n;
 
@@ -109,6 +117,20 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
       options.onError?.(request.orderId, error),
     );
   });
+  let answerCancel: CancelAnswerer = async () => 'ProviderUnreachable';
+  socket.on('cancelOrder', (payload: unknown, callback: unknown) => {
+    if (typeof callback !== 'function') return;
+    const ack = callback as (answer: { success: boolean; message?: string }) => void;
+    const request = readCancelOrder(payload);
+    const verdict = request === undefined ? Promise.resolve('InvalidOrMissingCancelFields') : answerCancel(request);
+    verdict.then(
+      (token) => ack(token === undefined ? { success: true } : { success: false, message: token }),
+      (error: unknown) => {
+        options.onError?.(request?.orderId, error);
+        ack({ success: false, message: 'ProviderUnreachable' });
+      },
+    );
+  });
   socket.on('disconnect', () => {
     ready = false;
   });
@@ -135,6 +157,9 @@ export async function startQuoteResponder(options: QuoteResponderOptions): Promi
       if (!ready) throw new Error('not connected to the service');
       const ack: unknown = await socket.timeout(options.ackTimeoutMs).emitWithAck('refundAuthorization', message);
       return readAck(ack, 'refundAuthorization');
+    },
+    answerCancels: (answer) => {
+      answerCancel = answer;
     },
     ready: () => ready && socket.connected,
     close: () => {
@@ -188,6 +213,13 @@ async function answerQuoteRequest(
   // A refused quote is in no auction: it cannot win, so it stops counting against the inventory limit now.
   if (!ack.success) options.state.closeQuote(request.orderId);
   options.onJudged?.(request.orderId, served.market.name, ack.success ? 'accepted' : ack.message);
+}
+
+/** `{ orderId, funder }` of a `cancelOrder`, both strings; undefined for anything else. */
+function readCancelOrder(payload: unknown): { orderId: string; funder: string } | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const { orderId, funder } = payload as Record<string, unknown>;
+  return typeof orderId === 'string' && typeof funder === 'string' ? { orderId, funder } : undefined;
 }
 
 /** What the service is told the provider accepts: the same bounds the pricing enforces, in satoshis. */

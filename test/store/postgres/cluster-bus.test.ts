@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { Server } from 'socket.io';
+import { io as connectClient } from 'socket.io-client';
+import { isLnswapError } from '../../../src/domain/errors.js';
+import { busAdapter } from '../../../src/ws/bus-adapter.js';
+import { forwardCancel } from '../../../src/ws/cancel-forwarder.js';
+import { providerRoom } from '../../../src/ws/rooms.js';
 import { parsePostgresUrl } from '../../../src/store/postgres/connection-url.js';
 import { PostgresClusterBus } from '../../../src/store/postgres/cluster-bus.js';
 import { silentLogger } from '../../support/ws/harness.js';
@@ -108,5 +116,46 @@ describe('the PostgreSQL cluster bus', { skip: skipReason('postgres') }, () => {
     await until(() => sender.connectedSince() !== undefined, 'the sender to reconnect');
     await until(() => received.length === 1, 'the queued message');
     assert.deepEqual(received, ['sent while down']);
+  });
+
+  test("a user's cancel reaches the winning provider connected to another instance, and its answer comes back", async () => {
+    const timing = { heartbeatIntervalMs: 100, heartbeatTimeoutMs: 1_000 };
+    const instances: { http: HttpServer; io: Server }[] = [];
+    for (const bus of [sender, receiver]) {
+      const http = createServer();
+      const io = new Server(http, { adapter: busAdapter(bus, timing) });
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      instances.push({ http, io });
+    }
+    const [a, b] = instances as [(typeof instances)[number], (typeof instances)[number]];
+    const providers = a.io.of('/provider/v1');
+    b.io.of('/provider/v1').on('connection', (socket) => void socket.join(providerRoom('maker-bo')));
+    const provider = connectClient(`http://127.0.0.1:${(b.http.address() as AddressInfo).port}/provider/v1`, {
+      transports: ['websocket'],
+    });
+    const asked: unknown[] = [];
+    provider.on('cancelOrder', (payload: unknown, ack: (answer: unknown) => void) => {
+      asked.push(payload);
+      ack(asked.length === 1 ? { success: true } : { success: false, message: 'PaymentInProgress' });
+    });
+    try {
+      await new Promise<void>((resolve) => provider.once('connect', () => resolve()));
+      // The instances learn of each other from their heartbeats, once each listens on its namespace's topic.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const cancel = { orderId: '8b1d3e5c-0000-4000-8000-000000000001', funder: `0x${'a1'.repeat(20)}` };
+      await forwardCancel(providers, { ...cancel, providerId: 'maker-bo' }, 3_000);
+      assert.deepEqual(asked, [cancel], 'forwarded across instances, once');
+      const refusal = await forwardCancel(providers, { ...cancel, providerId: 'maker-bo' }, 3_000).catch(
+        (error: unknown) => error,
+      );
+      assert.ok(isLnswapError(refusal) && refusal.token === 'PaymentInProgress', String(refusal));
+      const nobody = await forwardCancel(providers, { ...cancel, providerId: 'maker-al' }, 1_000).catch(
+        (error: unknown) => error,
+      );
+      assert.ok(isLnswapError(nobody) && nobody.token === 'ProviderUnreachable', String(nobody));
+    } finally {
+      provider.close();
+      for (const { io } of instances) await io.close();
+    }
   });
 });
