@@ -12,7 +12,7 @@ import { catalogOf } from '../domain/market-catalog.js';
 import { findMarket, type Market } from '../domain/markets.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
-import { deriveOrderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
+import { deriveOrderRefund, type FunderRefundStore } from '../engine/lifecycle/order-refund.js';
 import type { ConfigurationReadStore, OrderReadStore, StoreChanges } from '../store/store.js';
 import {
   presentFundingDetails,

@@ -8,7 +8,7 @@ import Fastify, {
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { LnswapError } from '../domain/errors.js';
-import type { FunderRefundStore } from '../engine/funder-refund.js';
+import type { FunderRefundStore } from '../engine/lifecycle/order-refund.js';
 import type { ConfigurationReadStore, OrderReadStore, StoreChanges } from '../store/store.js';
 import {
   handleClientError,

@@ -30,7 +30,7 @@ import { OrderSubscriptions } from './order-subscriptions.js';
 import { marketQuotesRoom } from './rooms.js';
 import { resolveSocketOptions, type SocketOptions } from './socket-options.js';
 import { serveUserNamespace } from './user-namespace.js';
-import type { FunderRefundStore } from '../engine/funder-refund.js';
+import type { FunderRefundStore } from '../engine/lifecycle/order-refund.js';
 
 export const USER_NAMESPACE = '/user/v1';
 export const PROVIDER_NAMESPACE = '/provider/v1';

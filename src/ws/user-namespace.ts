@@ -9,7 +9,7 @@ import { catalogOf } from '../domain/market-catalog.js';
 import type { OrderRecord } from '../domain/order.js';
 import { normalizeOrderId } from '../domain/order-ids.js';
 import { requirementsForAllMarkets } from '../domain/requirements.js';
-import { deriveOrderRefund, type FunderRefundStore } from '../engine/funder-refund.js';
+import { deriveOrderRefund, type FunderRefundStore } from '../engine/lifecycle/order-refund.js';
 import { payloadReader } from '../engine/lifecycle/payload-shapes.js';
 import {
   orderIdRequestShape,

@@ -1,16 +1,16 @@
-import { LnswapError } from '../domain/errors.js';
-import { assetOfIn } from '../domain/ethereum-slots.js';
-import { catalogOf } from '../domain/market-catalog.js';
-import type { Market } from '../domain/markets.js';
-import type { OrderRecord } from '../domain/order.js';
-import { orderSlots, slotOfFunder, type OrderSlot } from '../domain/order-slots.js';
+import { LnswapError } from '../../domain/errors.js';
+import { assetOfIn } from '../../domain/ethereum-slots.js';
+import { catalogOf } from '../../domain/market-catalog.js';
+import type { Market } from '../../domain/markets.js';
+import type { OrderRecord } from '../../domain/order.js';
+import { orderSlots, slotOfFunder, type OrderSlot } from '../../domain/order-slots.js';
 import {
   deriveCooperativeRefundDetails,
   deriveRefundDetails,
   deriveSlotRefundDetails,
   type RefundDerivation,
-} from '../domain/refund.js';
-import type { ChainWatchStore, CooperativeRefundStore, StoreConfiguration } from '../store/store.js';
+} from '../../domain/refund.js';
+import type { ChainWatchStore, CooperativeRefundStore, StoreConfiguration } from '../../store/store.js';
 
 /**
  * What the refund of an order reads besides the order: the cooperative refunds its provider signed and, for a
