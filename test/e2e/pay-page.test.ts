@@ -92,11 +92,11 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     };
     assert.equal(order.state, 'Complete');
     assert.equal(paymentHash, order.paymentHash, 'the preimage shown is the proof of payment');
-    // The page polls its wallet for the receipt on its own clock: the service may see the block first.
-    await page.waitForFunction(
-      "/Funding: \\d+ confirmations?/.test(document.querySelector('.wallet-step[data-hash]')?.textContent ?? '')",
-      undefined,
-      { timeout: 10_000 },
+    // The page polls its wallet for the receipt on its own clock: the service may see the block first. Polled from
+    // here: a string predicate would be evaluated in the page, where the CSP refuses eval.
+    await waitFor(
+      async () => /Funding: \d+ confirmations?/.test((await page.textContent('.wallet-step[data-hash]')) ?? ''),
+      'the funding shown with its confirmations',
     );
     await waitFor(() => printedInvoices().length >= 3, 'a fresh invoice once one has its order');
 
@@ -190,9 +190,9 @@ async function orderId(page: Page): Promise<string> {
   return (await page.getAttribute('article.order', 'data-order-id')) ?? '';
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
