@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { reportOutcomes } from '../../../src/provider/payments/report-outcomes.js';
 import {
@@ -9,9 +6,10 @@ import {
   type QuoteResponder,
   type QuoteResponderOptions,
 } from '../../../src/provider/service-link/quote-responder.js';
-import { ProviderState } from '../../../src/provider/state/provider-state.js';
+import type { ProviderState } from '../../../src/provider/state/provider-state.js';
 import { buildOrder, configuration, type BuiltOrder } from '../../support/fixtures.js';
-import { addProvider, startTestService, type TestService } from '../../support/ws/harness.js';
+import { startReportingProvider, type ReportingProvider } from '../../support/provider/reporting-provider.js';
+import { startTestService, type TestService } from '../../support/ws/harness.js';
 
 const MARKET = 'SETH_LSBTC';
 const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -28,7 +26,7 @@ describe('the provider reports payment outcomes with paymentResult until the ser
   });
   const unfunded = buildOrder({ label: 'report-unfunded', market: MARKET, state: 'WaitingForFundingTx' });
   let harness: TestService;
-  let dir: string;
+  let provider: ReportingProvider;
   let state: ProviderState;
   let responder: QuoteResponder;
   let options: QuoteResponderOptions;
@@ -38,25 +36,11 @@ describe('the provider reports payment outcomes with paymentResult until the ser
       configuration: configuration({ markets: [MARKET], providers: [] }),
       orders: [paid, failed, unfunded].map((order) => ({ ...order.record, providerId: PROVIDER })),
     });
-    const keys = await addProvider(harness.fresh.store, PROVIDER, PAYOUT);
-    dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-report-'));
-    state = ProviderState.open(join(dir, 'provider.sqlite'));
-    options = {
-      serviceUrl: harness.service.url,
-      credentials: keys,
-      markets: [],
-      fundWindowMs: 600_000,
-      state,
-      capacity: () => Promise.reject(new Error('not quoting in this test')),
-      now: () => Date.now(),
-      ackTimeoutMs: 5_000,
-    };
-    responder = await startQuoteResponder(options);
+    provider = await startReportingProvider(harness, PROVIDER, PAYOUT);
+    ({ state, responder, options } = provider);
   });
   after(async () => {
-    responder.close();
-    state.close();
-    rmSync(dir, { recursive: true, force: true });
+    provider.close();
     await harness.close();
   });
 

@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { reportRefundAuthorizations } from '../../../src/provider/payments/report-refunds.js';
 import {
@@ -9,9 +6,10 @@ import {
   type QuoteResponder,
   type QuoteResponderOptions,
 } from '../../../src/provider/service-link/quote-responder.js';
-import { ProviderState } from '../../../src/provider/state/provider-state.js';
+import type { ProviderState } from '../../../src/provider/state/provider-state.js';
 import { buildOrder, configuration } from '../../support/fixtures.js';
-import { addProvider, startTestService, type TestService } from '../../support/ws/harness.js';
+import { startReportingProvider, type ReportingProvider } from '../../support/provider/reporting-provider.js';
+import { startTestService, type TestService } from '../../support/ws/harness.js';
 
 const MARKET = 'SETH_LSBTC';
 const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -29,7 +27,7 @@ describe('the provider sends its signed refunds with refundAuthorization until t
   const onV2 = buildOrder({ label: 'refunds-v2', market: MARKET, state: 'Funded', funds: [499_500_000_000_000_000n] });
   const unknown = buildOrder({ label: 'refunds-unknown', market: MARKET });
   let harness: TestService;
-  let dir: string;
+  let provider: ReportingProvider;
   let state: ProviderState;
   let responder: QuoteResponder;
   let options: QuoteResponderOptions;
@@ -39,29 +37,15 @@ describe('the provider sends its signed refunds with refundAuthorization until t
       configuration: configuration({ markets: [MARKET], providers: [] }),
       orders: [{ ...onV2.record, providerId: PROVIDER, claimAddress: PAYOUT }],
     });
-    const keys = await addProvider(harness.fresh.store, PROVIDER, PAYOUT);
-    dir = mkdtempSync(join(tmpdir(), 'lnswap-provider-refunds-'));
-    state = ProviderState.open(join(dir, 'provider.sqlite'));
-    options = {
-      serviceUrl: harness.service.url,
-      credentials: keys,
-      markets: [],
-      fundWindowMs: 600_000,
-      state,
-      capacity: () => Promise.reject(new Error('not quoting in this test')),
-      now: () => Date.now(),
-      ackTimeoutMs: 5_000,
-    };
-    responder = await startQuoteResponder(options);
+    provider = await startReportingProvider(harness, PROVIDER, PAYOUT);
+    ({ state, responder, options } = provider);
     for (const order of [onV2, unknown]) {
       const refunds = [{ funder: FUNDER, signature: SIGNATURE }];
       assert.equal(state.recordRefundSignatures(order.record.id, order.record.paymentHash, refunds, 1), 'recorded');
     }
   });
   after(async () => {
-    responder.close();
-    state.close();
-    rmSync(dir, { recursive: true, force: true });
+    provider.close();
     await harness.close();
   });
 
