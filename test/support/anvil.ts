@@ -13,9 +13,10 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem';
-import { mnemonicToAccount, type HDAccount } from 'viem/accounts';
+import type { HDAccount } from 'viem/accounts';
 import { locateAnvilBinary } from '../../src/demo/ethereum/anvil-binary.js';
 import { startAnvilProcess } from '../../src/demo/ethereum/anvil-process.js';
+import { mnemonicAccounts } from '../../src/demo/ethereum/mnemonic-accounts.js';
 import { DEMO_TOKEN_ARTIFACT_ABI } from '../../src/demo/ethereum/demo-token-artifact.js';
 import { deployDemoToken } from '../../src/demo/ethereum/deploy-demo-token.js';
 import { deploySwapContract } from '../../src/chains/ethereum/deploy-swap-contract.js';
@@ -118,9 +119,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilNode>
   const transport = http(rpcUrl, { retryCount: 0 });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: POLLING_INTERVAL_MS });
   const testClient = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: POLLING_INTERVAL_MS });
-  const accounts = Array.from({ length: ANVIL_ACCOUNT_COUNT }, (_, addressIndex) =>
-    mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex }),
-  );
+  const accounts = mnemonicAccounts(ANVIL_MNEMONIC, ANVIL_ACCOUNT_COUNT);
   const owner = accounts[0]!;
   const wallet = (account: Account = owner): AnvilWalletClient =>
     createWalletClient({ chain, transport, account, pollingInterval: POLLING_INTERVAL_MS });

@@ -12,11 +12,11 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { ANVIL_PACKAGE, locateAnvilBinary } from './anvil-binary.js';
 import { startAnvilProcess, type AnvilProcess } from './anvil-process.js';
 import { DEMO_TOKEN_ARTIFACT_ABI } from './demo-token-artifact.js';
 import { deployDemoToken } from './deploy-demo-token.js';
+import { mnemonicAccounts } from './mnemonic-accounts.js';
 import { deploySwapContract } from '../../chains/ethereum/deploy-swap-contract.js';
 
 /** Anvil's own default mnemonic: well-known keys, worthless outside this local chain. */
@@ -104,15 +104,12 @@ async function deployOn(anvil: AnvilProcess): Promise<LocalChain> {
   });
   const transport = http(anvil.rpcUrl, { retryCount: 0 });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: POLLING_INTERVAL_MS });
+  // The owner, the two providers, then the three users.
+  const accounts = mnemonicAccounts(DEMO_MNEMONIC, 6);
   const wallet = (addressIndex: number): DemoWallet =>
-    createWalletClient({
-      chain,
-      transport,
-      account: mnemonicToAccount(DEMO_MNEMONIC, { addressIndex }),
-      pollingInterval: POLLING_INTERVAL_MS,
-    });
+    createWalletClient({ chain, transport, account: accounts[addressIndex]!, pollingInterval: POLLING_INTERVAL_MS });
   const provider = (addressIndex: number): DemoProviderAccount => {
-    const account = mnemonicToAccount(DEMO_MNEMONIC, { addressIndex });
+    const account = accounts[addressIndex]!;
     return { payoutKey: toHex(account.getHdKey().privateKey!), payoutAddress: account.address };
   };
   const owner = wallet(0);
