@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { whileLeading } from '../../../src/engine/chain-following/while-leading.js';
 import type { Leadership } from '../../../src/store/leadership.js';
+import { eventually } from '../../support/eventually.js';
 
 /** A lead the test hands out and takes back by hand. */
 class ManualLeadership implements Leadership {
@@ -44,8 +45,7 @@ test('the job runs only while the lead is held, never twice at once, and stops w
   leadership.set(true);
   leadership.set(false);
   leadership.set(true);
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  assert.deepEqual(log, ['start', 'stop', 'start']);
+  await eventually(() => assert.deepEqual(log, ['start', 'stop', 'start']), 'the second start');
   assert.equal(running, 1);
   await follower.stop();
   assert.deepEqual(log, ['start', 'stop', 'start', 'stop']);
