@@ -35,9 +35,9 @@ const SOURCES = ['src', 'test', 'bench', 'scripts', 'examples'];
 const BUILD_DIRECTORY = 'build';
 const DURATIONS_FILE = join('scripts', 'test-durations.json');
 
-// Three files at a time on two cores: most files spend their time waiting; measured, ten of the slowest used 0.63
-// of a core each on average.
-const SHARED_CONCURRENCY = 3;
+// Four processes at a time on two cores: most files spend their time waiting (quote deadlines, chain polls, child
+// processes starting); measured, ten of the slowest used 0.63 of a core each on average.
+const SHARED_CONCURRENCY = 4;
 
 function findFiles(dir, suffix) {
   return readdirSync(dir).flatMap((name) => {
@@ -108,6 +108,7 @@ const UNBUNDLED_PACKAGES = [
   'typescript',
   'solc',
   'tsx',
+  'dependency-cruiser',
 ];
 
 /**
@@ -189,25 +190,13 @@ function transpiledPath(file) {
 }
 
 /**
- * Light files of these folders run several to a process (scripts/test-group.mjs): they start no chain, browser or
- * demo, and most of their CPU was loading the modules they share. Measured: a file that starts the service spends
- * about a CPU second loading it, more than many such files spend testing.
+ * Files of one folder of test/ recorded at most LIGHT_SECONDS run several to a process (scripts/test-group.mjs), up
+ * to GROUP_SECONDS of recorded time a group: a process costs half a CPU-second to start and load its bundle before
+ * any test runs (more for a file that starts the service), and most files wait more than they compute, so running
+ * them one after another in one process costs wall time the other processes fill.
  */
-const GROUPED_FOLDERS = [
-  'domain',
-  'wire',
-  'api',
-  'ws',
-  'store',
-  'engine',
-  'snapshot',
-  'provider',
-  'client',
-  'architecture',
-].map((folder) => join('test', folder));
-/** A file runs in a group when its recorded wall time is at most this; a group holds at most GROUP_SECONDS of them. */
-const LIGHT_SECONDS = 4;
-const GROUP_SECONDS = 10;
+const LIGHT_SECONDS = 10;
+const GROUP_SECONDS = 20;
 
 /**
  * What runs in one process: a file alone, or a group of light files of one folder. Groups are filled longest first
@@ -217,9 +206,9 @@ function runUnits(files, durations) {
   const units = [];
   const groups = new Map();
   for (const file of files) {
-    const folder = GROUPED_FOLDERS.find((dir) => file.startsWith(`${dir}${sep}`));
+    const folder = dirname(file).split(sep).slice(0, 2).join(sep);
     const seconds = durations[file];
-    if (folder === undefined || seconds === undefined || seconds > LIGHT_SECONDS) {
+    if (seconds === undefined || seconds > LIGHT_SECONDS) {
       units.push({ name: file, files: [file], seconds: seconds ?? Number.POSITIVE_INFINITY });
       continue;
     }
