@@ -27,6 +27,11 @@ const SOME_ORDER = '0b5d2f4e-9a8c-4c71-8f3e-2d6b1a7c9e40';
 const STRANGERS = 200;
 /** Above the gas a first funding of a slot takes (about 160,000): 120 such transactions fill a 30-million-gas block. */
 const FUNDING_GAS = 250_000n;
+/**
+ * How often the watcher reads Anvil. Each read is a few HTTP requests; at 20 ms they were most of this file's CPU,
+ * and what it waits for (confirmations mined by the test) comes no sooner for reading more often.
+ */
+const WATCH_POLL_MS = 100;
 
 /** Asserts that no form of the key shows anywhere in what the command wrote. */
 function assertKeyNotPrinted(result: CliResult, key: string): void {
@@ -76,7 +81,7 @@ describe('lnswap contract admin-refund', () => {
   });
 
   test('is described in lnswap contract --help', async () => {
-    const help = await runCli(['contract', '--help']);
+    const help = await runInProcess(['contract', '--help']);
     assert.match(help.stdout, /lnswap contract admin-refund ORDER_ID --ethereum-rpc URL \[--db URL\] \[--force\]/);
     assert.match(help.stdout, /OWNER_PRIVATE_KEY/);
   });
@@ -95,7 +100,7 @@ describe('lnswap contract admin-refund', () => {
         session.writeConfiguration(swapChainConfiguration(chain, MARKET)),
       );
       service = await startOnStore(fresh.store, fresh.url, {
-        ethereum: { rpcUrl: chain.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
+        ethereum: { rpcUrl: chain.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: WATCH_POLL_MS, startHeight: 0 },
       });
     });
     after(async () => {
