@@ -2,9 +2,18 @@
 // renders their artifact modules; the build script writes them, a test checks the committed copies still match.
 // Tests compile their own hostile contracts through `compileSolidity` with the same settings.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import solc from 'solc';
+import type Solc from 'solc';
 import { packageRoot } from '../src/cli/package-root.js';
+
+let solc: typeof Solc | undefined;
+
+/** solc, loaded on the first compile: loading it takes a CPU-second, which a test reading a cache never needs. */
+function loadedSolc(): typeof Solc {
+  solc ??= createRequire(import.meta.url)('solc') as typeof Solc;
+  return solc;
+}
 
 // Cancun: supported by every network the service targets and by Anvil; newer opcodes are not needed.
 const EVM_VERSION = 'cancun';
@@ -82,12 +91,13 @@ export function compileSolidity(sources: Readonly<Record<string, string>>): Map<
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const compiler = loadedSolc();
+  const output = JSON.parse(compiler.compile(JSON.stringify(input))) as SolcOutput;
   const problems = (output.errors ?? []).filter((error) => error.severity !== 'info');
   if (problems.length > 0) {
     throw new Error(`solc reported:\n${problems.map((problem) => problem.formattedMessage).join('\n')}`);
   }
-  const compilerVersion = solc.version();
+  const compilerVersion = compiler.version();
   const compiled = new Map<string, CompiledContract>();
   for (const contracts of Object.values(output.contracts ?? {})) {
     for (const [name, contract] of Object.entries(contracts)) {

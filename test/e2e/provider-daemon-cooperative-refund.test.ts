@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
@@ -18,6 +19,9 @@ import {
   ethereumRefundTransaction,
   UnsafeFundingDetails,
 } from '../../src/client/index.js';
+import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
+import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
+import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
 import { readEthereumSlot } from '../../src/provider/ethereum/ethereum-claim.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
@@ -26,13 +30,14 @@ import { RedshiftWebSocketClient } from '../support/e2e/redshift-client.js';
 import {
   CONFIRMATIONS,
   ETHER_MARKET,
+  POLL_INTERVAL_MS,
   startProviderWorld,
   untilState,
   type ProviderWorld,
   type TestProvider,
 } from '../support/e2e/provider-world.js';
 import { eventually } from '../support/eventually.js';
-import { request, type Ack } from '../support/ws/harness.js';
+import { request, silentLogger, type Ack } from '../support/ws/harness.js';
 import { programArgs } from '../support/repository.js';
 
 interface Running {
@@ -59,8 +64,8 @@ describe(
     const user = () => world.anvil.accounts[1]!;
     const stateFile = (name: string) => join(world.dir, `${name}.sqlite`);
 
-    async function startCommand(name: string, provider: TestProvider, pollIntervalMs = 20): Promise<Running> {
-      const child = startCli(['provider', '--poll-interval-ms', String(pollIntervalMs), '--metrics-port', 'off'], {
+    async function startCommand(name: string, provider: TestProvider): Promise<Running> {
+      const child = startCli(['provider', '--poll-interval-ms', String(POLL_INTERVAL_MS), '--metrics-port', 'off'], {
         env: {
           LNSWAP_PROVIDER_CONFIG: world.writeConfig(name, 'lnd'),
           LNSWAP_SERVICE_URL: world.harness.service.url,
@@ -76,6 +81,29 @@ describe(
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       await waitForLine(child, (line) => (line.includes('lnswap provider is running') ? true : undefined));
       return { child, output: () => output };
+    }
+
+    /**
+     * The daemon as the command runs it, in this process: only the test of a kill needs the command's own process
+     * (as provider-daemon-restart.test.ts does), and starting one costs a CPU-second.
+     */
+    async function startInProcess(
+      name: string,
+      provider: TestProvider,
+      pollIntervalMs = POLL_INTERVAL_MS,
+    ): Promise<ProviderDaemon> {
+      const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, 'lnd'), 'utf8')));
+      return startProviderDaemon(
+        {
+          serviceUrl: world.harness.service.url,
+          credentials: provider.keys,
+          stateFile: stateFile(name),
+          pollIntervalMs,
+          file,
+          ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
+        },
+        { logger: silentLogger, lightning: openLightningBackend(file.lightning) },
+      );
     }
 
     async function kill(running: Running): Promise<void> {
@@ -124,7 +152,7 @@ describe(
 
     test('a failed payment: the refund signed, checked by the service, and the user paid back within 10 s', async (t) => {
       const provider = await world.newProvider('coop-failed');
-      const running = await startCommand('coop-failed', provider);
+      const daemon = await startInProcess('coop-failed', provider);
       try {
         const swap = await world.swap(ETHER_MARKET, 'no-route');
         const fundedAt = Date.now();
@@ -159,7 +187,7 @@ describe(
           'the node was not asked again',
         );
       } finally {
-        await kill(running);
+        await daemon.close();
       }
     });
 
@@ -225,7 +253,7 @@ describe(
     test("the funder's cancel before any payment: refunded within 10 s, and never paid; a stranger's refused", async (t) => {
       const provider = await world.newProvider('coop-cancel');
       // One round at the start, the next a minute later: the order funded in between waits unpaid for the cancel.
-      const running = await startCommand('coop-cancel', provider, 60_000);
+      const daemon = await startInProcess('coop-cancel', provider, 60_000);
       try {
         const swap = await world.swap(ETHER_MARKET, 'settle');
         await untilState(world, swap.orderId, 'Funded');
@@ -282,13 +310,13 @@ describe(
         await untilState(world, swap.orderId, 'Refunded');
         assert.equal(world.payments.sendAttempts.get(swap.invoice.paymentHash), undefined, 'never paid');
       } finally {
-        await kill(running);
+        await daemon.close();
       }
     });
 
     test('a cancel during a payment in flight: refused, and the payment completed and claimed', async () => {
       const provider = await world.newProvider('coop-in-flight');
-      const running = await startCommand('coop-in-flight', provider);
+      const daemon = await startInProcess('coop-in-flight', provider);
       try {
         const swap = await world.swap(ETHER_MARKET, 'hold');
         await eventually(
@@ -311,7 +339,7 @@ describe(
           written.close();
         }
       } finally {
-        await kill(running);
+        await daemon.close();
       }
     });
   },

@@ -15,6 +15,7 @@ import { eventually } from '../support/eventually.js';
 import { startCli, waitForLine } from '../support/cli/cli-process.js';
 import {
   ETHER_MARKET,
+  POLL_INTERVAL_MS,
   startProviderWorld,
   untilState,
   type ProviderWorld,
@@ -36,7 +37,7 @@ describe('lnswap provider killed with SIGKILL and restarted', { skip: anvilSkipR
   }
 
   async function startCommand(name: string, provider: TestProvider): Promise<Running> {
-    const child = startCli(['provider', '--poll-interval-ms', '20', '--metrics-port', 'off'], {
+    const child = startCli(['provider', '--poll-interval-ms', String(POLL_INTERVAL_MS), '--metrics-port', 'off'], {
       env: {
         LNSWAP_PROVIDER_CONFIG: world.writeConfig(name, 'lnd'),
         LNSWAP_SERVICE_URL: world.harness.service.url,

@@ -29,6 +29,7 @@ import { eventually, recordingLogger } from '../support/ws/harness.js';
 import {
   CONFIRMATIONS,
   ETHER_MARKET,
+  POLL_INTERVAL_MS,
   REFUND_DELAY,
   startProviderWorld,
   TOKEN_MARKET,
@@ -76,7 +77,7 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
         serviceUrl,
         credentials: provider.keys,
         stateFile,
-        pollIntervalMs: 20,
+        pollIntervalMs: POLL_INTERVAL_MS,
         probes: { host: '127.0.0.1', port: 0 },
         file,
         ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
@@ -190,8 +191,8 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
       try {
         await eventually(() => state.payment(paymentHash)?.state === 'suspect', 'the payment suspect');
         const suspectAt = rounds();
-        // Rounds go every 20 ms: a line per round would show as dozens.
-        await eventually(() => rounds() >= suspectAt + 50, '50 more rounds');
+        // A line per round would show as ten.
+        await eventually(() => rounds() >= suspectAt + 10, '10 more rounds');
         t.diagnostic(`${rounds() - suspectAt} rounds after the payment turned suspect`);
         const payment = state.payment(paymentHash);
         assert.equal(payment?.suspectReason, 'preimage-mismatch');

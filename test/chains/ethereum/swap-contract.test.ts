@@ -72,6 +72,16 @@ const VERSIONS = [
   },
 ] as const;
 
+// One Anvil for both versions: each suite deploys its own contract, and every test reads heights and balances
+// relative to its own transactions.
+let node: AnvilNode;
+if (!anvilSkipReason) {
+  before(async () => {
+    node = await startAnvil();
+  });
+  after(() => node?.stop());
+}
+
 for (const version of VERSIONS) {
   describe(`${version.name} on Anvil, as the second version`, { skip: anvilSkipReason }, () =>
     secondVersionSuite(version),
@@ -79,7 +89,6 @@ for (const version of VERSIONS) {
 }
 
 function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
-  let node: AnvilNode;
   let contract: Address;
   let owner: Account;
   let user: Account;
@@ -88,7 +97,6 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
   let attacker: Account;
 
   before(async () => {
-    node = await startAnvil();
     [owner, user, provider, stranger, attacker] = node.accounts as readonly Account[] as [
       Account,
       Account,
@@ -98,7 +106,6 @@ function secondVersionSuite(version: (typeof VERSIONS)[number]): void {
     ];
     contract = await version.deploy(node, owner);
   });
-  after(() => node?.stop());
 
   async function send(from: Account, data: Hex, value = 0n, to: Address = contract): Promise<TransactionReceipt> {
     const hash = await node.wallet(from).sendTransaction({ to, data, value });

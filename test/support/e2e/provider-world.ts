@@ -26,6 +26,12 @@ export const TOKEN_MARKET = 'SUSDC_LSBTC';
 export const REFUND_DELAY = 40;
 export const CONFIRMATIONS = 2;
 export const INVOICE_SATOSHIS = 100_000n;
+/**
+ * How often the provider daemons of these tests go round, and the service reads Anvil: each round costs a few
+ * milliseconds of CPU across the daemon, the service and Anvil, and no test here measures latency finer than a
+ * second, so rounds every 20 ms spent most of these files' CPU waiting.
+ */
+export const POLL_INTERVAL_MS = 100;
 const MACAROON = Buffer.from('ab'.repeat(16), 'hex');
 const RUNE = 'provider-daemon-test-rune';
 
@@ -91,7 +97,7 @@ export async function startProviderWorld(
       providers: [],
     }),
     engine: { quoteDeadlineMs: 1_000 },
-    ethereum: { rpcUrl: anvil.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
+    ethereum: { rpcUrl: anvil.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: POLL_INTERVAL_MS, startHeight: 0 },
   });
   const payments = new SimulatedPayments();
   const lnd = await startLndRestStandIn(payments, MACAROON.toString('hex'));
