@@ -108,6 +108,7 @@ const UNBUNDLED_PACKAGES = [
   'typescript',
   'solc',
   'tsx',
+  'dependency-cruiser',
 ];
 
 /**
