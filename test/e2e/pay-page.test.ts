@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { DEMO_CHAIN_ID, type DemoWallet } from '../../src/demo/ethereum/local-chain.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { chromiumSkipReason, launchChromium, type Chromium } from '../support/chromium.js';
-import { injectWallet, type InjectedWallet } from '../support/injected-wallet.js';
+import { injectSwitchableWallet, type InjectedWallet, type UseWallet } from '../support/injected-wallet.js';
 import { startLiveDemoService, type LiveDemoService } from '../support/live-demo-service.js';
 
 const SWAP_TIMEOUT_MS = 60_000;
@@ -22,10 +22,16 @@ const skip = chromiumSkipReason() || anvilSkipReason;
 describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }, () => {
   let demo: LiveDemoService;
   let browser: Chromium;
+  // One page for every visit, each user's wallet chosen before its visit: a page opened per test cost Chromium
+  // about half a CPU-second each.
+  let page: Page;
+  let useWallet: UseWallet;
 
   before(async () => {
     demo = await startLiveDemoService();
     browser = await launchChromium({ width: 390, height: 844 });
+    page = await browser.context.newPage();
+    useWallet = await injectSwitchableWallet(page, demo.prepared.chain.anvil.rpcUrl);
   });
 
   after(async () => {
@@ -42,8 +48,7 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     wallet: DemoWallet,
     chainId: number,
   ): Promise<{ page: Page; injected: InjectedWallet }> {
-    const page = await browser.context.newPage();
-    const injected = await injectWallet(page, wallet, demo.prepared.chain.anvil.rpcUrl, chainId);
+    const injected = useWallet(wallet, chainId);
     await page.goto(`${demo.service.url}/pay`);
     return { page, injected };
   }
@@ -109,7 +114,6 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
       'This invoice already has a swap; follow it on the tracker page or ask for a new invoice.',
     );
     assert.ok(!printedInvoices().slice(2).includes(invoice));
-    await page.close();
   });
 
   test('a token swap sends the approval then the funding from the wallet and reaches Complete', async () => {
@@ -125,7 +129,6 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     );
     assert.equal(injected.sent.length, 2);
     await orderState(page, 'Complete');
-    await page.close();
   });
 
   test('a payment the payee refuses is refunded from the page at once: the provider signed the refund away', async () => {
@@ -142,7 +145,6 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     assert.equal(injected.sent.length, 2, 'the funding, then the refund');
     const refund = await demo.prepared.chain.publicClient.getTransaction({ hash: injected.sent[1]! });
     assert.equal(refund.input.slice(0, 10), '0xd11f56ec', 'refundCooperative, not the timelock refund');
-    await page.close();
   });
 
   test('a wallet on another chain is asked to switch, and a refusal to switch is explained with nothing sent', async () => {
@@ -164,7 +166,6 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     await page.click('#pay-with-wallet');
     await page.waitForSelector('#done:not([hidden])', { timeout: SWAP_TIMEOUT_MS });
     assert.equal(injected.chainId, DEMO_CHAIN_ID);
-    await page.close();
   });
 
   test('an invoice below every minimum is explained as sentences, and offers no market', async () => {
@@ -182,7 +183,6 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
     await page.fill('#invoice', 'lnbc1notaninvoice');
     await page.click('#invoice-form button[type=submit]');
     await page.locator('#invoice-status', { hasText: /^That is not/ }).waitFor();
-    await page.close();
   });
 });
 

@@ -17,6 +17,9 @@ interface TransactionRequest {
   readonly value: Hex;
 }
 
+/** Chooses the account and the chain the injected wallet reports from the next page loaded on; a fresh record each. */
+export type UseWallet = (wallet: DemoWallet, chainId: number) => InjectedWallet;
+
 /**
  * An EIP-1193 provider at `window.ethereum` on every page of `page`, as a browser wallet injects one: it signs and
  * sends with `wallet` (a funded Anvil account, in this process, through viem) and forwards reads to the node. It
@@ -28,10 +31,20 @@ export async function injectWallet(
   rpcUrl: string,
   chainId: number,
 ): Promise<InjectedWallet> {
+  return (await injectSwitchableWallet(page, rpcUrl))(wallet, chainId);
+}
+
+/**
+ * The provider of injectWallet, installed once on `page`, with its account and chain chosen by the returned function
+ * before each page is loaded: one page serves visits by several users, so no page (and renderer) is opened per visit.
+ */
+export async function injectSwitchableWallet(page: Page, rpcUrl: string): Promise<UseWallet> {
   const node = createPublicClient({ transport: http(rpcUrl) });
-  const state: InjectedWallet = { chainId, acceptSwitch: true, calls: [], sent: [] };
+  let current: { wallet: DemoWallet; state: InjectedWallet } | undefined;
   const nodeChainId = await node.getChainId();
   await page.exposeFunction('__lnswapWalletRequest', async (method: string, params: unknown[]) => {
+    if (current === undefined) throw new Error('no wallet chosen');
+    const { wallet, state } = current;
     state.calls.push({ method, params });
     switch (method) {
       case 'eth_requestAccounts':
@@ -61,5 +74,9 @@ export async function injectWallet(
   await page.addInitScript(`window.ethereum = {
     request: ({ method, params }) => window.__lnswapWalletRequest(method, params ?? []),
   };`);
-  return state;
+  return (wallet, chainId) => {
+    const state: InjectedWallet = { chainId, acceptSwitch: true, calls: [], sent: [] };
+    current = { wallet, state };
+    return state;
+  };
 }

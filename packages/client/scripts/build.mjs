@@ -1,14 +1,13 @@
 // Builds @lnswap/client from src/client (the one copy of the client, which the provider daemon uses too): an ESM
-// bundle per platform with esbuild, the peer dependencies left as imports, and the declarations with tsc, the
-// answer types written out plain (expand-views.mjs). The browser bundle must hold no Node module: the build fails
-// on one, as a browser would.
-import { spawnSync } from 'node:child_process';
+// bundle per platform with esbuild, the peer dependencies left as imports, and the declarations with the TypeScript
+// compiler, the answer types written out plain (expand-views.mjs). The browser bundle must hold no Node module: the
+// build fails on one, as a browser would.
 import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
-import { expandViews } from './expand-views.mjs';
+import { viewExpander } from './expand-views.mjs';
 
 const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(packageDirectory, '..', '..', 'src', 'client', 'index.ts');
@@ -28,21 +27,39 @@ for (const platform of ['browser', 'node']) {
     logLevel: 'error',
   });
 }
-const tsc = spawnSync(
-  process.execPath,
-  [
-    join(packageDirectory, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'),
-    '-p',
-    join(packageDirectory, 'tsconfig.json'),
-  ],
-  { stdio: 'inherit' },
-);
-if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+// The declarations are checked and emitted in this process, as `tsc -p tsconfig.json` would, then the views are
+// expanded by a second program over response-shapes.ts, with a checker of its own: a checker names union members and
+// properties in the order it first met their types, and the views read best in their schemas' order, not in the
+// order the whole check left. The second program reuses the first one's parsed files.
 const repository = join(packageDirectory, '..', '..');
-const { config } = ts.readConfigFile(join(repository, 'tsconfig.json'), ts.sys.readFile);
-const { options } = ts.parseJsonConfigFileContent(config, ts.sys, repository);
-expandViews(
-  join(repository, 'src', 'wire', 'response-shapes.ts'),
-  join(packageDirectory, 'dist', 'types', 'src', 'wire', 'response-shapes.d.ts'),
-  options,
-);
+const { config, error } = ts.readConfigFile(join(packageDirectory, 'tsconfig.json'), ts.sys.readFile);
+const { fileNames, options, errors } = ts.parseJsonConfigFileContent(config, ts.sys, packageDirectory);
+const host = ts.createCompilerHost(options);
+const parsedFiles = new Map();
+const parse = host.getSourceFile.bind(host);
+host.getSourceFile = (fileName, ...rest) => {
+  if (!parsedFiles.has(fileName)) parsedFiles.set(fileName, parse(fileName, ...rest));
+  return parsedFiles.get(fileName);
+};
+const program = ts.createProgram(fileNames, options, host);
+const diagnostics = [...(error === undefined ? [] : [error]), ...errors, ...ts.getPreEmitDiagnostics(program)];
+const declarationFile = resolve(packageDirectory, 'dist', 'types', 'src', 'wire', 'response-shapes.d.ts');
+let views;
+const emitted = program.emit(undefined, (fileName, text, writeByteOrderMark) => {
+  if (resolve(fileName) === declarationFile) views = text;
+  else ts.sys.writeFile(fileName, text, writeByteOrderMark);
+});
+diagnostics.push(...emitted.diagnostics);
+if (diagnostics.length > 0) {
+  const formatHost = {
+    getCanonicalFileName: (name) => name,
+    getCurrentDirectory: ts.sys.getCurrentDirectory,
+    getNewLine: () => ts.sys.newLine,
+  };
+  process.stderr.write(ts.formatDiagnosticsWithColorAndContext(diagnostics, formatHost));
+  process.exit(1);
+}
+if (views === undefined) throw new Error(`${declarationFile} was not emitted`);
+const responseShapes = join(repository, 'src', 'wire', 'response-shapes.ts');
+const expandViews = viewExpander(ts.createProgram([responseShapes], options, host), responseShapes);
+ts.sys.writeFile(declarationFile, expandViews(views));
