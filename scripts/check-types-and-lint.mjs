@@ -3,9 +3,6 @@
 // checking fills the checker's caches), then ESLint's typed rules read the same program (`parserOptions.programs`)
 // instead of building their own: measured, 46 to 58 CPU-s and 1.1 to 1.5 GB at most, against 29 + 57 CPU-s and
 // 0.8 + 1.9 GB as two processes.
-// `npm run typecheck-and-lint` starts it with a young generation of 64 MB semi-spaces instead of 16: the checker and the
-// ESTree conversion allocate short-lived objects by the gigabyte, and fewer scavenges took measured 8 % less CPU
-// (65 against 70 CPU-s, 62 against 67) at the same peak memory.
 // Uncached, so a typed finding in a file whose imports changed is never missed; `npm run lint` is the cached one.
 //
 // Usage: node scripts/check-types-and-lint.mjs PATH... (the paths to lint, as `npm run lint` lists them).
