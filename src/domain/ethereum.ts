@@ -1,5 +1,6 @@
 import {
   type AbiFunction,
+  type AbiParameter,
   checksumAddress,
   concatHex,
   decodeFunctionData,
@@ -111,7 +112,9 @@ function uint256(amount: bigint, what: string): bigint {
 function calldataEncoder(abi: readonly AbiFunction[], name: string): (args: readonly (Hex | bigint)[]) => Hex {
   const abiFunction = getAbiItem({ abi, name }) as AbiFunction;
   const selector = toFunctionSelector(abiFunction);
-  return (args) => concatHex([selector, encodeAbiParameters(abiFunction.inputs, args)]);
+  // The inputs are known only at run time, so the values' type is `readonly unknown[]` either way; naming the type
+  // argument spares the checker inferring it through abitype's recursive tuple types (a second or more of the type check, traced).
+  return (args) => concatHex([selector, encodeAbiParameters<readonly AbiParameter[]>(abiFunction.inputs, args)]);
 }
 
 const encodeFund = calldataEncoder(SWAP_CONTRACT_ABI, 'fund');
