@@ -1,6 +1,6 @@
-import { request } from 'node:https';
+import { request, type RequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { PeerCertificate } from 'node:tls';
+import { createSecureContext, type ConnectionOptions, type PeerCertificate, type SecureContext } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { LightningNodeError } from './lightning-backend.js';
 
@@ -97,9 +97,36 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
+/** The pinned certificate, parsed, and the TLS context that trusts only it. */
+interface PinnedTrust {
+  certificatePem: string;
+  pinned: X509Certificate;
+  secureContext: SecureContext;
+}
+
+const trusts = new WeakMap<PinnedEndpoint, PinnedTrust>();
+
+/**
+ * Built once per endpoint, not per call: a daemon calls its node every few hundred milliseconds, and parsing the
+ * certificate and building a TLS context each time was most of a call's CPU.
+ */
+function trustOf(endpoint: PinnedEndpoint): PinnedTrust {
+  const known = trusts.get(endpoint);
+  if (known?.certificatePem === endpoint.certificatePem) return known;
+  const trust = {
+    certificatePem: endpoint.certificatePem,
+    pinned: new X509Certificate(endpoint.certificatePem),
+    // The pinned certificate is the only trust anchor: OpenSSL verifies the chain (signatures, dates, CA flags) up
+    // to it, even when it is the server's own certificate and not self-signed.
+    secureContext: createSecureContext({ ca: endpoint.certificatePem, allowPartialTrustChain: true }),
+  };
+  trusts.set(endpoint, trust);
+  return trust;
+}
+
 /** Runs the request; `onChunk` returning true ends it early. Resolves with the HTTP status. */
 function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk: string) => boolean): Promise<number> {
-  const pinned = new X509Certificate(endpoint.certificatePem);
+  const { pinned, secureContext } = trustOf(endpoint);
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise<number>((resolve, reject) => {
     let settled = false;
@@ -111,22 +138,21 @@ function stream(endpoint: PinnedEndpoint, options: CallOptions, onChunk: (chunk:
       if ('error' in outcome) reject(outcome.error);
       else resolve(outcome.status);
     };
-    const req = request(new URL(options.path, endpoint.baseUrl), {
+    // `secureContext` reaches tls.connect, though @types/node leaves it out of https' request options.
+    const requestOptions: RequestOptions & Pick<ConnectionOptions, 'secureContext'> = {
       method: options.method,
       headers: {
         ...endpoint.headers,
         accept: 'application/json',
         ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       },
-      // The pinned certificate is the only trust anchor: OpenSSL verifies the chain (signatures, dates, CA
-      // flags) up to it, even when it is the server's own certificate and not self-signed.
-      ca: endpoint.certificatePem,
-      allowPartialTrustChain: true,
+      secureContext,
       // Only the host name check is replaced; the pinning is checked again here, not left to the chain alone.
       checkServerIdentity: (_host: string, certificate: PeerCertificate) =>
         isPinnedOrSignedByIt(certificate, pinned) ? undefined : new NotThePinnedCertificate(),
       agent: false,
-    });
+    };
+    const req = request(new URL(options.path, endpoint.baseUrl), requestOptions);
     const timer = setTimeout(
       () =>
         finish({
