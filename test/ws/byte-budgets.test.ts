@@ -7,7 +7,7 @@ import { nestedArrayJson, RawPollingSession } from '../support/ws/raw-polling.js
 /** A broadcast of about this many bytes fits a fresh budget once, not twice. */
 const BROADCAST_BYTES = 600_000;
 const sockets = {
-  bytesPerConnection: { burst: 900_000, perSecond: 400_000 },
+  bytesPerConnection: { burst: 900_000, perSecond: 150_000 },
   bytesPerAddress: { burst: 100_000_000, perSecond: 100_000_000 },
 };
 const WAIT_MS = 5_000;
@@ -63,7 +63,7 @@ describe('byte budgets: charged before a packet is scanned', () => {
       const first = await socket.timeout(WAIT_MS).emitWithAck('broadcastTransaction', broadcast(BROADCAST_BYTES));
       // Within budget, the handler answers (no node for Bitcoin here), not the budget.
       assert.deepEqual(first, { success: false, message: 'NoBackendConfigured' });
-      // 300,000 bytes owed at 400,000 a second: the rest of the message is read only as the budget pays it back.
+      // 300,000 bytes owed at 150,000 a second: the rest of the message is read only as the budget pays it back.
       const started = Date.now();
       const second = await socket.timeout(WAIT_MS).emitWithAck('broadcastTransaction', broadcast(BROADCAST_BYTES));
       const waited = Date.now() - started;
