@@ -87,7 +87,7 @@ describe(
     });
 
     after(async () => {
-      if (!postgresIsRunning()) pgCluster('start');
+      if (!postgresIsRunning()) await pgCluster('start');
       for (const client of clients) client.close();
       for (const { bot } of bots) bot.close();
       for (const { child } of processes) if (child.exitCode === null) child.kill('SIGKILL');
@@ -121,7 +121,7 @@ describe(
         await sleep(500);
         assert.deepEqual(exited(), [], 'no process exits when its connections are terminated');
 
-        pgCluster('stop');
+        await pgCluster('stop');
         try {
           for (const { url } of processes) {
             assert.deepEqual(await getStatus(`${url}/api/orders/${randomUUID()}`), {
@@ -146,7 +146,7 @@ describe(
           assert.equal(await exits[2], 0, 'SIGTERM during the outage stops the process cleanly');
           assert.ok(Date.now() - stopping < 15_000, `SIGTERM during the outage took ${Date.now() - stopping} ms`);
         } finally {
-          pgCluster('start');
+          await pgCluster('start');
         }
         const backAt = Date.now();
 

@@ -151,7 +151,7 @@ describe(
     });
 
     after(async () => {
-      if (!postgresIsRunning()) pgCluster('start');
+      if (!postgresIsRunning()) await pgCluster('start');
       for (const client of clients) client.close();
       for (const { bot } of bots) bot.close();
       await a?.close();
@@ -270,7 +270,7 @@ describe(
           const before = await countRows(schemaOf(fresh.url));
 
           for (const orderId of dropping) followers.get(orderId)!.close();
-          pgCluster('stop');
+          await pgCluster('stop');
           const downAt = Date.now();
           let subscribeDuringOutage: Ack | undefined;
           let upAt: number;
@@ -286,7 +286,7 @@ describe(
             await sleep(Math.max(0, OUTAGE_MS - (Date.now() - downAt)));
           } finally {
             upAt = Date.now();
-            pgCluster('start');
+            await pgCluster('start');
           }
           const backAt = Date.now();
 
