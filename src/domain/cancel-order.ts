@@ -1,7 +1,5 @@
 import { recoverTypedDataAddress, type Hex } from 'viem';
-import type { CooperativeRefundDomain } from './cooperative-refund.js';
-import { isEthereumAddress } from './ethereum.js';
-import { orderIdToBytes16 } from './order-ids.js';
+import { slotTypedData, type CooperativeRefundDomain } from './cooperative-refund.js';
 
 /**
  * The EIP-712 type a funder signs to ask the winning provider to give up an order (`requestCancel`). It is signed
@@ -18,19 +16,7 @@ export const CANCEL_ORDER_TYPES = {
 
 /** The typed data a funder signs to cancel the order, as a wallet's `signTypedData` takes it. */
 export function cancelOrderTypedData(orderId: string, funder: string, domain: CooperativeRefundDomain) {
-  if (!isEthereumAddress(funder)) throw new Error('funder must be an Ethereum address');
-  if (!isEthereumAddress(domain.verifyingContract)) throw new Error('verifyingContract must be an Ethereum address');
-  return {
-    domain: {
-      name: 'lnswap',
-      version: '3',
-      chainId: domain.chainId,
-      verifyingContract: domain.verifyingContract.toLowerCase() as Hex,
-    },
-    types: CANCEL_ORDER_TYPES,
-    primaryType: 'CancelOrder',
-    message: { orderUUID: orderIdToBytes16(orderId), funder: funder.toLowerCase() as Hex },
-  } as const;
+  return slotTypedData(CANCEL_ORDER_TYPES, 'CancelOrder', orderId, funder, domain);
 }
 
 /** Who signed the cancel of the order for `funder`, lowercase; undefined for bytes that are no signature at all. */

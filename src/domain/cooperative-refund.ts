@@ -57,8 +57,18 @@ export function isCooperativeRefundSignature(text: string): text is Hex {
   return s > 0n && s <= HALF_CURVE_ORDER && (v === 27 || v === 28);
 }
 
-/** The typed data a claimer signs to give up `funder`'s slot of the order, as a wallet's `signTypedData` takes it. */
-export function cooperativeRefundTypedData(orderId: string, funder: string, domain: CooperativeRefundDomain) {
+/**
+ * Typed data about one funder's slot of an order in the third-version contract's domain, as a wallet's
+ * `signTypedData` takes it: what a claimer's cooperative refund and a funder's cancel both sign, each under its own
+ * primary type.
+ */
+export function slotTypedData<const Types, const PrimaryType extends keyof Types & string>(
+  types: Types,
+  primaryType: PrimaryType,
+  orderId: string,
+  funder: string,
+  domain: CooperativeRefundDomain,
+) {
   if (!isEthereumAddress(funder)) throw new Error('funder must be an Ethereum address');
   if (!isEthereumAddress(domain.verifyingContract)) throw new Error('verifyingContract must be an Ethereum address');
   return {
@@ -68,10 +78,15 @@ export function cooperativeRefundTypedData(orderId: string, funder: string, doma
       chainId: domain.chainId,
       verifyingContract: domain.verifyingContract.toLowerCase() as Hex,
     },
-    types: COOPERATIVE_REFUND_TYPES,
-    primaryType: 'CooperativeRefund',
+    types,
+    primaryType,
     message: { orderUUID: orderIdToBytes16(orderId), funder: funder.toLowerCase() as Hex },
   } as const;
+}
+
+/** The typed data a claimer signs to give up `funder`'s slot of the order, as a wallet's `signTypedData` takes it. */
+export function cooperativeRefundTypedData(orderId: string, funder: string, domain: CooperativeRefundDomain) {
+  return slotTypedData(COOPERATIVE_REFUND_TYPES, 'CooperativeRefund', orderId, funder, domain);
 }
 
 /**

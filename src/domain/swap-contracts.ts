@@ -1,3 +1,5 @@
+import type { CooperativeRefundDomain } from './cooperative-refund.js';
+import { LnswapError } from './errors.js';
 import type { EthereumChainView, OrderRecord, SwapContract, SwapContractVersion } from './order.js';
 
 /** The version of a contract the history does not name: the second, the only one before the history was kept. */
@@ -53,4 +55,22 @@ export function swapContractOfOrder(order: OrderRecord, view: EthereumChainView)
     version: known?.version ?? UNRECORDED_CONTRACT_VERSION,
     since: known?.since ?? 0,
   };
+}
+
+/**
+ * The EIP-712 domain an order's cooperative refunds and cancels are signed in: its swap contract on the chain
+ * `chainId` names. Only a third-version contract on Ethereum has one (ContractHasNoCooperativeRefund); without the
+ * node's chain id the service cannot name it (NoBackendConfigured).
+ */
+export function signingDomainOfOrder(
+  order: OrderRecord,
+  onchainChain: string,
+  view: EthereumChainView | undefined,
+  chainId: number | undefined,
+): CooperativeRefundDomain {
+  if (onchainChain !== 'ethereum' || view === undefined) throw new LnswapError('ContractHasNoCooperativeRefund');
+  const contract = swapContractOfOrder(order, view);
+  if (contract.version < 3) throw new LnswapError('ContractHasNoCooperativeRefund');
+  if (chainId === undefined) throw new LnswapError('NoBackendConfigured');
+  return { chainId, verifyingContract: contract.address };
 }

@@ -5,7 +5,7 @@ import type { Hex } from 'viem';
 import { catalogOf } from '../../domain/market-catalog.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
 import { orderSlots, slotOfFunder } from '../../domain/order-slots.js';
-import { swapContractOfOrder } from '../../domain/swap-contracts.js';
+import { signingDomainOfOrder } from '../../domain/swap-contracts.js';
 import type { ChainWatchStore, ConfigurationReadStore, OrderReadStore } from '../../store/store.js';
 import { cancelRequestShape } from '../../wire/socket-payloads.js';
 import { payloadReader } from './payload-shapes.js';
@@ -55,14 +55,7 @@ export async function checkCancelRequest(request: CancelRequest, context: Cancel
   const configuration = await store.getConfiguration();
   const catalog = catalogOf(configuration);
   const market = catalog.marketOf(order);
-  const view = configuration.chains.ethereum;
-  if (market.onchain.chain !== 'ethereum' || view === undefined) {
-    throw new LnswapError('ContractHasNoCooperativeRefund');
-  }
-  const contract = swapContractOfOrder(order, view);
-  if (contract.version < 3) throw new LnswapError('ContractHasNoCooperativeRefund');
-  if (ethereumChainId === undefined) throw new LnswapError('NoBackendConfigured');
-  const domain = { chainId: ethereumChainId, verifyingContract: contract.address };
+  const domain = signingDomainOfOrder(order, market.onchain.chain, configuration.chains.ethereum, ethereumChainId);
   const signer = await cancelOrderSigner(order.id, request.funder, request.signature, domain);
   if (signer !== request.funder) throw new LnswapError('InvalidCancelSignature');
   const observations = await store.listChainObservations('ethereum', [order.id]);

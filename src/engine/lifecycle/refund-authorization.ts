@@ -8,7 +8,7 @@ import { catalogOf } from '../../domain/market-catalog.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
 import type { OrderRecord } from '../../domain/order.js';
 import type { OrderState } from '../../domain/states.js';
-import { swapContractOfOrder } from '../../domain/swap-contracts.js';
+import { signingDomainOfOrder } from '../../domain/swap-contracts.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import type { ConfigurationReadStore, CooperativeRefundStore, OrderReadStore } from '../../store/store.js';
 import { refundAuthorizationShape } from '../../wire/socket-payloads.js';
@@ -103,14 +103,7 @@ async function checkSignatures(
 ): Promise<void> {
   const configuration = await store.getConfiguration();
   const market = catalogOf(configuration).marketOf(order);
-  const view = configuration.chains.ethereum;
-  if (market.onchain.chain !== 'ethereum' || view === undefined) {
-    throw new LnswapError('ContractHasNoCooperativeRefund');
-  }
-  const contract = swapContractOfOrder(order, view);
-  if (contract.version < 3) throw new LnswapError('ContractHasNoCooperativeRefund');
-  if (ethereumChainId === undefined) throw new LnswapError('NoBackendConfigured');
-  const domain = { chainId: ethereumChainId, verifyingContract: contract.address };
+  const domain = signingDomainOfOrder(order, market.onchain.chain, configuration.chains.ethereum, ethereumChainId);
   for (const refund of refunds) {
     const signer = await cooperativeRefundSigner(order.id, refund, domain);
     if (signer === undefined || signer !== order.claimAddress) throw new LnswapError('InvalidRefundSignature');
