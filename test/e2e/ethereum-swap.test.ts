@@ -91,10 +91,13 @@ describe('an Ethereum swap from requestQuote to Complete on Anvil', { skip: anvi
     // Anyone may send the claim; the contract pays the slot's claimer, the provider's registered payout address.
     const balanceOfPayout = () => chain.node.publicClient.getBalance({ address: PROVIDER_PAYOUT_ADDRESS });
     const payoutBefore = await balanceOfPayout();
-    await chain.node.wallet(chain.account('provider')).sendTransaction({
+    const claimTx = await chain.node.wallet(chain.account('provider')).sendTransaction({
       to: chain.contractAddress,
       data: encodeClaimCalldata(quote.orderId, chain.account('user').address, preimage),
     });
+    // Accepted is not yet mined: the balance is read from the claim's block.
+    const claim = await chain.node.publicClient.waitForTransactionReceipt({ hash: claimTx });
+    assert.equal(claim.status, 'success');
     assert.equal((await balanceOfPayout()) - payoutBefore, value);
     await chain.mine(CONFIRMATIONS - 1);
     assert.deepEqual(await settled, { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage });
