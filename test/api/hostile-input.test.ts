@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { METHODS } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildOrder, configuration } from '../support/fixtures.js';
 import { STORE_KINDS, skipReason } from '../support/stores.js';
 import { JSON_TYPE, TEXT_TYPE, openApi, rawRequest, type OpenApi, type RawResponse } from '../support/api/harness.js';
 
-// Fixed so that a run is repeatable; set FC_SEED to explore other inputs.
-const RUN = { numRuns: 200, seed: Number(process.env['FC_SEED'] ?? 20191105) };
+const RUN = { numRuns: 200, seed: PROPERTY_SEED };
 
 const order = buildOrder({ label: 'hostile', state: 'WaitingForFundingTx' });
 const ORDER_ID = order.record.id;

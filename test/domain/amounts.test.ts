@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { formatFixedPoint, formatWholeUnits, parseBaseUnits, parseDecimalAmount } from '../../src/domain/amounts.js';
 
 describe('parseDecimalAmount', () => {
@@ -112,6 +113,7 @@ describe('round trips', () => {
       fc.property(amounts, decimals, (baseUnits, places) => {
         assert.equal(parseDecimalAmount(formatWholeUnits(baseUnits, places), places), baseUnits);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 
@@ -122,6 +124,7 @@ describe('round trips', () => {
         assert.equal(text.split('.')[1]?.length, places);
         assert.equal(parseDecimalAmount(text, places), baseUnits);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 
@@ -130,6 +133,7 @@ describe('round trips', () => {
       fc.property(amounts, decimals, (baseUnits, places) => {
         assert.doesNotMatch(formatWholeUnits(baseUnits, places), /(\.\d*0$)|(\.$)/);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 
@@ -138,6 +142,7 @@ describe('round trips', () => {
       fc.property(amounts, (baseUnits) => {
         assert.equal(parseBaseUnits(baseUnits.toString()), baseUnits);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import {
   BECH32_CHECKSUM,
   BECH32M_CHECKSUM,
@@ -27,6 +28,7 @@ describe('bech32', () => {
         const parts = splitBech32(joinBech32(p, w, constant));
         assert.deepEqual(parts && { ...parts, words: [...parts.words] }, { prefix: p, words: w, checksum: constant });
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 
@@ -44,6 +46,7 @@ describe('bech32', () => {
         assert.deepEqual(back.subarray(0, bytes.length), Buffer.from(bytes));
         assert.ok(back.subarray(bytes.length).every((byte) => byte === 0));
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { decodeFunctionData, toFunctionSelector } from 'viem';
 import {
   SWAP_CONTRACT_ABI,
@@ -112,6 +113,7 @@ describe('decodeFundingCalldata', () => {
           claimer,
         });
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 
@@ -134,6 +136,7 @@ describe('decodeFundingCalldata', () => {
           });
         },
       ),
+      { seed: PROPERTY_SEED },
     );
   });
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { isHexBytes, isHexOfLength, isZeroXHex } from '../../src/domain/hex.js';
 
 const hexDigit = fc.constantFrom(...'0123456789abcdefABCDEF');
@@ -34,7 +35,7 @@ describe('hex checks', () => {
       fc.property(digitsAndText, ([digits, text]) => {
         assert.equal(isHexOfLength(text, digits), new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(text), text);
       }),
-      { seed: 20261123, numRuns: 3000 },
+      { seed: PROPERTY_SEED, numRuns: 3000 },
     );
   });
 
@@ -43,7 +44,7 @@ describe('hex checks', () => {
       fc.property(fc.integer({ min: 0, max: 80 }).chain(nearlyHex), (text) => {
         assert.equal(isHexBytes(text), /^(?:[0-9a-fA-F]{2})+$/.test(text), text);
       }),
-      { seed: 20261123, numRuns: 3000 },
+      { seed: PROPERTY_SEED, numRuns: 3000 },
     );
   });
 
@@ -57,7 +58,7 @@ describe('hex checks', () => {
         const text = start + rest;
         assert.equal(isZeroXHex(text, digits), new RegExp(`^0x[0-9a-fA-F]{${digits}}$`).test(text), text);
       }),
-      { seed: 20261123, numRuns: 3000 },
+      { seed: PROPERTY_SEED, numRuns: 3000 },
     );
   });
 });

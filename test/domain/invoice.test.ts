@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { decode, encode, sign } from 'bolt11';
 import { decodeInvoice, hashInvoice, preimageMatchesPaymentHash } from '../../src/domain/invoice.js';
 import { makeInvoice, TEST_NODE_PRIVATE_KEY, TEST_NODE_PUBLIC_KEY, withSignature } from '../support/invoices.js';
@@ -197,7 +198,7 @@ describe('decodeInvoice on invoices signed by the test node', () => {
           assert.equal(decodeInvoice(tampered), undefined);
         },
       ),
-      { numRuns: 300 },
+      { seed: PROPERTY_SEED, numRuns: 300 },
     );
   });
 });
@@ -297,6 +298,7 @@ describe('decodeInvoice never throws', () => {
       fc.property(fc.string({ maxLength: 400 }), (input) => {
         assert.equal(decodeInvoice(`lnbc${input}`), undefined);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 

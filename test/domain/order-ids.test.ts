@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { normalizeOrderId, orderIdToBytes16 } from '../../src/domain/order-ids.js';
 
 const ID = 'a61131f7-0b66-460e-b3d8-37d59f94b8aa';
@@ -43,6 +44,7 @@ describe('normalizeOrderId', () => {
         assert.equal(normalizeOrderId(uuid.toUpperCase()), canonical);
         assert.equal(normalizeOrderId(uuid.replaceAll('-', '')), canonical);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 });

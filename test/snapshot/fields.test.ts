@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { parseBaseUnits } from '../../src/domain/amounts.js';
 import { MAX_SNAPSHOT_UNITS, readBoundedUnits, readTimestamp } from '../../src/snapshot/fields.js';
 import { FieldError } from '../../src/snapshot/snapshot-error.js';
@@ -26,7 +27,7 @@ describe('readTimestamp', () => {
           assert.equal(verdict(new Date(ms).toISOString()), ms);
         },
       ),
-      { seed: 20261123, numRuns: 20_000 },
+      { seed: PROPERTY_SEED, numRuns: 20_000 },
     );
   });
 
@@ -72,7 +73,7 @@ describe('readTimestamp', () => {
           assert.equal(verdict(text), dateRoundTrip(text));
         },
       ),
-      { seed: 20261127, numRuns: 20_000 },
+      { seed: PROPERTY_SEED, numRuns: 20_000 },
     );
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { Encoder, PacketType } from 'socket.io-parser';
 import { packetDataStart } from '../../src/ws/bounded-parser.js';
 import { readPacketHeader } from '../../src/ws/packet-header.js';
@@ -50,6 +51,7 @@ describe('jsonStringBytes', () => {
           assert.equal(jsonStringBytes(text), Buffer.byteLength(JSON.stringify(text)), JSON.stringify(text));
         }
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { PROPERTY_SEED } from '../support/property-seed.js';
 import { boundedParser, nestingExceeds, packetDataStart } from '../../src/ws/bounded-parser.js';
 import { checkPayloadBounds } from '../../src/ws/payload-bounds.js';
 
@@ -20,6 +21,7 @@ describe('checkPayloadBounds', () => {
         assert.equal(checkPayloadBounds(value, { ...LOOSE, maxBytes: bytes }), undefined);
         assert.equal(checkPayloadBounds(value, { ...LOOSE, maxBytes: bytes - 1 }), 'PayloadTooLarge');
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 
@@ -71,6 +73,7 @@ describe('nestingExceeds', () => {
         assert.equal(nestingExceeds(text, depth), false);
         if (depth > 0) assert.equal(nestingExceeds(text, depth - 1), true);
       }),
+      { seed: PROPERTY_SEED },
     );
   });
 });
