@@ -113,7 +113,8 @@ function calldataEncoder(abi: readonly AbiFunction[], name: string): (args: read
   const abiFunction = getAbiItem({ abi, name }) as AbiFunction;
   const selector = toFunctionSelector(abiFunction);
   // The inputs are known only at run time, so the values' type is `readonly unknown[]` either way; naming the type
-  // argument spares the checker inferring it through abitype's recursive tuple types (a second or more of the type check, traced).
+  // argument spares the checker inferring it through abitype's recursive tuple types, one of the type check's
+  // costliest inferences.
   return (args) => concatHex([selector, encodeAbiParameters<readonly AbiParameter[]>(abiFunction.inputs, args)]);
 }
 

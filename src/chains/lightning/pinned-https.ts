@@ -18,14 +18,14 @@ export const LIGHTNING_CALL_LIMITS = { timeoutMs: 15_000, maxResponseBytes: 4 * 
  */
 export interface PinnedEndpoint {
   /** `https://host:port`, no path, no credentials. */
-  baseUrl: string;
-  certificatePem: string;
+  readonly baseUrl: string;
+  readonly certificatePem: string;
   /** The credential header (macaroon, rune): sent, never logged or put in an error. */
-  headers: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
   /** Where the pinned certificate and the credential were read from, for errors: file names, never contents. */
-  sources: EndpointSources;
-  timeoutMs: number;
-  maxResponseBytes: number;
+  readonly sources: EndpointSources;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
 }
 
 /** What errors name the pinned certificate and the credential by: "the macaroon in /path/admin.macaroon". */
@@ -99,7 +99,6 @@ function parseJson(text: string, what: string): unknown {
 
 /** The pinned certificate, parsed, and the TLS context that trusts only it. */
 interface PinnedTrust {
-  certificatePem: string;
   pinned: X509Certificate;
   secureContext: SecureContext;
 }
@@ -107,14 +106,13 @@ interface PinnedTrust {
 const trusts = new WeakMap<PinnedEndpoint, PinnedTrust>();
 
 /**
- * Built once per endpoint, not per call: a daemon calls its node every few hundred milliseconds, and parsing the
- * certificate and building a TLS context each time was most of a call's CPU.
+ * Built once per endpoint (whose fields never change), not per call: a daemon calls its node every few hundred
+ * milliseconds, and parsing the certificate and building a TLS context are most of a call's CPU.
  */
 function trustOf(endpoint: PinnedEndpoint): PinnedTrust {
   const known = trusts.get(endpoint);
-  if (known?.certificatePem === endpoint.certificatePem) return known;
+  if (known !== undefined) return known;
   const trust = {
-    certificatePem: endpoint.certificatePem,
     pinned: new X509Certificate(endpoint.certificatePem),
     // The pinned certificate is the only trust anchor: OpenSSL verifies the chain (signatures, dates, CA flags) up
     // to it, even when it is the server's own certificate and not self-signed.
