@@ -8,8 +8,6 @@ import assert from 'node:assert/strict';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Hex } from 'viem';
 import { randomUUID } from 'node:crypto';
@@ -19,9 +17,6 @@ import {
   ethereumRefundTransaction,
   UnsafeFundingDetails,
 } from '../../src/client/index.js';
-import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
-import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
-import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
 import { readEthereumSlot } from '../../src/provider/ethereum/ethereum-claim.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
@@ -37,7 +32,7 @@ import {
   type TestProvider,
 } from '../support/e2e/provider-world.js';
 import { eventually } from '../support/eventually.js';
-import { request, silentLogger, type Ack } from '../support/ws/harness.js';
+import { request, type Ack } from '../support/ws/harness.js';
 import { programArgs } from '../support/repository.js';
 
 interface Running {
@@ -62,14 +57,13 @@ describe(
     });
 
     const user = () => world.anvil.accounts[1]!;
-    const stateFile = (name: string) => join(world.dir, `${name}.sqlite`);
 
     async function startCommand(name: string, provider: TestProvider): Promise<Running> {
       const child = startCli(['provider', '--poll-interval-ms', String(POLL_INTERVAL_MS), '--metrics-port', 'off'], {
         env: {
           LNSWAP_PROVIDER_CONFIG: world.writeConfig(name, 'lnd'),
           LNSWAP_SERVICE_URL: world.harness.service.url,
-          LNSWAP_PROVIDER_STATE: stateFile(name),
+          LNSWAP_PROVIDER_STATE: world.stateFile(name),
           ETHEREUM_RPC_URL: world.anvil.rpcUrl,
           LNSWAP_PROVIDER_API_KEY: provider.keys.apiKey,
           LNSWAP_PROVIDER_SECRET_KEY: provider.keys.secretKey,
@@ -81,29 +75,6 @@ describe(
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       await waitForLine(child, (line) => (line.includes('lnswap provider is running') ? true : undefined));
       return { child, output: () => output };
-    }
-
-    /**
-     * The daemon as the command runs it, in this process: only the test of a kill needs the command's own process
-     * (as provider-daemon-restart.test.ts does), and starting one costs a CPU-second.
-     */
-    async function startInProcess(
-      name: string,
-      provider: TestProvider,
-      pollIntervalMs = POLL_INTERVAL_MS,
-    ): Promise<ProviderDaemon> {
-      const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, 'lnd'), 'utf8')));
-      return startProviderDaemon(
-        {
-          serviceUrl: world.harness.service.url,
-          credentials: provider.keys,
-          stateFile: stateFile(name),
-          pollIntervalMs,
-          file,
-          ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
-        },
-        { logger: silentLogger, lightning: openLightningBackend(file.lightning) },
-      );
     }
 
     async function kill(running: Running): Promise<void> {
@@ -152,7 +123,7 @@ describe(
 
     test('a failed payment: the refund signed, checked by the service, and the user paid back within 10 s', async (t) => {
       const provider = await world.newProvider('coop-failed');
-      const daemon = await startInProcess('coop-failed', provider);
+      const daemon = await world.startDaemon('coop-failed', provider);
       try {
         const swap = await world.swap(ETHER_MARKET, 'no-route');
         const fundedAt = Date.now();
@@ -201,7 +172,7 @@ describe(
         process.execPath,
         [
           ...programArgs(import.meta.url, '../support/provider/kill-after-refund-signed'),
-          stateFile('coop-killed'),
+          world.stateFile('coop-killed'),
           world.anvil.rpcUrl,
           world.contract,
           swap.orderId,
@@ -211,7 +182,7 @@ describe(
         { encoding: 'utf8' },
       );
       assert.equal(run.signal, 'SIGKILL', run.stderr);
-      const written = ProviderState.open(stateFile('coop-killed'));
+      const written = ProviderState.open(world.stateFile('coop-killed'));
       try {
         const [signed] = written.refundSignatures(swap.orderId);
         assert.equal(signed?.reported, false, 'written down, not sent');
@@ -241,7 +212,7 @@ describe(
       } finally {
         await kill(second);
       }
-      const after = ProviderState.open(stateFile('coop-killed'));
+      const after = ProviderState.open(world.stateFile('coop-killed'));
       try {
         assert.equal(after.payment(swap.invoice.paymentHash), undefined, 'no payment ever begun');
         assert.equal(after.refundSignatures(swap.orderId)[0]?.reported, true, 'acknowledged by the service');
@@ -253,7 +224,7 @@ describe(
     test("the funder's cancel before any payment: refunded within 10 s, and never paid; a stranger's refused", async (t) => {
       const provider = await world.newProvider('coop-cancel');
       // One round at the start, the next a minute later: the order funded in between waits unpaid for the cancel.
-      const daemon = await startInProcess('coop-cancel', provider, 60_000);
+      const daemon = await world.startDaemon('coop-cancel', provider, { pollIntervalMs: 60_000 });
       try {
         const swap = await world.swap(ETHER_MARKET, 'settle');
         await untilState(world, swap.orderId, 'Funded');
@@ -316,7 +287,7 @@ describe(
 
     test('a cancel during a payment in flight: refused, and the payment completed and claimed', async () => {
       const provider = await world.newProvider('coop-in-flight');
-      const daemon = await startInProcess('coop-in-flight', provider);
+      const daemon = await world.startDaemon('coop-in-flight', provider);
       try {
         const swap = await world.swap(ETHER_MARKET, 'hold');
         await eventually(
@@ -332,7 +303,7 @@ describe(
         world.payments.settle(swap.invoice.paymentHash);
         await eventually(async () => (await slotState(swap.orderId)) === 'claimed', 'the claim');
         await untilState(world, swap.orderId, 'Complete');
-        const written = ProviderState.open(stateFile('coop-in-flight'));
+        const written = ProviderState.open(world.stateFile('coop-in-flight'));
         try {
           assert.deepEqual(written.refundSignatures(swap.orderId), [], 'nothing signed away');
         } finally {

@@ -5,21 +5,16 @@
  * other account refunds its own slot after the timelock.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Hex } from 'viem';
 import { requestQuote } from '../../examples/user-client.js';
 import { parseDecimalAmount } from '../../src/domain/amounts.js';
 import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
-import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
-import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
-import { startProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { makeInvoice } from '../support/invoices.js';
-import { eventually, recordingLogger } from '../support/ws/harness.js';
+import { eventually } from '../support/ws/harness.js';
 import {
   CONFIRMATIONS,
   ETHER_MARKET,
@@ -41,21 +36,8 @@ describe('two accounts funding one order, with the provider daemon', { skip: anv
   test('60 % + 40 % from two accounts: never Funded, never paid; a top-up of the larger slot: Funded, paid once, claimed', async () => {
     const name = 'two-accounts';
     const provider = await world.newProvider(name);
-    const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, 'lnd'), 'utf8')));
-    const { logger } = recordingLogger();
-    const stateFile = join(world.dir, `${name}.sqlite`);
-    const daemon = await startProviderDaemon(
-      {
-        serviceUrl: world.harness.service.url,
-        credentials: provider.keys,
-        stateFile,
-        pollIntervalMs: 20,
-        probes: { host: '127.0.0.1', port: 0 },
-        file,
-        ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
-      },
-      { logger, lightning: openLightningBackend(file.lightning) },
-    );
+    const daemon = await world.startDaemon(name, provider);
+    const stateFile = world.stateFile(name);
     const { anvil } = world;
     const [user, second] = [anvil.accounts[1]!, anvil.accounts[3]!];
     try {

@@ -9,8 +9,6 @@
  * does not hash leaves the payment suspect, said once in the log, in the metrics and on `/readyz`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
@@ -18,9 +16,7 @@ import type { Hex } from 'viem';
 import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
 import { decodeInvoice } from '../../src/domain/invoice.js';
 import type { LightningBackend } from '../../src/chains/lightning/lightning-backend.js';
-import { openLightningBackend } from '../../src/provider/config/open-lightning-backend.js';
-import { parseProviderConfig } from '../../src/provider/config/provider-config.js';
-import { startProviderDaemon, type ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
+import type { ProviderDaemon } from '../../src/provider/daemon/provider-daemon.js';
 import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { HttpRelay, type JsonRewrite } from '../support/http-relay.js';
@@ -29,7 +25,6 @@ import { eventually, recordingLogger } from '../support/ws/harness.js';
 import {
   CONFIRMATIONS,
   ETHER_MARKET,
-  POLL_INTERVAL_MS,
   REFUND_DELAY,
   startProviderWorld,
   TOKEN_MARKET,
@@ -61,29 +56,24 @@ describe('the provider daemon on Anvil with a real service', { skip: anvilSkipRe
     rounds: () => number;
   }> {
     const provider = await world.newProvider(name);
-    const file = parseProviderConfig(JSON.parse(readFileSync(world.writeConfig(name, lightning, ethereum), 'utf8')));
     const { logger, lines } = recordingLogger();
-    const stateFile = join(world.dir, `${name}.sqlite`);
-    const node = openLightningBackend(file.lightning);
     let infoCalls = 0;
-    const counted = Object.assign(Object.create(node) as LightningBackend, {
-      getInfo: () => {
-        infoCalls += 1;
-        return node.getInfo();
-      },
+    const countingInfoCalls = (node: LightningBackend) =>
+      Object.assign(Object.create(node) as LightningBackend, {
+        getInfo: () => {
+          infoCalls += 1;
+          return node.getInfo();
+        },
+      });
+    const daemon = await world.startDaemon(name, provider, {
+      lightning,
+      ethereum,
+      serviceUrl,
+      logger,
+      probes: true,
+      wrapLightning: countingInfoCalls,
     });
-    const daemon = await startProviderDaemon(
-      {
-        serviceUrl,
-        credentials: provider.keys,
-        stateFile,
-        pollIntervalMs: POLL_INTERVAL_MS,
-        probes: { host: '127.0.0.1', port: 0 },
-        file,
-        ethereum: { rpcUrl: world.anvil.rpcUrl, payoutKey: provider.payoutKey },
-      },
-      { logger, lightning: counted },
-    );
+    const stateFile = world.stateFile(name);
     return { daemon, provider, stateFile, lines, rounds: () => infoCalls };
   }
 

@@ -1,11 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { requestQuote } from '../../../examples/user-client.js';
 import { parseDecimalAmount } from '../../../src/domain/amounts.js';
 import type { SwapContractVersion } from '../../../src/domain/order.js';
+import type { LightningBackend } from '../../../src/chains/lightning/lightning-backend.js';
+import { openLightningBackend } from '../../../src/provider/config/open-lightning-backend.js';
+import { parseProviderConfig } from '../../../src/provider/config/provider-config.js';
+import { startProviderDaemon, type ProviderDaemon } from '../../../src/provider/daemon/provider-daemon.js';
 import { startAnvil, type AnvilNode } from '../anvil.js';
 import { configuration } from '../fixtures.js';
 import { makeInvoice, type SignedInvoice } from '../invoices.js';
@@ -16,6 +21,7 @@ import {
   addProvider,
   eventually,
   recordingLogger,
+  silentLogger,
   startTestService,
   type ProviderKeys,
   type TestService,
@@ -55,6 +61,13 @@ export interface ProviderWorld {
   writeConfig(name: string, lightning: 'lnd' | 'cln', ethereum?: Record<string, unknown>): string;
   /** Gas for an account. */
   fundGas(address: Address): Promise<void>;
+  /** Where the daemon started as `name` keeps its state. */
+  stateFile(name: string): string;
+  /**
+   * The daemon as `lnswap provider` runs it, in this process (starting the command costs a CPU-second; only a test
+   * that kills it needs its process), for `provider` with the configuration `writeConfig(name, ...)` writes.
+   */
+  startDaemon(name: string, provider: TestProvider, options?: DaemonOptions): Promise<ProviderDaemon>;
   /**
    * A user's swap: a quote for a fresh invoice with `behaviour` at the payee, funded as quoted, confirmed.
    * `beforeFunding` runs between the quote and the funding.
@@ -62,6 +75,23 @@ export interface ProviderWorld {
   swap(market: string, behaviour: PayeeBehaviour, beforeFunding?: (orderId: string) => Promise<void>): Promise<Swap>;
   orderState(orderId: string): Promise<string>;
   close(): Promise<void>;
+}
+
+export interface DaemonOptions {
+  /** The node it pays through: the stand-in LND unless given. */
+  lightning?: 'lnd' | 'cln';
+  /** Merged into the configuration's ethereum section. */
+  ethereum?: Record<string, unknown>;
+  /** Where it reads the service: the world's service unless given (a relay in front of it, say). */
+  serviceUrl?: string;
+  /** POLL_INTERVAL_MS unless given. */
+  pollIntervalMs?: number;
+  /** Silent unless given. */
+  logger?: Logger;
+  /** Serves /metrics and the probes on a free port of 127.0.0.1. */
+  probes?: boolean;
+  /** What stands between the daemon and its node: the node itself unless given. */
+  wrapLightning?: (node: LightningBackend) => LightningBackend;
 }
 
 export interface TestProvider {
@@ -114,6 +144,41 @@ export async function startProviderWorld(
   writeFileSync(files.clnCert, cln.certificatePem);
   writeFileSync(files.rune, `${RUNE}\n`);
 
+  const writeConfig = (name: string, lightning: 'lnd' | 'cln', ethereum: Record<string, unknown> = {}): string => {
+    const path = join(dir, `${name}.json`);
+    const pricing = {
+      feeBasisPoints: 50,
+      baseFee: '0',
+      minimumSatoshis: '1000',
+      maximumSatoshis: '1000000',
+      routingFeeLimitBasisPoints: 100,
+      minimumInvoiceLifetimeSeconds: 600,
+    };
+    const config = {
+      lightning:
+        lightning === 'lnd'
+          ? { kind: 'lnd', url: lnd.url, macaroonFile: files.macaroon, tlsCertFile: files.lndCert }
+          : { kind: 'cln', url: cln.url, runeFile: files.rune, tlsCertFile: files.clnCert },
+      inventoryLimitSatoshis: '10000000',
+      fundWindowSeconds: 600,
+      paymentTimeoutSeconds: 30,
+      ethereum: {
+        swapContract: contract,
+        confirmations: CONFIRMATIONS,
+        claimMarginBlocks: 10,
+        fundingLookbackBlocks: 1000,
+        claimFees: { stuckAfterBlocks: 3, urgentBlocks: 5, bumpPercent: 150, maximumGwei: '1000' },
+        ...ethereum,
+      },
+      markets: {
+        [ETHER_MARKET]: { rate: { fixed: '30' }, ...pricing },
+        [TOKEN_MARKET]: { rate: { fixed: '90000' }, token: { address: token, decimals: 6 }, ...pricing },
+      },
+    };
+    writeFileSync(path, JSON.stringify(config, null, 2));
+    return path;
+  };
+  const stateFile = (name: string) => join(dir, `${name}.sqlite`);
   const fundGas = async (address: Address) => {
     const hash = await anvil.wallet(anvil.accounts[0]).sendTransaction({ to: address, value: 10n ** 18n });
     await anvil.publicClient.waitForTransactionReceipt({ hash });
@@ -128,6 +193,24 @@ export async function startProviderWorld(
     payments,
     dir,
     fundGas,
+    stateFile,
+    async startDaemon(name, provider, options = {}) {
+      const configPath = writeConfig(name, options.lightning ?? 'lnd', options.ethereum);
+      const file = parseProviderConfig(JSON.parse(readFileSync(configPath, 'utf8')));
+      const node = openLightningBackend(file.lightning);
+      return startProviderDaemon(
+        {
+          serviceUrl: options.serviceUrl ?? harness.service.url,
+          credentials: provider.keys,
+          stateFile: stateFile(name),
+          pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS,
+          ...(options.probes === true ? { probes: { host: '127.0.0.1', port: 0 } } : {}),
+          file,
+          ethereum: { rpcUrl: anvil.rpcUrl, payoutKey: provider.payoutKey },
+        },
+        { logger: options.logger ?? silentLogger, lightning: options.wrapLightning?.(node) ?? node },
+      );
+    },
     async newProvider(name, options = {}) {
       const payoutKey = generatePrivateKey();
       const payoutAddress = privateKeyToAccount(payoutKey).address;
@@ -135,40 +218,7 @@ export async function startProviderWorld(
       if (options.unfunded !== true) await fundGas(payoutAddress);
       return { keys, payoutKey, payoutAddress };
     },
-    writeConfig(name, lightning, ethereum = {}) {
-      const path = join(dir, `${name}.json`);
-      const pricing = {
-        feeBasisPoints: 50,
-        baseFee: '0',
-        minimumSatoshis: '1000',
-        maximumSatoshis: '1000000',
-        routingFeeLimitBasisPoints: 100,
-        minimumInvoiceLifetimeSeconds: 600,
-      };
-      const config = {
-        lightning:
-          lightning === 'lnd'
-            ? { kind: 'lnd', url: lnd.url, macaroonFile: files.macaroon, tlsCertFile: files.lndCert }
-            : { kind: 'cln', url: cln.url, runeFile: files.rune, tlsCertFile: files.clnCert },
-        inventoryLimitSatoshis: '10000000',
-        fundWindowSeconds: 600,
-        paymentTimeoutSeconds: 30,
-        ethereum: {
-          swapContract: contract,
-          confirmations: CONFIRMATIONS,
-          claimMarginBlocks: 10,
-          fundingLookbackBlocks: 1000,
-          claimFees: { stuckAfterBlocks: 3, urgentBlocks: 5, bumpPercent: 150, maximumGwei: '1000' },
-          ...ethereum,
-        },
-        markets: {
-          [ETHER_MARKET]: { rate: { fixed: '30' }, ...pricing },
-          [TOKEN_MARKET]: { rate: { fixed: '90000' }, token: { address: token, decimals: 6 }, ...pricing },
-        },
-      };
-      writeFileSync(path, JSON.stringify(config, null, 2));
-      return path;
-    },
+    writeConfig,
     async swap(market, behaviour, beforeFunding) {
       const socket = await harness.connect('/user/v1');
       try {
