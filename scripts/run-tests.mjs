@@ -113,10 +113,9 @@ const UNBUNDLED_PACKAGES = [
 ];
 
 /**
- * Bundles `entryPoints` with what they import, node_modules included, into build/, shared code in build/chunks/.
- * Measured: a process that loads the service spends 1.4 CPU-s opening and linking some 1,100 modules one by one
- * (viem alone is 385), 0.7 CPU-s loading the same code from a few chunks; the suite starts about 120 processes, and
- * its command-line tests as many again. `import.meta.url` in the repository's own modules becomes the address of the
+ * Bundles `entryPoints` with what they import, node_modules included, into build/, shared code in build/chunks/:
+ * a process loads a few chunks instead of opening and linking some 1,100 modules one by one, in half the CPU
+ * (docs/decisions.md, "Tests"). `import.meta.url` in the repository's own modules becomes the address of the
  * module's transpiled copy, so what they find relative to themselves (a worker, the repository's root) they find as
  * before. The `require` of the banner is for bundled CommonJS packages, which require Node's built-in modules.
  */

@@ -26,8 +26,8 @@ describe('two instances, one invoice sent to both at the same instant', { skip: 
     await fresh.store.importAtomically((session) => session.writeConfiguration(configuration({ providers: [] })));
     storeB = await openStore(fresh.url);
     const overrides = {
-      // Short auctions keep 50 rounds quick, long enough for a maker on a loaded machine (150 ms missed one);
-      // each instance has a maker of its own, so no quote crosses.
+      // Short auctions keep 50 rounds quick, yet long enough for a maker to answer on a loaded machine; each
+      // instance has a maker of its own, so no quote crosses.
       engine: { quoteDeadlineMs: 400, sweepIntervalMs: 60_000 },
       sockets: {
         quoteRequestsPerConnection: UNLIMITED,
