@@ -35,11 +35,12 @@ const SOURCES = ['src', 'test', 'bench', 'scripts', 'examples'];
 const BUILD_DIRECTORY = 'build';
 const DURATIONS_FILE = join('scripts', 'test-durations.json');
 
-// Four processes at a time on two cores, three while the checks run: most files spend their time waiting (quote
-// deadlines, chain polls, child processes starting); measured, ten of the slowest used 0.63 of a core each on
-// average. Beside the checks a fourth process only takes their CPU (they end later, the run with them); once they
-// end, the fourth fills the cores the waiting files leave idle.
-const SHARED_CONCURRENCY = 4;
+// Three processes at a time on two cores beside the checks, five once they end or without them: most files spend
+// their time waiting (quote deadlines, chain polls, child processes starting); measured, ten of the slowest used
+// 0.63 of a core each on average. Beside the checks more processes only take their CPU (they end later, and the run
+// with them); once they end, the two more fill the cores the waiting files leave idle.
+const CONCURRENCY_BESIDE_CHECKS = 3;
+const CONCURRENCY = 5;
 
 function findFiles(dir, suffix) {
   return readdirSync(dir).flatMap((name) => {
@@ -249,10 +250,10 @@ function printResult(kind, name, { status, output, seconds }) {
 }
 
 /**
- * Runs the units in the given order, `concurrency` at a time, one more from when `widenAfter` settles; prints each
- * one's output when it ends.
+ * Runs the units in the given order, `concurrency` at a time, `widen.to` at a time once `widen.after` settles;
+ * prints each one's output when it ends.
  */
-async function runPass(units, concurrency, widenAfter) {
+async function runPass(units, concurrency, widen) {
   const queue = [...units];
   const results = [];
   const worker = async () => {
@@ -262,7 +263,7 @@ async function runPass(units, concurrency, widenAfter) {
       results.push(result);
     }
   };
-  const widened = widenAfter?.then(worker);
+  const widened = widen?.after.then(() => Promise.all(Array.from({ length: widen.to - concurrency }, worker)));
   await Promise.all([...Array.from({ length: concurrency }, worker), widened]);
   return results;
 }
@@ -317,8 +318,8 @@ const results = [
       files.filter((file) => !file.endsWith(EXCLUSIVE)),
       durations,
     ),
-    withChecks ? SHARED_CONCURRENCY - 1 : SHARED_CONCURRENCY,
-    withChecks ? checks : undefined,
+    withChecks ? CONCURRENCY_BESIDE_CHECKS : CONCURRENCY,
+    withChecks ? { after: checks, to: CONCURRENCY } : undefined,
   )),
 ];
 const checkResults = await checks;
