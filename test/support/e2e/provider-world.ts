@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -65,7 +65,8 @@ export interface ProviderWorld {
   stateFile(name: string): string;
   /**
    * The daemon as `lnswap provider` runs it, in this process (starting the command costs a CPU-second; only a test
-   * that kills it needs its process), for `provider` with the configuration `writeConfig(name, ...)` writes.
+   * that kills it needs its process), for `provider` with the configuration `writeConfig` would write, keeping its
+   * state in `stateFile(name)`.
    */
   startDaemon(name: string, provider: TestProvider, options?: DaemonOptions): Promise<ProviderDaemon>;
   /**
@@ -144,8 +145,8 @@ export async function startProviderWorld(
   writeFileSync(files.clnCert, cln.certificatePem);
   writeFileSync(files.rune, `${RUNE}\n`);
 
-  const writeConfig = (name: string, lightning: 'lnd' | 'cln', ethereum: Record<string, unknown> = {}): string => {
-    const path = join(dir, `${name}.json`);
+  /** The provider configuration file's contents, as `lnswap provider` reads it. */
+  const providerConfig = (lightning: 'lnd' | 'cln', ethereum: Record<string, unknown> = {}) => {
     const pricing = {
       feeBasisPoints: 50,
       baseFee: '0',
@@ -154,7 +155,7 @@ export async function startProviderWorld(
       routingFeeLimitBasisPoints: 100,
       minimumInvoiceLifetimeSeconds: 600,
     };
-    const config = {
+    return {
       lightning:
         lightning === 'lnd'
           ? { kind: 'lnd', url: lnd.url, macaroonFile: files.macaroon, tlsCertFile: files.lndCert }
@@ -175,7 +176,10 @@ export async function startProviderWorld(
         [TOKEN_MARKET]: { rate: { fixed: '90000' }, token: { address: token, decimals: 6 }, ...pricing },
       },
     };
-    writeFileSync(path, JSON.stringify(config, null, 2));
+  };
+  const writeConfig = (name: string, lightning: 'lnd' | 'cln', ethereum?: Record<string, unknown>): string => {
+    const path = join(dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify(providerConfig(lightning, ethereum), null, 2));
     return path;
   };
   const stateFile = (name: string) => join(dir, `${name}.sqlite`);
@@ -195,8 +199,7 @@ export async function startProviderWorld(
     fundGas,
     stateFile,
     async startDaemon(name, provider, options = {}) {
-      const configPath = writeConfig(name, options.lightning ?? 'lnd', options.ethereum);
-      const file = parseProviderConfig(JSON.parse(readFileSync(configPath, 'utf8')));
+      const file = parseProviderConfig(providerConfig(options.lightning ?? 'lnd', options.ethereum));
       const node = openLightningBackend(file.lightning);
       return startProviderDaemon(
         {
