@@ -16,6 +16,8 @@ import { parseDecimalAmount } from '../domain/amounts.js';
 import { decodeRefundCooperativeCalldata, isCooperativeRefundSignature } from '../domain/cooperative-refund.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { FundingDetailsView, RefundView } from '../wire/response-shapes.js';
+import { UnsafeFundingDetails } from './unsafe-funding-details.js';
+
 
 const ETHER_DECIMALS = 18;
 
@@ -32,14 +34,6 @@ export interface FundingExpectations {
   paymentHash?: string;
 }
 
-/** The funding details are not a funding the wallet should sign: what is wrong with them. */
-export class UnsafeFundingDetails extends Error {
-  constructor(reason: string) {
-    super(`the funding details cannot be sent: ${reason}`);
-    this.name = 'UnsafeFundingDetails';
-  }
-}
-
 /**
  * The transactions that fund `quote` (the `requestQuote` answer or `GET /api/orders/:id/fundDetails`), to send in
  * order from one account, each mined before the next: `[fund]` for ether, `[approve, fundToken]` for a token.
@@ -51,29 +45,37 @@ export function fundingTransactions(
 ): EthereumTransaction[] {
   const { details } = quote;
   if (!('unsignedFundingTx' in details))
-    throw new UnsafeFundingDetails('a Bitcoin order is funded by paying its address');
+    throw new UnsafeFundingDetails('WrongChain', 'a Bitcoin order is funded by paying its address');
   const funding = transaction(details.unsignedFundingTx, 'the funding');
   const call = decodeFundingCalldata(funding.data);
-  if (call === undefined) throw new UnsafeFundingDetails('the funding data is neither fund nor fundToken');
-  if (call.orderId !== quote.orderId.toLowerCase()) throw new UnsafeFundingDetails('the funding is for another order');
+  if (call === undefined)
+    throw new UnsafeFundingDetails('WrongFunction', 'the funding data is neither fund nor fundToken');
+  if (call.orderId !== quote.orderId.toLowerCase())
+    throw new UnsafeFundingDetails('WrongOrder', 'the funding is for another order');
   if (expectations.paymentHash !== undefined && call.paymentHash !== expectations.paymentHash.toLowerCase()) {
-    throw new UnsafeFundingDetails("the funding is locked to another payment hash than the invoice's");
+    throw new UnsafeFundingDetails(
+      'WrongPaymentHash',
+      "the funding is locked to another payment hash than the invoice's",
+    );
   }
   if (call.functionName === 'fund') {
-    if ('unsignedApprovalTx' in details) throw new UnsafeFundingDetails('an ether funding comes with no approval');
+    if ('unsignedApprovalTx' in details)
+      throw new UnsafeFundingDetails('WrongToken', 'an ether funding comes with no approval');
     if (funding.value === 0n || funding.value !== parseDecimalAmount(quote.amount, ETHER_DECIMALS)) {
-      throw new UnsafeFundingDetails('the ether funding carries another value than the quoted amount');
+      throw new UnsafeFundingDetails('WrongAmount', 'the ether funding carries another value than the quoted amount');
     }
     return [funding];
   }
-  if (!('unsignedApprovalTx' in details)) throw new UnsafeFundingDetails('a token funding needs its approval');
-  if (funding.value !== 0n) throw new UnsafeFundingDetails('a token funding carries no ether');
+  if (!('unsignedApprovalTx' in details))
+    throw new UnsafeFundingDetails('WrongToken', 'a token funding needs its approval');
+  if (funding.value !== 0n) throw new UnsafeFundingDetails('WrongAmount', 'a token funding carries no ether');
   const approval = transaction(details.unsignedApprovalTx, 'the approval');
-  if (approval.value !== 0n) throw new UnsafeFundingDetails('an approval carries no ether');
-  if (approval.to.toLowerCase() !== call.token) throw new UnsafeFundingDetails('the approval is of another token');
+  if (approval.value !== 0n) throw new UnsafeFundingDetails('WrongAmount', 'an approval carries no ether');
+  if (approval.to.toLowerCase() !== call.token)
+    throw new UnsafeFundingDetails('WrongToken', 'the approval is of another token');
   const approve = decodeApproval(approval.data);
   if (approve?.spender !== funding.to.toLowerCase() || approve.amount !== call.amount) {
-    throw new UnsafeFundingDetails('the approval is not of the funding amount to the swap contract');
+    throw new UnsafeFundingDetails('WrongAmount', 'the approval is not of the funding amount to the swap contract');
   }
   return [approval, funding];
 }
@@ -87,31 +89,43 @@ export function fundingTransactions(
  */
 export function ethereumRefundTransaction(orderId: string, refund: RefundView, funder?: string): EthereumTransaction {
   const { details } = refund;
-  if (!('to' in details)) throw new UnsafeFundingDetails('a Bitcoin order is refunded with a Bitcoin transaction');
+  if (!('to' in details))
+    throw new UnsafeFundingDetails('WrongChain', 'a Bitcoin order is refunded with a Bitcoin transaction');
   if (refund.type === 'CooperativeRefund') {
     if (funder === undefined || !isEthereumAddress(funder)) {
-      throw new UnsafeFundingDetails('a cooperative refund is checked against its funder: pass the funding account');
+      throw new UnsafeFundingDetails(
+        'WrongFunder',
+        'a cooperative refund is checked against its funder: pass the funding account',
+      );
     }
     const call = decodeRefundCooperativeCalldata(details.data as Hex);
-    if (call === undefined) throw new UnsafeFundingDetails('the refund data is not refundCooperative');
+    if (call === undefined) throw new UnsafeFundingDetails('WrongFunction', 'the refund data is not refundCooperative');
     if (call.orderUUID !== orderIdToBytes16(orderId).toLowerCase()) {
-      throw new UnsafeFundingDetails("the refund is not this order's refund");
+      throw new UnsafeFundingDetails('WrongOrder', "the refund is not this order's refund");
     }
-    if (call.funder !== funder.toLowerCase()) throw new UnsafeFundingDetails('the refund pays another funder');
+    if (call.funder !== funder.toLowerCase())
+      throw new UnsafeFundingDetails('WrongFunder', 'the refund pays another funder');
     if (!isCooperativeRefundSignature(call.signature)) {
-      throw new UnsafeFundingDetails('the refund signature is not in the form the contract takes');
+      throw new UnsafeFundingDetails(
+        'MalformedSignature',
+        'the refund signature is not in the form the contract takes',
+      );
     }
     return transaction({ to: details.to, data: details.data, value: '0' }, 'the refund');
   }
   const expected = encodeRefundCalldata(orderId);
-  if (details.data.toLowerCase() !== expected) throw new UnsafeFundingDetails("the refund is not this order's refund");
+  if (details.data.toLowerCase() !== expected)
+    throw new UnsafeFundingDetails('WrongOrder', "the refund is not this order's refund");
   return transaction({ to: details.to, data: details.data, value: '0' }, 'the refund');
 }
 
 function transaction(unsigned: { to: string; data: string; value: string }, what: string): EthereumTransaction {
-  if (!isEthereumAddress(unsigned.to)) throw new UnsafeFundingDetails(`${what} is not to an Ethereum address`);
-  if (!/^0x(?:[0-9a-fA-F]{2})*$/u.test(unsigned.data)) throw new UnsafeFundingDetails(`${what} data is not hex`);
-  if (!/^(?:0|[1-9][0-9]{0,77})$/u.test(unsigned.value)) throw new UnsafeFundingDetails(`${what} value is not wei`);
+  if (!isEthereumAddress(unsigned.to))
+    throw new UnsafeFundingDetails('MalformedTransaction', `${what} is not to an Ethereum address`);
+  if (!/^0x(?:[0-9a-fA-F]{2})*$/u.test(unsigned.data))
+    throw new UnsafeFundingDetails('MalformedTransaction', `${what} data is not hex`);
+  if (!/^(?:0|[1-9][0-9]{0,77})$/u.test(unsigned.value))
+    throw new UnsafeFundingDetails('MalformedTransaction', `${what} value is not wei`);
   return { to: unsigned.to as Address, data: unsigned.data.toLowerCase() as Hex, value: BigInt(unsigned.value) };
 }
 

@@ -22,7 +22,6 @@ export {
 export {
   ethereumRefundTransaction,
   fundingTransactions,
-  UnsafeFundingDetails,
   type EthereumTransaction,
   type FundingExpectations,
 } from './ethereum-transactions.js';
@@ -34,6 +33,7 @@ export {
   type HtlcForm,
 } from './bitcoin-refund-psbt.js';
 export { cancelOrderTypedData } from '../domain/cancel-order.js';
+export { UnsafeFundingDetails, type UnsafeFundingFault } from './unsafe-funding-details.js';
 export { ServiceRefusal, ServiceTimeout } from './service-refusal.js';
 export { ServiceAnswerUnreadable } from './service-answer-unreadable.js';
 export type { ShapeFault } from './shape-check.js';
