@@ -18,7 +18,6 @@ import { orderIdToBytes16 } from '../domain/order-ids.js';
 import type { FundingDetailsView, RefundView } from '../wire/response-shapes.js';
 import { UnsafeFundingDetails } from './unsafe-funding-details.js';
 
-
 const ETHER_DECIMALS = 18;
 
 /** One transaction to send: the contract, its calldata, and the wei it carries. */
