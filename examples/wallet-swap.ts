@@ -1,11 +1,13 @@
 /**
  * A wallet paying a Lightning invoice with ether or an ERC-20 token through lnswap, with `@lnswap/client` (in this
- * repository, `src/client`): the quote, the funding from the wallet's own account, the order followed until the
- * invoice is paid, and the refund when it is not. The README of packages/client shows `payInvoice` as it is here
+ * repository, `src/client`): the swap contract the wallet trusts checked through its own node, the quote, the funding
+ * from the wallet's own account (ether: `[fund]`; a token: `[approve, fundToken]`, the approval mined first), each
+ * transaction checked against the invoice's payment hash and the contract, the order followed until the invoice is
+ * paid, and the refund when it is not. The README of packages/client shows `payInvoice` as it is here
  * (test/client/readme.test.ts holds the two equal; test/client/funding-on-anvil.test.ts runs it on Anvil).
  *
  *   npx tsx examples/wallet-swap.ts --url http://127.0.0.1:8080 --rpc http://127.0.0.1:8545 \
- *     --market SETH_LSBTC --invoice lnbcrt... --private-key 0x...
+ *     --market SETH_LSBTC --invoice lnbcrt... --payment-hash <64 hex> --swap-contract 0x... --private-key 0x...
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -13,21 +15,21 @@ import { createPublicClient, createWalletClient, defineChain, http, type Hex } f
 import { privateKeyToAccount } from 'viem/accounts';
 // README:start
 import type { Account, Chain, PublicClient, Transport, WalletClient } from 'viem';
-import { createLnswapClient, ethereumRefundTransaction, fundingTransactions } from '../src/client/index.js';
+import { createLnswapClient, ethereumRefundTransaction } from '../src/client/index.js';
+import { fundingTransactions, verifySwapContract } from '../src/client/index.js';
 
-/** Pays `invoice` on `market` from `wallet`: the preimage once paid, or the refund's transaction if it never is. */
+/** Pays an invoice into the swap contract the wallet trusts, checked first: its preimage, or the refund's transaction. */
 export async function payInvoice(
   url: string,
-  market: string,
-  invoice: string,
+  { market, invoice, paymentHash, swapContract }: Record<'market' | 'invoice' | 'paymentHash' | 'swapContract', string>,
   wallet: WalletClient<Transport, Chain, Account>,
   chain: PublicClient,
 ): Promise<{ preimage: string } | { refundTxId: string }> {
+  await verifySwapContract({ client: chain, address: swapContract, maxRefundDelayBlocks: 7200n });
   const client = createLnswapClient({ url });
   try {
     const quote = await client.requestQuote({ market, invoice });
-    // Ether: [fund]. A token: [approve, fundToken], the approval mined first.
-    for (const transaction of fundingTransactions(quote)) {
+    for (const transaction of fundingTransactions(quote, { paymentHash, swapContract })) {
       await chain.waitForTransactionReceipt({ hash: await wallet.sendTransaction(transaction) });
     }
     const end = await client.waitForState(quote.orderId, ['Complete', 'WaitingForRefundTx']);
@@ -50,10 +52,15 @@ async function main(): Promise<void> {
       rpc: { type: 'string', default: 'http://127.0.0.1:8545' },
       market: { type: 'string', default: 'SETH_LSBTC' },
       invoice: { type: 'string' },
+      'payment-hash': { type: 'string' },
+      'swap-contract': { type: 'string' },
       'private-key': { type: 'string' },
     },
   });
-  if (values.invoice === undefined) throw new Error('give --invoice with a BOLT11 invoice to pay');
+  const { invoice, 'payment-hash': paymentHash, 'swap-contract': swapContract } = values;
+  if (invoice === undefined) throw new Error('give --invoice with a BOLT11 invoice to pay');
+  if (paymentHash === undefined) throw new Error("give --payment-hash with the invoice's payment hash (64 hex)");
+  if (swapContract === undefined) throw new Error('give --swap-contract with the swap contract you trust');
   if (values['private-key'] === undefined) throw new Error('give --private-key of the paying account');
   const transport = http(values.rpc);
   const probe = createPublicClient({ transport });
@@ -67,8 +74,7 @@ async function main(): Promise<void> {
   const wallet = createWalletClient({ account, chain, transport });
   const outcome = await payInvoice(
     values.url,
-    values.market,
-    values.invoice,
+    { market: values.market, invoice, paymentHash, swapContract },
     wallet,
     createPublicClient({ chain, transport }),
   );

@@ -13,8 +13,9 @@ export interface UseContractRequest {
 
 /**
  * Makes the contract at `request.address` the one new quotes use, keeping every earlier contract in the history so
- * the orders made on them stay watched, claimed and refunded there. Its version is read from its code, which must
- * be there, on a node whose chain fits the offered markets. Reports the history through `say`, oldest first.
+ * the orders made on them stay watched, claimed and refunded there. Its code must be lnswap's swap contract, whose
+ * version it tells (`NotSwapContract` otherwise), on a node whose chain fits the offered markets. Reports the
+ * history through `say`, oldest first.
  */
 export async function useContractFromCli(
   store: ConfigurationReadStore & ChainWatchStore,

@@ -259,6 +259,8 @@ export async function startLiveSwaps(
           market: market.name,
           ticker: market.ticker,
           invoice,
+          paymentHash,
+          swapContract: chain.contractAddress,
           ...users[kind],
           onQuote: (orderId, amount) => {
             orderOfHash.set(paymentHash, orderId);

@@ -1,5 +1,8 @@
 import { formatEther, publicActions, type Hex } from 'viem';
 import { SWAP_CONTRACT_ARTIFACT_ABI } from '../chains/ethereum/swap-contract-artifact.js';
+import { fundingTransactions, type EthereumTransaction } from '../client/ethereum-transactions.js';
+import { verifySwapContract } from '../client/verify-swap-contract.js';
+import type { FundingDetailsView } from '../wire/response-shapes.js';
 import { orderIdToBytes16 } from '../domain/order-ids.js';
 import { call, connectBotSocket } from './bot-socket.js';
 import type { DemoWallet } from './ethereum/local-chain.js';
@@ -11,25 +14,16 @@ export interface StateChanged {
   readonly preimage?: string;
 }
 
-interface UnsignedTx {
-  readonly to: Hex;
-  readonly data: Hex;
-  readonly value: string;
-}
-
-interface Quote {
-  readonly orderId: string;
-  readonly amount: string;
-  /** A token order's quote carries the approval to send first. */
-  readonly details: { unsignedFundingTx: UnsignedTx; unsignedApprovalTx?: UnsignedTx };
-}
-
 export interface UserSwap {
   readonly url: string;
   readonly market: string;
   /** The on-chain asset's ticker, for the printed lines. */
   readonly ticker: string;
   readonly invoice: string;
+  /** The invoice's payment hash, 64 hex: the funding must be locked to it. */
+  readonly paymentHash: string;
+  /** The demo's swap contract, as a wallet that trusts one deployment knows it. */
+  readonly swapContract: string;
   readonly wallet: DemoWallet;
   /** Serialises the wallet's transactions. */
   readonly transact: <T>(task: () => Promise<T>) => Promise<T>;
@@ -43,7 +37,8 @@ const FINAL_STATES = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
 
 /**
  * One user of the real /user/v1 protocol paying an invoice with ether or a token: asks for a quote, follows the
- * order, signs and sends the exact transactions the quote gives (a token's approval, mined, then the funding
+ * order, checks the swap contract's code through its own node and the quote's transactions against the invoice and
+ * that contract (the client library's checks), signs and sends them (a token's approval, mined, then the funding
  * call), and takes the coins back once the order waits for its refund: at once with `details.data` of the refund
  * details when the provider signed the refund away (`CooperativeRefund`), with the contract's `refund` otherwise.
  * Resolves with the order's final state.
@@ -52,16 +47,22 @@ export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<
   const socket = await connectBotSocket(swap.url, '/user/v1');
   let onAbort = () => {};
   try {
-    const quote = (await call(socket, 'requestQuote', { market: swap.market, invoice: swap.invoice })) as Quote;
+    const request = { market: swap.market, invoice: swap.invoice };
+    const quote = (await call(socket, 'requestQuote', request)) as FundingDetailsView;
     swap.onQuote(quote.orderId, quote.amount);
-    const { unsignedFundingTx, unsignedApprovalTx } = quote.details;
+    await verifySwapContract({ client: swap.wallet.extend(publicActions), address: swap.swapContract });
+    // [fund] for ether, [approve, fundToken] for a token: the funding is the last.
+    const { paymentHash, swapContract } = swap;
+    const transactions = fundingTransactions(quote, { paymentHash, swapContract });
+    const fundingTx = transactions.at(-1)!;
+    const approvalTx = transactions.length === 2 ? transactions[0] : undefined;
     const final = new Promise<string>((resolve, reject) => {
       socket.on('stateChanged', (change: StateChanged) => {
         if (change.orderId !== quote.orderId) return;
         swap.onState(change);
         if (change.state === 'WaitingForRefundTx') {
-          const ether = unsignedApprovalTx === undefined;
-          takeBack(swap, socket, unsignedFundingTx.to, quote.orderId, ether).catch((error: unknown) =>
+          const ether = approvalTx === undefined;
+          takeBack(swap, socket, fundingTx.to, quote.orderId, ether).catch((error: unknown) =>
             reject(error as Error),
           );
         }
@@ -73,17 +74,17 @@ export async function runUserSwap(swap: UserSwap, signal: AbortSignal): Promise<
     // Settled before it is awaited (stopped while funding), it must not count as unhandled.
     final.catch(() => undefined);
     await call(socket, 'subscribeToOrderState', { orderId: quote.orderId });
-    if (unsignedApprovalTx !== undefined) {
+    if (approvalTx !== undefined) {
       // The funding call's gas estimate reverts until the approval is mined.
       const approval = await swap.transact(async () => {
-        const hash = await send(swap.wallet, unsignedApprovalTx);
+        const hash = await send(swap.wallet, approvalTx);
         const receipt = await swap.wallet.extend(publicActions).waitForTransactionReceipt({ hash });
         if (receipt.status !== 'success') throw new Error(`the approval ${hash} reverted`);
         return hash;
       });
       swap.report(quote.orderId, `user: lets the swap contract take ${quote.amount} ${swap.ticker}, tx ${approval}`);
     }
-    const hash = await swap.transact(() => send(swap.wallet, unsignedFundingTx));
+    const hash = await swap.transact(() => send(swap.wallet, fundingTx));
     swap.report(quote.orderId, `user: funds ${quote.amount} ${swap.ticker} through the swap contract, tx ${hash}`);
     return await final;
   } finally {
@@ -114,7 +115,7 @@ async function takeBack(
   const startedAt = Date.now();
   const chain = swap.wallet.extend(publicActions);
   const hash = await swap.transact(async () => {
-    const sent = await send(swap.wallet, { ...answer.details, value: '0' });
+    const sent = await send(swap.wallet, { ...answer.details, value: 0n });
     const receipt = await chain.waitForTransactionReceipt({ hash: sent });
     if (receipt.status !== 'success') throw new Error(`the cooperative refund ${sent} reverted`);
     return sent;
@@ -130,8 +131,7 @@ async function takeBack(
   }
 }
 
-const send = (wallet: DemoWallet, tx: UnsignedTx) =>
-  wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value) });
+const send = (wallet: DemoWallet, tx: EthereumTransaction) => wallet.sendTransaction(tx);
 
 /** The node may still see the refund height's block as the latest when estimating: a block later it cannot. */
 const REFUND_ATTEMPTS = 3;

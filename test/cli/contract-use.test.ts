@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bytesToHex, isAddress } from 'viem';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
+import { deployHostileContract } from '../support/hostile-contracts.js';
 import { runCli, runInProcess, type CliResult } from '../support/cli/cli-process.js';
 import { configuration } from '../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
@@ -40,6 +41,7 @@ describe('lnswap contract use and deploy --version', () => {
     let node: AnvilNode;
     let v2: string;
     let v3: string;
+    let lookAlike: string;
     before(async () => {
       node = await startAnvil({ chainId: 1337 });
       const key = bytesToHex(node.accounts[1]!.getHdKey().privateKey!);
@@ -57,6 +59,7 @@ describe('lnswap contract use and deploy --version', () => {
       assert.match(second.stdout, /deploying the swap contract version 2 /);
       assert.match(third.stdout, /deploying the swap contract version 3 /);
       [v2, v3] = [lastLine(second), lastLine(third)];
+      lookAlike = await deployHostileContract(node, 'LookAlikeSwapContract', [20n, node.accounts[4]!.address]);
     });
     after(() => node?.stop());
 
@@ -82,6 +85,14 @@ describe('lnswap contract use and deploy --version', () => {
             const nowhere = await use('0x' + '77'.repeat(20));
             assert.equal(nowhere.code, 1);
             assert.match(nowhere.stderr, /^lnswap contract: no contract at 0x7{40}\n$/);
+            // The swap functions and events, and v3's selectors in its code: still not lnswap's contract.
+            const impostor = await use(lookAlike);
+            assert.equal(impostor.code, 1);
+            assert.match(
+              impostor.stderr,
+              new RegExp(`^lnswap contract: ${lookAlike} is not lnswap's swap contract: [^\n]+\n$`, 'i'),
+            );
+            assert.equal(impostor.stdout, '');
 
             const switched = await use(v3);
             assert.equal(switched.code, 0, switched.stderr);

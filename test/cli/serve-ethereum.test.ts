@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { configuration, seedStore } from '../support/fixtures.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
+import { deployHostileContract } from '../support/hostile-contracts.js';
 import { openFreshStore, type FreshStore } from '../support/stores.js';
 import { runCli, startCli, waitForLine } from '../support/cli/cli-process.js';
 
@@ -57,6 +58,20 @@ describe(
       const onLocal = await runCli(serveArgs(mainnetMarkets, local));
       assert.equal(onLocal.code, 1);
       assert.match(onLocal.stderr, /chain id 31337 does not fit the offered market ETH_LBTC \(mainnet\)/);
+    });
+
+    test("a --swap-contract whose code is not lnswap's swap contract ends startup with exit 1, saying why", async () => {
+      const simnet = await storeOffering(['BTC_LBTC', 'SETH_LSBTC']);
+      stores.push(simnet);
+      const genuine = contracts.get(local)!;
+      const lookAlike = await deployHostileContract(local, 'LookAlikeSwapContract', [20n, local.accounts[4]!.address]);
+      // A proxy in front of the genuine contract is refused alike (test/chains/ethereum/swap-contract-version.test.ts).
+      const refused = await runCli(serveArgs(simnet, local).map((arg) => (arg === genuine ? lookAlike : arg)));
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        new RegExp(`^lnswap serve: ${lookAlike} is not lnswap's swap contract: [^\\n]+\\n$`, 'i'),
+      );
     });
 
     test('a simnet market on chain id 31337 is served and watched', async () => {

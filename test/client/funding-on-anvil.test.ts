@@ -14,6 +14,7 @@ import {
   createLnswapClient,
   ethereumRefundTransaction,
   fundingTransactions,
+  UnsafeFundingDetails,
   type BlockHeightChangedView,
   type LnswapClient,
 } from '../../src/client/index.js';
@@ -124,7 +125,7 @@ describe('funding and refunding on Anvil with the client alone', { skip: anvilSk
     await client.subscribeToBlockHeight({ network: 'ethereum', subnet: 'simnet' }, (change) => heights.push(change));
     const invoice = makeInvoice({ network: 'simnet', amountSatoshis: 100_000n, expirySeconds: 7_200 });
     const quote = await client.requestQuote({ market: ETHER_MARKET, invoice: invoice.invoice });
-    const transactions = fundingTransactions(quote, { paymentHash: invoice.paymentHash });
+    const transactions = fundingTransactions(quote, { paymentHash: invoice.paymentHash, swapContract: contract });
     assert.equal(transactions.length, 1);
     const wallet = node.wallet(user());
     const signed = await wallet.signTransaction(await wallet.prepareTransactionRequest({ ...transactions[0]! }));
@@ -146,7 +147,10 @@ describe('funding and refunding on Anvil with the client alone', { skip: anvilSk
     const quote = await client.requestQuote({ market: TOKEN_MARKET, invoice: invoice.invoice });
     const states: string[] = [];
     const subscription = await client.subscribeToOrderState(quote.orderId, (change) => states.push(change.state));
-    const [approval, funding, ...more] = fundingTransactions(quote, { paymentHash: invoice.paymentHash });
+    const [approval, funding, ...more] = fundingTransactions(quote, {
+      paymentHash: invoice.paymentHash,
+      swapContract: contract,
+    });
     assert.deepEqual(more, []);
     assert.equal(approval?.to.toLowerCase(), token.toLowerCase());
     assert.equal(funding?.to.toLowerCase(), contract.toLowerCase());
@@ -184,10 +188,26 @@ describe('funding and refunding on Anvil with the client alone', { skip: anvilSk
     await subscription.unsubscribe();
   });
 
+  /** What the README's swap is given: the token market, the invoice and its hash, the contract the wallet trusts. */
+  function payment(invoice: { invoice: string; paymentHash: string }, swapContract: string = contract) {
+    return { market: TOKEN_MARKET, invoice: invoice.invoice, paymentHash: invoice.paymentHash, swapContract };
+  }
+
+  test("the README's swap refuses a contract that is not lnswap's before it asks for a quote", async () => {
+    const invoice = makeInvoice({ network: 'simnet', amountSatoshis: 110_000n, expirySeconds: 7_200 });
+    const before = await node.tokenBalance(token, user().address);
+    await assert.rejects(
+      payInvoice(harness.service.url, payment(invoice, token), node.wallet(user()), node.publicClient),
+      (error: unknown) => error instanceof UnsafeFundingDetails && error.fault === 'NotSwapContract',
+    );
+    assert.deepEqual(await client.ordersOfInvoice(invoice.invoice), []);
+    assert.equal(await node.tokenBalance(token, user().address), before);
+  });
+
   test("the README's swap (examples/wallet-swap.ts): paid, it answers the preimage; unpaid, it refunds itself", async () => {
     const wallet = node.wallet(user());
     const paid = makeInvoice({ network: 'simnet', amountSatoshis: 120_000n, expirySeconds: 7_200 });
-    const paying = payInvoice(harness.service.url, TOKEN_MARKET, paid.invoice, wallet, node.publicClient);
+    const paying = payInvoice(harness.service.url, payment(paid), wallet, node.publicClient);
     const [paidOrder] = await orderOf(paid.invoice, 'Funded');
     // The provider's part, which no provider runs here: paying the invoice, reported with its preimage.
     const move = { orderId: paidOrder!, at: Date.now(), cause: MOVE_CAUSE };
@@ -203,7 +223,7 @@ describe('funding and refunding on Anvil with the client alone', { skip: anvilSk
 
     const unpaid = makeInvoice({ network: 'simnet', amountSatoshis: 130_000n, expirySeconds: 7_200 });
     const before = await node.tokenBalance(token, user().address);
-    const refunding = payInvoice(harness.service.url, TOKEN_MARKET, unpaid.invoice, wallet, node.publicClient);
+    const refunding = payInvoice(harness.service.url, payment(unpaid), wallet, node.publicClient);
     const [unpaidOrder] = await orderOf(unpaid.invoice, 'Funded');
     await node.mine(REFUND_DELAY);
     const outcome = await refunding;

@@ -90,7 +90,12 @@ describe('the packed @lnswap/client in a project of its own', () => {
     // One compiler run over both files (tsc is most of this file's time): the right one must compile, the wrong one not.
     writeFileSync(
       join(project, 'right.ts'),
-      source('  return fundingTransactions(details)[0]!.value + BigInt(details.expiryTimestampMs);'),
+      source(
+        [
+          "  const [fund] = fundingTransactions(details, { swapContract: '0x5fbdb2315678afecb367f032d93f642f64180aa3' });",
+          '  return fund!.value + BigInt(details.expiryTimestampMs);',
+        ].join('\n'),
+      ),
     );
     writeFileSync(join(project, 'wrong.ts'), source('  return BigInt(details.expiresAt);'));
     writeFileSync(

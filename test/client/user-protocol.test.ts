@@ -105,7 +105,8 @@ describe('the client speaks the whole user protocol of a running service', () =>
     const invoice = makeInvoice({ network: 'mainnet', amountSatoshis: 40_000n, expirySeconds: 7_200 });
     const quote = await client.requestQuote({ market: 'ETH_LBTC', invoice: invoice.invoice });
     assert.ok('unsignedFundingTx' in quote.details);
-    const [fund, ...more] = fundingTransactions(quote, { paymentHash: invoice.paymentHash });
+    const expected = { paymentHash: invoice.paymentHash, swapContract: SWAP_CONTRACT_ADDRESS };
+    const [fund, ...more] = fundingTransactions(quote, expected);
     assert.deepEqual(more, []);
     assert.equal(fund?.to.toLowerCase(), SWAP_CONTRACT_ADDRESS);
     assert.equal(fund.value, (40_000n + 100n) * 300_000_000_000n);
@@ -120,12 +121,45 @@ describe('the client speaks the whole user protocol of a running service', () =>
         unsignedFundingTx: { ...unsigned, ...change(unsigned) },
       },
     });
-    const unsafe = (error: unknown) => error instanceof UnsafeFundingDetails;
-    assert.throws(() => fundingTransactions(quote, { paymentHash: hex32('another invoice') }), unsafe);
-    assert.throws(() => fundingTransactions({ ...quote, orderId: resumed.record.id }), unsafe);
-    assert.throws(() => fundingTransactions(tampered(({ value }) => ({ value: `${value}1` }))), unsafe);
-    assert.throws(() => fundingTransactions(tampered(({ data }) => ({ data: `${data}00` }))), unsafe);
-    assert.throws(() => fundingTransactions(tampered(() => ({ to: 'not an address' }))), unsafe);
+    const unsafe = (fault: string) => (error: unknown) =>
+      error instanceof UnsafeFundingDetails && error.fault === fault;
+    assert.throws(
+      () => fundingTransactions(quote, { ...expected, paymentHash: hex32('another invoice') }),
+      unsafe('WrongPaymentHash'),
+    );
+    assert.throws(() => fundingTransactions({ ...quote, orderId: resumed.record.id }, expected), unsafe('WrongOrder'));
+    assert.throws(
+      () =>
+        fundingTransactions(
+          tampered(({ value }) => ({ value: `${value}1` })),
+          expected,
+        ),
+      unsafe('WrongAmount'),
+    );
+    assert.throws(
+      () =>
+        fundingTransactions(
+          tampered(({ data }) => ({ data: `${data}00` })),
+          expected,
+        ),
+      unsafe('WrongFunction'),
+    );
+    assert.throws(
+      () =>
+        fundingTransactions(
+          tampered(() => ({ to: 'not an address' })),
+          expected,
+        ),
+      unsafe('MalformedTransaction'),
+    );
+    assert.throws(
+      () =>
+        fundingTransactions(
+          tampered(() => ({ to: `0x${'ab'.repeat(20)}` })),
+          expected,
+        ),
+      unsafe('WrongContract'),
+    );
 
     const funder = `0x${'ab'.repeat(20)}`;
     await assert.rejects(client.refund(quote.orderId, funder), refusal('SlotNotFound', 404));
@@ -137,7 +171,7 @@ describe('the client speaks the whole user protocol of a running service', () =>
       data: encodeRefundCalldata(quote.orderId),
       value: 0n,
     });
-    assert.throws(() => ethereumRefundTransaction(resumed.record.id, refund), unsafe);
+    assert.throws(() => ethereumRefundTransaction(resumed.record.id, refund), unsafe('WrongOrder'));
   });
 
   test("refusals carry the service's token", async () => {

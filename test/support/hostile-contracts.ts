@@ -16,7 +16,14 @@ const SOURCE_DIRECTORY = repositoryPath('test', 'support', 'contracts');
 const SOURCE_NAME_PREFIX = 'test/support/contracts/';
 
 export type HostileContractName =
-  'ReenteringAccount' | 'ReenteringToken' | 'FalseReturningToken' | 'NoReturnToken' | 'FeeOnTransferToken';
+  | 'ReenteringAccount'
+  | 'ReenteringToken'
+  | 'FalseReturningToken'
+  | 'NoReturnToken'
+  | 'FeeOnTransferToken'
+  | 'LookAlikeSwapContract'
+  | 'DelegatingProxy'
+  | 'RuntimeCodeDeployer';
 
 let compiled: Map<string, CompiledContract> | undefined;
 

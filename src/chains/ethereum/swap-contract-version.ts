@@ -1,9 +1,28 @@
 import type { SwapContractVersion } from '../../domain/order.js';
+import { readSwapContractCode, type SwapContractCodeMismatchKind } from '../../domain/swap-contract-code.js';
 
-/** `PUSH4 0xd11f56ec`: the dispatcher's test for `refundCooperative`, which only the third version has. */
-const REFUND_COOPERATIVE_DISPATCH = '63d11f56ec';
+/**
+ * The code at an address is not lnswap's swap contract (src/domain/swap-contract-code.ts says how one is known):
+ * the service neither quotes on it nor follows it, since whatever a look-alike or a proxy answers, the code decides
+ * where a funding goes. `mismatch` names what the code is instead.
+ */
+export class NotSwapContract extends Error {
+  constructor(
+    readonly address: string,
+    readonly mismatch: SwapContractCodeMismatchKind,
+    reason: string,
+  ) {
+    super(mismatch === 'NoCode' ? `no contract at ${address}` : `${address} is not lnswap's swap contract: ${reason}`);
+    this.name = 'NotSwapContract';
+  }
+}
 
-/** A deployed swap contract's version, from its runtime code (hex, with or without `0x`). */
-export function swapContractVersionOfCode(code: string): SwapContractVersion {
-  return code.toLowerCase().includes(REFUND_COOPERATIVE_DISPATCH) ? 3 : 2;
+/**
+ * The version of the swap contract at `address` from its runtime code (the node's `eth_getCode` answer, taken as it
+ * came). Throws `NotSwapContract` for no code, code of any other contract, or an answer that is not code.
+ */
+export function swapContractVersionOfCode(address: string, code: unknown): SwapContractVersion {
+  const read = readSwapContractCode(code);
+  if ('mismatch' in read) throw new NotSwapContract(address, read.mismatch, read.reason);
+  return read.version;
 }

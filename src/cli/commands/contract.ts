@@ -31,7 +31,9 @@ only it may refund an order before its refund height. Prints the deployment's pr
 contract's address alone on the last line of stdout. The third version (the default) adds cooperative
 refunds to the second.
 
-use: makes the deployed contract at ADDRESS the one new quotes use, its version read from its code.
+use: makes the deployed contract at ADDRESS the one new quotes use. Its code must be lnswap's swap
+contract (version 2 or 3 as compiled from contracts/, its version read from the code); anything else
+(no code, a look-alike, a proxy) is refused with the reason, exit code 1.
 Every contract used before stays in the store's history: orders made on it keep answering with it
 and stay watched, claimed and refunded there until they are final. Stop lnswap serve first and start
 it again after (it reads the contract's refund delay when it starts); prints the history, oldest

@@ -12,13 +12,17 @@ export interface CooperativeRefundSigner {
   contract: Hex;
 }
 
-/** The contract's version, read once from its code: only the third takes cooperative refunds. */
+/**
+ * The contract's version, recognised once by its code: only the third takes cooperative refunds. Rejects with
+ * `NotSwapContract` for an address whose code is not lnswap's swap contract (or a node answering what is not code),
+ * and is asked again next time.
+ */
 export function contractVersionReader(signer: CooperativeRefundSigner): () => Promise<SwapContractVersion> {
   let version: Promise<SwapContractVersion> | undefined;
   return () => {
     version ??= signer.publicClient
       .getCode({ address: signer.contract })
-      .then((code) => swapContractVersionOfCode(code ?? '0x'))
+      .then((code: unknown) => swapContractVersionOfCode(signer.contract, code))
       .catch((error: unknown) => {
         version = undefined;
         throw error;

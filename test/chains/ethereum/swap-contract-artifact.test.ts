@@ -13,12 +13,15 @@ import {
 } from '../../../src/chains/ethereum/swap-contract-v3-artifact.js';
 import { SWAP_CONTRACT_ABI } from '../../../src/domain/ethereum.js';
 import { DEMO_TOKEN_ARTIFACT_ABI, DEMO_TOKEN_BYTECODE } from '../../../src/demo/ethereum/demo-token-artifact.js';
+import { SWAP_CONTRACT_RUNTIME_TEMPLATES } from '../../../src/domain/swap-contract-runtime-code.js';
 import {
   DEMO_TOKEN,
+  RUNTIME_CODE_MODULE_PATH,
   SWAP_CONTRACT,
   SWAP_CONTRACT_V3,
   compileCommittedContracts,
   renderArtifactModule,
+  renderRuntimeCodeModule,
   type CommittedContract,
 } from '../../../scripts/swap-contract-compiler.js';
 
@@ -129,5 +132,38 @@ describe('the committed demo token artifact', () => {
     ]) {
       assert.ok(signatures.has(signature), `DemoToken lacks ${signature}`);
     }
+  });
+});
+
+describe("the committed runtime code the swap contracts' deployments are recognised by", () => {
+  test('is what solc makes of the sources today, immutables and metadata included', () => {
+    const stale = 'src/domain/swap-contract-runtime-code.ts no longer matches contracts/: run npm run build:contract';
+    assert.equal(readFileSync(RUNTIME_CODE_MODULE_PATH, 'utf8'), renderRuntimeCodeModule(compiledContracts), stale);
+    for (const [contract, version] of [
+      [SWAP_CONTRACT, 2],
+      [SWAP_CONTRACT_V3, 3],
+    ] as const) {
+      const compiled = compiledContracts.get(contract)!;
+      const template = SWAP_CONTRACT_RUNTIME_TEMPLATES.find((known) => known.version === version);
+      assert.ok(template !== undefined, `a template of version ${version}`);
+      assert.equal(template.code, compiled.deployedBytecode, stale);
+      assert.deepEqual(template.immutables, compiled.immutableReferences, stale);
+      assert.equal(template.source, contract.sourceName);
+    }
+  });
+
+  test("is the runtime code each version's init code deploys, and only the swap contracts have one", () => {
+    for (const [bytecode, version] of [
+      [SWAP_CONTRACT_BYTECODE, 2],
+      [SWAP_CONTRACT_V3_BYTECODE, 3],
+    ] as const) {
+      const template = SWAP_CONTRACT_RUNTIME_TEMPLATES.find((known) => known.version === version)!;
+      assert.ok(bytecode.includes(template.code.slice(2)), `v${version}'s init code carries its runtime code`);
+      assert.deepEqual(Object.keys(template.immutables).sort(), ['owner', 'refundDelay']);
+    }
+    assert.deepEqual(
+      SWAP_CONTRACT_RUNTIME_TEMPLATES.map((template) => template.version),
+      [2, 3],
+    );
   });
 });
