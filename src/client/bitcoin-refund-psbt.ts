@@ -1,23 +1,27 @@
 /**
- * A Bitcoin order's refund as a PSBT (BIP 174) the user's wallet signs, built from the refund details alone
- * (`requestRefundDetails` or `GET /api/orders/:id/refund`): every HTLC output the details list, back to the refund
- * address, less the fee at the details' rate, locked to the refund height so that the HTLC's
- * OP_CHECKLOCKTIMEVERIFY branch opens. The HTLC's spend is no standard script a wallet finalizes on its own, so
- * `finalizeBitcoinRefund` puts the signature, the key and the redeem script where the form of the HTLC wants them.
+ * A Bitcoin order's refund as a PSBT (BIP 174) the user's wallet signs: every HTLC output back to the refund
+ * address, less the fee at the rate given, locked to the refund height so that the HTLC's OP_CHECKLOCKTIMEVERIFY
+ * branch opens. Built from the service's refund details (`bitcoinRefundPsbt`) or, without the service, from a
+ * rescue file and an Esplora (`bitcoinRescueRefund`), both through one core, `htlcRefundPsbt`. The HTLC's spend is
+ * no standard script a wallet finalizes on its own, so `finalizeBitcoinRefund` puts the signature, the key and the
+ * redeem script where the form of the HTLC wants them.
  */
-import {
-  address as bitcoinAddress,
-  networks,
-  payments,
-  Psbt,
-  script,
-  type Network as BitcoinJsNetwork,
-} from 'bitcoinjs-lib';
+import { address as bitcoinAddress, Psbt, script, Transaction } from 'bitcoinjs-lib';
+import { LOCKTIME_THRESHOLD, readHtlcScript } from '../domain/htlc-script.js';
 import { findMarket, type Network } from '../domain/markets.js';
 import type { RefundView } from '../wire/response-shapes.js';
+import {
+  attempt,
+  BITCOIN_NETWORKS,
+  equalBytes,
+  formOfAddress,
+  hexToBytes,
+  htlcOutputScript,
+  type HtlcForm,
+} from './bitcoin-htlc.js';
+import { UnsafeFundingDetails } from './unsafe-funding-details.js';
 
-/** How the HTLC output holds its redeem script; lnswap's providers quote P2WSH. */
-export type HtlcForm = 'p2wsh' | 'p2sh-p2wsh' | 'p2sh';
+export type { HtlcForm } from './bitcoin-htlc.js';
 
 export interface BitcoinRefundOptions {
   /** Where the coins go back to; the refund details' `refundAddress` (the quote's) by default. */
@@ -43,11 +47,25 @@ export interface BitcoinRefund {
   readonly amount: bigint;
 }
 
-const BITCOINJS_NETWORKS: Readonly<Record<Network, BitcoinJsNetwork>> = {
-  mainnet: networks.bitcoin,
-  testnet: networks.testnet,
-  simnet: networks.regtest,
-};
+/** One output of the HTLC to refund. */
+export interface HtlcOutput {
+  readonly txId: string;
+  readonly index: number;
+  /** Satoshis. */
+  readonly tokens: bigint;
+}
+
+/** All a refund is built from, whoever told it: the service's refund details or a rescue file and an Esplora. */
+export interface HtlcRefundTerms {
+  readonly network: Network;
+  readonly redeemScript: Uint8Array;
+  readonly form: HtlcForm;
+  readonly refundAddress: string;
+  readonly lockTime: number;
+  readonly feeTokensPerVirtualByte: number;
+  readonly outputs: readonly HtlcOutput[];
+  readonly fundingTransactionsHex?: Readonly<Record<string, string>> | undefined;
+}
 
 /** Not final, so that OP_CHECKLOCKTIMEVERIFY reads the lock time; no relative lock time. */
 const SEQUENCE_LOCKTIME_ENABLED = 0xfffffffe;
@@ -57,49 +75,132 @@ const COMPRESSED_KEY_BYTES = 33;
 /** Below this a P2WPKH output is dust Bitcoin Core does not relay. */
 const DUST_SATOSHIS = 294n;
 
-/** The refund of a Bitcoin order as an unsigned PSBT; throws when the details are not a Bitcoin refund. */
+/**
+ * The refund of a Bitcoin order as an unsigned PSBT, from the refund details (`requestRefundDetails` or
+ * `GET /api/orders/:id/refund`); throws `UnsafeFundingDetails` when the details are not a Bitcoin refund a wallet
+ * can sign.
+ *
+ * @example
+ * const refund = bitcoinRefundPsbt(await client.requestRefundDetails(orderId), { payToAddress });
+ * refund.psbt.signAllInputs(refundKey);
+ * await client.broadcastTransaction('BTC', finalizeBitcoinRefund(refund.psbt));
+ */
 export function bitcoinRefundPsbt(refund: RefundView, options: BitcoinRefundOptions = {}): BitcoinRefund {
   const { details } = refund;
-  if (!('redeemScript' in details)) throw new Error('an Ethereum order is refunded with an Ethereum transaction');
+  if (!('redeemScript' in details)) {
+    throw new UnsafeFundingDetails('WrongChain', 'an Ethereum order is refunded with an Ethereum transaction');
+  }
   const network = findMarket(refund.market)?.network;
-  if (network === undefined) throw new Error(`${refund.market} is not a market this client knows`);
-  const bitcoinNetwork = BITCOINJS_NETWORKS[network];
+  if (network === undefined)
+    throw new UnsafeFundingDetails('WrongChain', `${refund.market} is not a market this client knows`);
   const refundAddress = options.refundAddress ?? ('refundAddress' in details ? details.refundAddress : undefined);
-  if (refundAddress === undefined) throw new Error('the order has no refund address: give one');
-  const redeemScript = hexBytes(details.redeemScript);
+  if (refundAddress === undefined) {
+    throw new UnsafeFundingDetails('UnusableRefundAddress', 'the order has no refund address: give one');
+  }
+  const redeemScript = hexToBytes(details.redeemScript);
+  if (redeemScript === undefined) throw new UnsafeFundingDetails('WrongScript', 'the redeem script is not hex');
   const form =
-    options.payToAddress === undefined ? 'p2wsh' : formOf(redeemScript, options.payToAddress, bitcoinNetwork);
-  const lockTime =
-    options.lockTime ??
-    ('refundableAtBlockHeight' in refund ? refund.refundableAtBlockHeight : refundHeightOf(redeemScript));
-  const feeRate = options.feeTokensPerVirtualByte ?? details.feeTokensPerVirtualByte;
-  if (details.utxos.length === 0) throw new Error('nothing is left to refund');
-  const total = details.utxos.reduce((sum, utxo) => sum + BigInt(utxo.tokens), 0n);
-  const outputScript = bitcoinAddress.toOutputScript(refundAddress, bitcoinNetwork);
-  const fee = BigInt(
-    Math.ceil(virtualSize(form, redeemScript.length, details.utxos.length, outputScript.length) * feeRate),
-  );
+    options.payToAddress === undefined ? 'p2wsh' : formOfAddress(redeemScript, options.payToAddress, network);
+  if (form === undefined) {
+    throw new UnsafeFundingDetails('WrongAddress', `${options.payToAddress} is not an address of the redeem script`);
+  }
+  return htlcRefundPsbt({
+    network,
+    redeemScript,
+    form,
+    refundAddress,
+    lockTime:
+      options.lockTime ??
+      ('refundableAtBlockHeight' in refund ? refund.refundableAtBlockHeight : refundHeightOf(redeemScript)),
+    feeTokensPerVirtualByte: options.feeTokensPerVirtualByte ?? details.feeTokensPerVirtualByte,
+    outputs: details.utxos.map((utxo) => ({ txId: utxo.txId, index: utxo.index, tokens: satoshisOf(utxo.tokens) })),
+    fundingTransactionsHex: options.fundingTransactionsHex,
+  });
+}
+
+/**
+ * The refund PSBT of `terms`: every output back to the refund address, less the fee at the rate given, locked to
+ * `lockTime` so that the HTLC's OP_CHECKLOCKTIMEVERIFY branch opens. A P2SH output's value is read from its
+ * funding transaction, not taken on trust: a legacy signature does not commit to the value, so a lower one told
+ * would hand the difference to the miners. A segwit signature commits to it (BIP 143): a wrong value told makes a
+ * refund no node accepts, never one that loses coins.
+ */
+export function htlcRefundPsbt(terms: HtlcRefundTerms): BitcoinRefund {
+  const { network, redeemScript, form, refundAddress, lockTime, feeTokensPerVirtualByte: feeRate, outputs } = terms;
+  if (outputs.length === 0) throw new UnsafeFundingDetails('NothingToRefund', 'nothing is left to refund');
+  if (typeof feeRate !== 'number' || !Number.isFinite(feeRate) || feeRate <= 0) {
+    throw new UnsafeFundingDetails('MalformedExpectations', 'the fee rate is not a positive number of sat/vB');
+  }
+  if (!Number.isSafeInteger(lockTime) || lockTime < 0 || lockTime >= LOCKTIME_THRESHOLD) {
+    throw new UnsafeFundingDetails('WrongTimelock', `the lock time ${String(lockTime)} is not a block height`);
+  }
+  const bitcoinNetwork = BITCOIN_NETWORKS[network];
+  const outputScript = attempt(() => bitcoinAddress.toOutputScript(refundAddress, bitcoinNetwork));
+  if (outputScript === undefined) {
+    throw new UnsafeFundingDetails('UnusableRefundAddress', `the refund address is not an address of ${network}`);
+  }
+  const lockingScript = htlcOutputScript(redeemScript, form);
+  const inputs = outputs.map((output) => refundInput(output, form, lockingScript, terms.fundingTransactionsHex));
+  const total = outputs.reduce((sum, output) => sum + output.tokens, 0n);
+  const fee = BigInt(Math.ceil(virtualSize(form, redeemScript.length, outputs.length, outputScript.length) * feeRate));
   const amount = total - fee;
-  if (amount < DUST_SATOSHIS) throw new Error(`the refund of ${total} sat does not cover its fee of ${fee} sat`);
+  if (amount < DUST_SATOSHIS) {
+    throw new UnsafeFundingDetails(
+      'NothingToRefund',
+      `the refund of ${total} sat does not cover its fee of ${fee} sat`,
+    );
+  }
 
   const psbt = new Psbt({ network: bitcoinNetwork });
   psbt.setVersion(2);
   psbt.setLocktime(lockTime);
-  const lockingScript = htlcOutputScript(redeemScript, form);
-  for (const utxo of details.utxos) {
-    const input = { hash: utxo.txId, index: utxo.index, sequence: SEQUENCE_LOCKTIME_ENABLED };
-    if (form === 'p2sh') {
-      const fundingHex = options.fundingTransactionsHex?.[utxo.txId];
-      if (fundingHex === undefined) throw new Error(`a P2SH HTLC needs its funding transaction ${utxo.txId}`);
-      psbt.addInput({ ...input, nonWitnessUtxo: hexBytes(fundingHex), redeemScript });
+  for (const input of inputs) {
+    if (input.nonWitnessUtxo !== undefined) {
+      psbt.addInput({ ...input.outpoint, nonWitnessUtxo: input.nonWitnessUtxo, redeemScript });
     } else {
-      const witnessUtxo = { script: lockingScript, value: BigInt(utxo.tokens) };
+      const witnessUtxo = { script: lockingScript, value: input.value };
       const nested = form === 'p2sh-p2wsh' ? { redeemScript: htlcOutputScript(redeemScript, 'p2wsh') } : {};
-      psbt.addInput({ ...input, witnessUtxo, witnessScript: redeemScript, ...nested });
+      psbt.addInput({ ...input.outpoint, witnessUtxo, witnessScript: redeemScript, ...nested });
     }
   }
   psbt.addOutput({ script: outputScript, value: amount });
   return { psbt, form, lockTime, fee, amount };
+}
+
+interface RefundInput {
+  readonly outpoint: { hash: string; index: number; sequence: number };
+  readonly value: bigint;
+  readonly nonWitnessUtxo?: Uint8Array;
+}
+
+function refundInput(
+  output: HtlcOutput,
+  form: HtlcForm,
+  lockingScript: Uint8Array,
+  fundingTransactionsHex: Readonly<Record<string, string>> | undefined,
+): RefundInput {
+  const { txId, index, tokens } = output;
+  if (typeof txId !== 'string' || !/^[0-9a-fA-F]{64}$/u.test(txId) || !Number.isSafeInteger(index) || index < 0) {
+    throw new UnsafeFundingDetails('MalformedOutputs', 'an output to refund has no transaction id or index');
+  }
+  if (typeof tokens !== 'bigint' || tokens <= 0n) {
+    throw new UnsafeFundingDetails('MalformedOutputs', `output ${txId}:${index} has no value`);
+  }
+  const outpoint = { hash: txId.toLowerCase(), index, sequence: SEQUENCE_LOCKTIME_ENABLED };
+  if (form !== 'p2sh') return { outpoint, value: tokens };
+  const fundingHex = fundingTransactionsHex?.[txId];
+  if (fundingHex === undefined) {
+    throw new UnsafeFundingDetails('MissingFundingTransaction', `a P2SH HTLC needs its funding transaction ${txId}`);
+  }
+  const funding = attempt(() => Transaction.fromHex(fundingHex));
+  const paid = funding?.getId() === outpoint.hash ? funding.outs[index] : undefined;
+  if (paid === undefined || !equalBytes(paid.script, lockingScript) || paid.value !== tokens) {
+    throw new UnsafeFundingDetails(
+      'MalformedOutputs',
+      `the funding transaction given for ${txId} does not pay the HTLC ${tokens} sat at output ${index}`,
+    );
+  }
+  return { outpoint, value: tokens, nonWitnessUtxo: funding!.toBuffer() };
 }
 
 /**
@@ -125,33 +226,16 @@ export function finalizeBitcoinRefund(psbt: Psbt): string {
   return psbt.extractTransaction().toHex();
 }
 
-function htlcOutputScript(redeemScript: Uint8Array, form: HtlcForm): Uint8Array {
-  const redeem = { output: redeemScript };
-  const output =
-    form === 'p2sh'
-      ? payments.p2sh({ redeem }).output
-      : form === 'p2wsh'
-        ? payments.p2wsh({ redeem }).output
-        : payments.p2sh({ redeem: payments.p2wsh({ redeem }) }).output;
-  if (output === undefined) throw new Error('no output script for the redeem script');
-  return output;
-}
-
-function formOf(redeemScript: Uint8Array, payToAddress: string, network: BitcoinJsNetwork): HtlcForm {
-  const paid = bitcoinAddress.toOutputScript(payToAddress, network);
-  const forms: HtlcForm[] = ['p2wsh', 'p2sh-p2wsh', 'p2sh'];
-  const form = forms.find((candidate) => equalBytes(htlcOutputScript(redeemScript, candidate), paid));
-  if (form === undefined) throw new Error(`${payToAddress} is not an address of the redeem script`);
-  return form;
-}
-
-/** The height the HTLC template pushes before OP_CHECKLOCKTIMEVERIFY. */
 function refundHeightOf(redeemScript: Uint8Array): number {
-  const chunks = script.decompile(redeemScript) ?? [];
-  const at = chunks.indexOf(script.OPS.OP_CHECKLOCKTIMEVERIFY);
-  const pushed = chunks[at - 1];
-  if (at < 1 || pushed === undefined) throw new Error('the redeem script has no refund height');
-  return typeof pushed === 'number' ? pushed - 80 : script.number.decode(pushed, 5);
+  const parts = readHtlcScript(redeemScript);
+  if (parts === undefined) throw new UnsafeFundingDetails('WrongScript', "the redeem script is not lnswap's HTLC");
+  return parts.refundableAtBlockHeight;
+}
+
+/** The details' satoshis, a JSON number. */
+function satoshisOf(tokens: number): bigint {
+  if (!Number.isSafeInteger(tokens)) throw new UnsafeFundingDetails('MalformedOutputs', 'an output has no value');
+  return BigInt(tokens);
 }
 
 /** The refund's virtual size, with each signature at its longest. */
@@ -183,13 +267,4 @@ function varInt(value: number): Uint8Array {
   if (value < 0xfd) return Uint8Array.of(value);
   if (value <= 0xffff) return Uint8Array.of(0xfd, value & 0xff, value >> 8);
   return Uint8Array.of(0xfe, value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >>> 24);
-}
-
-function hexBytes(hex: string): Uint8Array {
-  if (!/^(?:[0-9a-fA-F]{2})*$/u.test(hex)) throw new Error('not hex');
-  return Uint8Array.from(hex.match(/../gu) ?? [], (byte) => parseInt(byte, 16));
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, index) => byte === b[index]);
 }

@@ -1,6 +1,7 @@
 import { ECDH } from 'node:crypto';
-import { networks, opcodes, payments, script, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
+import { networks, payments, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
 import { decodeBase58Address, decodeSegwitAddress } from './bitcoin-address.js';
+import { compileHtlcScript, LOCKTIME_THRESHOLD, readHtlcScript } from './htlc-script.js';
 import { isHexBytes, isHexOfLength } from './hex.js';
 import type { Network } from './markets.js';
 
@@ -71,16 +72,9 @@ export interface HtlcScriptTerms {
   refundableAtBlockHeight: number;
 }
 
-/** Lock times from this value up are Unix times, not block heights. */
-const LOCKTIME_THRESHOLD = 500_000_000;
-
 /**
- * The submarine-swap HTLC: the claimer spends with the preimage and a signature; after the
- * timelock the refunder spends with a signature from the key behind the refund hash.
- *   OP_SHA256 <paymentHash> OP_EQUAL
- *   OP_IF <claimPublicKey>
- *   OP_ELSE <height> OP_CHECKLOCKTIMEVERIFY OP_DROP OP_DUP OP_HASH160 <refundPublicKeyHash> OP_EQUALVERIFY
- *   OP_ENDIF OP_CHECKSIG
+ * The submarine-swap HTLC (the template of src/domain/htlc-script.ts): the claimer spends with the preimage and a
+ * signature; after the timelock the refunder spends with a signature from the key behind the refund hash.
  */
 export function buildHtlcRedeemScript(terms: HtlcScriptTerms): string {
   const paymentHash = hexBytes(terms.paymentHash, 32, 'paymentHash');
@@ -92,59 +86,24 @@ export function buildHtlcRedeemScript(terms: HtlcScriptTerms): string {
     throw new Error('refundableAtBlockHeight must be a block height (1 to 499999999)');
   }
   return toHex(
-    script.compile([
-      opcodes.OP_SHA256,
-      paymentHash,
-      opcodes.OP_EQUAL,
-      opcodes.OP_IF,
-      claimPublicKey,
-      opcodes.OP_ELSE,
-      script.number.encode(height),
-      opcodes.OP_CHECKLOCKTIMEVERIFY,
-      opcodes.OP_DROP,
-      opcodes.OP_DUP,
-      opcodes.OP_HASH160,
-      refundPublicKeyHash,
-      opcodes.OP_EQUALVERIFY,
-      opcodes.OP_ENDIF,
-      opcodes.OP_CHECKSIG,
-    ]),
+    compileHtlcScript({ paymentHash, claimPublicKey, refundPublicKeyHash, refundableAtBlockHeight: height }),
   );
 }
 
 /**
- * Reads the terms out of a redeem script that follows the template exactly. Strict by
- * construction: the terms found are rebuilt and must reproduce the script byte for byte,
- * which also refuses non-minimal pushes. Never throws.
+ * Reads the terms out of a redeem script that follows the template exactly (byte for byte, as `readHtlcScript`
+ * reads it) with a claim key on the curve. Never throws.
  */
 export function parseHtlcRedeemScript(hex: string): HtlcScriptTerms | undefined {
   if (typeof hex !== 'string' || !isHexBytes(hex)) return undefined;
-  try {
-    const chunks = script.decompile(Buffer.from(hex, 'hex'));
-    if (chunks === null || chunks.length !== 15) return undefined;
-    const [, paymentHash, , , claimPublicKey, , height, , , , , refundPublicKeyHash] = chunks;
-    if (!(paymentHash instanceof Uint8Array) || !(claimPublicKey instanceof Uint8Array)) return undefined;
-    if (!(refundPublicKeyHash instanceof Uint8Array) || height === undefined) return undefined;
-    const terms: HtlcScriptTerms = {
-      paymentHash: toHex(paymentHash),
-      claimPublicKey: toHex(claimPublicKey),
-      refundPublicKeyHash: toHex(refundPublicKeyHash),
-      refundableAtBlockHeight:
-        typeof height === 'number' ? smallIntegerOpcodeValue(height) : script.number.decode(height, 5, true),
-    };
-    return buildHtlcRedeemScript(terms) === hex.toLowerCase() ? terms : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-// Script opcodes decode as plain numbers; these compare with them as numbers.
-const OP_1: number = opcodes.OP_1;
-const OP_16: number = opcodes.OP_16;
-
-/** Minimal encoding pushes heights 1 to 16 as OP_1..OP_16. */
-function smallIntegerOpcodeValue(opcode: number): number {
-  return opcode >= OP_1 && opcode <= OP_16 ? opcode - OP_1 + 1 : -1;
+  const parts = readHtlcScript(Buffer.from(hex, 'hex'));
+  if (parts === undefined || !isCompressedPublicKey(parts.claimPublicKey)) return undefined;
+  return {
+    paymentHash: toHex(parts.paymentHash),
+    claimPublicKey: toHex(parts.claimPublicKey),
+    refundPublicKeyHash: toHex(parts.refundPublicKeyHash),
+    refundableAtBlockHeight: parts.refundableAtBlockHeight,
+  };
 }
 
 /** Where a maker may ask to be funded: legacy P2SH, native P2WSH, or P2WSH nested in P2SH. */
