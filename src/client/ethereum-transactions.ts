@@ -14,8 +14,9 @@ import {
 } from '../domain/ethereum.js';
 import { parseDecimalAmount } from '../domain/amounts.js';
 import { decodeRefundCooperativeCalldata, isCooperativeRefundSignature } from '../domain/cooperative-refund.js';
-import { orderIdToBytes16 } from '../domain/order-ids.js';
+import { normalizeOrderId, orderIdToBytes16 } from '../domain/order-ids.js';
 import type { FundingDetailsView, RefundView } from '../wire/response-shapes.js';
+import type { RefundableSlot } from './refundable-slots.js';
 import { UnsafeFundingDetails } from './unsafe-funding-details.js';
 
 const ETHER_DECIMALS = 18;
@@ -27,25 +28,49 @@ export interface EthereumTransaction {
   readonly value: bigint;
 }
 
-/** What the wallet knows of the order besides the quote, checked against the calldata when given. */
+/** What the wallet knows of the order besides the quote, checked against the transactions. */
 export interface FundingExpectations {
   /** The invoice's payment hash, 64 hex: the HTLC must be locked to it, or paying it would not pay the invoice. */
   paymentHash?: string;
+  /**
+   * The swap contract the wallet verified (`verifySwapContract`) or trusts: the funding goes to it, and a token's
+   * approval lets it, and nobody else, take the amount.
+   */
+  swapContract: string;
+  /** The wallet's clock, milliseconds since the epoch (default `Date.now()`): the quote's window must still be open. */
+  now?: number;
 }
 
 /**
  * The transactions that fund `quote` (the `requestQuote` answer or `GET /api/orders/:id/fundDetails`), to send in
  * order from one account, each mined before the next: `[fund]` for ether, `[approve, fundToken]` for a token.
- * Throws `UnsafeFundingDetails` for a Bitcoin quote or calldata that is not this order's funding.
+ * Throws `UnsafeFundingDetails`, synchronously, for a Bitcoin quote, a quote whose window has closed by `now`
+ * (`QuoteExpired`: the service may already have given the invoice to another order, and a late funding is then
+ * claimable by whoever learnt its preimage), a transaction to another contract than `swapContract` or an approval
+ * for another spender (`WrongContract`, in any letter case compared alike), or calldata that is not this order's
+ * funding.
+ *
+ * @example
+ * const quote = await client.requestQuote({ invoice, market: 'ETH_LBTC' });
+ * const swapContract = '0x…'; // the deployment the wallet trusts, or the quote's, checked by verifySwapContract
+ * await verifySwapContract({ client: publicClient, address: swapContract });
+ * for (const transaction of fundingTransactions(quote, { paymentHash, swapContract })) {
+ *   const hash = await walletClient.sendTransaction(transaction);
+ *   await publicClient.waitForTransactionReceipt({ hash });
+ * }
  */
 export function fundingTransactions(
   quote: FundingDetailsView,
-  expectations: FundingExpectations = {},
+  expectations: FundingExpectations,
 ): EthereumTransaction[] {
   const { details } = quote;
   if (!('unsignedFundingTx' in details))
     throw new UnsafeFundingDetails('WrongChain', 'a Bitcoin order is funded by paying its address');
+  const swapContract = expectedSwapContract(expectations.swapContract);
+  refuseClosedWindow(quote.expiryTimestampMs, expectations.now ?? Date.now());
   const funding = transaction(details.unsignedFundingTx, 'the funding');
+  if (funding.to.toLowerCase() !== swapContract)
+    throw new UnsafeFundingDetails('WrongContract', 'the funding is to another contract than the swap contract');
   const call = decodeFundingCalldata(funding.data);
   if (call === undefined)
     throw new UnsafeFundingDetails('WrongFunction', 'the funding data is neither fund nor fundToken');
@@ -73,20 +98,62 @@ export function fundingTransactions(
   if (approval.to.toLowerCase() !== call.token)
     throw new UnsafeFundingDetails('WrongToken', 'the approval is of another token');
   const approve = decodeApproval(approval.data);
-  if (approve?.spender !== funding.to.toLowerCase() || approve.amount !== call.amount) {
-    throw new UnsafeFundingDetails('WrongAmount', 'the approval is not of the funding amount to the swap contract');
-  }
+  if (approve === undefined) throw new UnsafeFundingDetails('WrongFunction', 'the approval data is not approve');
+  if (approve.spender !== swapContract)
+    throw new UnsafeFundingDetails('WrongContract', 'the approval lets another spender than the swap contract take it');
+  if (approve.amount !== call.amount)
+    throw new UnsafeFundingDetails('WrongAmount', 'the approval is not of the funding amount');
   return [approval, funding];
 }
 
+/** The wallet's swap contract, lower case; a wallet that names none has nothing to check the funding against. */
+function expectedSwapContract(swapContract: unknown): string {
+  if (typeof swapContract !== 'string' || !isEthereumAddress(swapContract)) {
+    throw new UnsafeFundingDetails('WrongContract', 'the swap contract to fund is not an Ethereum address');
+  }
+  return swapContract.toLowerCase();
+}
+
+/** A quote may be funded only before its window closes: the service counts a later funding as late. */
+function refuseClosedWindow(expiryTimestampMs: unknown, now: number): void {
+  if (typeof expiryTimestampMs !== 'number' || !Number.isSafeInteger(expiryTimestampMs)) {
+    throw new UnsafeFundingDetails('QuoteExpired', 'the quote names no time its funding window closes');
+  }
+  if (!(now < expiryTimestampMs)) {
+    throw new UnsafeFundingDetails('QuoteExpired', 'the quote expired: its funding window has closed');
+  }
+}
+
 /**
- * The refund of a slot from the refund details (`requestRefundDetails` or `GET /api/orders/:id/refund`, with
- * `funder` for that slot's figures): `refund(orderUUID)` on the swap contract, sendable from the funder's account
- * once the chain is at `refundableAtBlockHeight` (`blocksRemaining` 0); for a `CooperativeRefund`,
- * `refundCooperative(orderUUID, funder, signature)`, sendable at once from any account, which must name this order
- * and `funder` (required then: the wallet's own account) with a signature in the one form the contract takes.
+ * The refund of a slot, built from the chain alone or from the service's refund details.
+ *
+ * From a slot of `refundableSlots` (the service not asked): `refund(orderUUID)` to the slot's contract, to send from
+ * the slot's funder once `refundableNow`; a slot no longer open, or not yet past its refund height, is refused, as the
+ * contract would revert its refund.
+ *
+ * From the refund details (`requestRefundDetails` or `GET /api/orders/:id/refund`, with `funder` for that slot's
+ * figures): `refund(orderUUID)` on the swap contract, sendable from the funder's account once the chain is at
+ * `refundableAtBlockHeight` (`blocksRemaining` 0); for a `CooperativeRefund`, `refundCooperative(orderUUID, funder,
+ * signature)`, sendable at once from any account, which must name this order and `funder` (required then: the
+ * wallet's own account) with a signature in the one form the contract takes.
+ *
+ * @example
+ * const [slot] = await refundableSlots({ client: publicClient, funder, contracts: [swapContract], fromBlock });
+ * if (slot?.refundableNow) await walletClient.sendTransaction(ethereumRefundTransaction(slot));
+ *
+ * const details = await client.requestRefundDetails(orderId, funder);
+ * await walletClient.sendTransaction(ethereumRefundTransaction(orderId, details, funder));
  */
-export function ethereumRefundTransaction(orderId: string, refund: RefundView, funder?: string): EthereumTransaction {
+export function ethereumRefundTransaction(slot: RefundableSlot): EthereumTransaction;
+export function ethereumRefundTransaction(orderId: string, refund: RefundView, funder?: string): EthereumTransaction;
+export function ethereumRefundTransaction(
+  orderOrSlot: string | RefundableSlot,
+  refund?: RefundView,
+  funder?: string,
+): EthereumTransaction {
+  if (typeof orderOrSlot !== 'string') return slotRefundTransaction(orderOrSlot);
+  const orderId = orderOrSlot;
+  if (refund === undefined) throw new UnsafeFundingDetails('MalformedTransaction', 'a refund needs its refund details');
   const { details } = refund;
   if (!('to' in details))
     throw new UnsafeFundingDetails('WrongChain', 'a Bitcoin order is refunded with a Bitcoin transaction');
@@ -116,6 +183,20 @@ export function ethereumRefundTransaction(orderId: string, refund: RefundView, f
   if (details.data.toLowerCase() !== expected)
     throw new UnsafeFundingDetails('WrongOrder', "the refund is not this order's refund");
   return transaction({ to: details.to, data: details.data, value: '0' }, 'the refund');
+}
+
+/** `refund(orderUUID)` of a slot the contract still holds and will refund now. */
+function slotRefundTransaction(slot: RefundableSlot): EthereumTransaction {
+  if (normalizeOrderId(slot.orderId) === undefined)
+    throw new UnsafeFundingDetails('WrongOrder', 'the slot names no order');
+  if (!slot.open) throw new UnsafeFundingDetails('SlotNotOpen', 'the slot was claimed or refunded already');
+  if (!slot.refundableNow) {
+    throw new UnsafeFundingDetails(
+      'RefundHeightNotReached',
+      `the slot is refundable after block ${String(slot.refundHeight)}, not yet`,
+    );
+  }
+  return transaction({ to: slot.contract, data: encodeRefundCalldata(slot.orderId), value: '0' }, 'the refund');
 }
 
 function transaction(unsigned: { to: string; data: string; value: string }, what: string): EthereumTransaction {

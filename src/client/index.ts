@@ -26,12 +26,40 @@ export {
   type FundingExpectations,
 } from './ethereum-transactions.js';
 export {
+  verifySwapContract,
+  type VerifiedSwapContract,
+  type VerifySwapContractOptions,
+} from './verify-swap-contract.js';
+export {
   bitcoinRefundPsbt,
   finalizeBitcoinRefund,
   type BitcoinRefund,
   type BitcoinRefundOptions,
   type HtlcForm,
 } from './bitcoin-refund-psbt.js';
+export {
+  bitcoinFundingAddress,
+  type BitcoinFundingAddress,
+  type BitcoinFundingExpectations,
+} from './bitcoin-funding-address.js';
+export {
+  bitcoinRescueFile,
+  bitcoinRescueRefund,
+  type BitcoinRescueFile,
+  type BitcoinRescueRefundOptions,
+} from './bitcoin-rescue.js';
+export {
+  esploraOutputs,
+  esploraTransactionsHex,
+  type EsploraOptions,
+  type EsploraOutput,
+} from './bitcoin-rescue-outputs.js';
+export {
+  refundableSlots,
+  type RefundableSlot,
+  type RefundableSlotsOptions,
+  type SlotReader,
+} from './refundable-slots.js';
 export { cancelOrderTypedData } from '../domain/cancel-order.js';
 export { UnsafeFundingDetails, type UnsafeFundingFault } from './unsafe-funding-details.js';
 export { ServiceRefusal, ServiceTimeout } from './service-refusal.js';

@@ -4,6 +4,18 @@
  */
 export type UnsafeFundingFault =
   | 'WrongChain'
+  | 'MalformedQuote'
+  | 'MalformedExpectations'
+  | 'UnusableRefundAddress'
+  | 'WrongScript'
+  | 'WrongAddress'
+  | 'WrongNetwork'
+  | 'WrongRefundKey'
+  | 'WrongTimelock'
+  | 'MalformedRescueFile'
+  | 'MalformedOutputs'
+  | 'MissingFundingTransaction'
+  | 'NothingToRefund'
   | 'WrongFunction'
   | 'WrongOrder'
   | 'WrongPaymentHash'
@@ -11,7 +23,14 @@ export type UnsafeFundingFault =
   | 'WrongToken'
   | 'WrongFunder'
   | 'MalformedTransaction'
-  | 'MalformedSignature';
+  | 'MalformedSignature'
+  | 'NotSwapContract'
+  | 'RefundDelayTooLong'
+  | 'QuoteExpired'
+  | 'WrongContract'
+  | 'NodeAnswerUnreadable'
+  | 'SlotNotOpen'
+  | 'RefundHeightNotReached';
 
 /** The funding or refund details are not ones the wallet should sign or pay: `fault` says which check failed. */
 export class UnsafeFundingDetails extends Error {

@@ -15,7 +15,7 @@ test("the README's whole swap is examples/wallet-swap.ts's payInvoice, in under 
   const shown = /## A wallet's whole swap\n[\s\S]*?```ts\n([\s\S]*?)```/u.exec(readme)?.[1];
   const region = /\/\/ README:start\n([\s\S]*?)\/\/ README:end/u.exec(example)?.[1];
   assert.ok(shown !== undefined && region !== undefined);
-  assert.equal(shown, region.replace("'../src/client/index.js'", "'@lnswap/client'"));
+  assert.equal(shown, region.replaceAll("'../src/client/index.js'", "'@lnswap/client'"));
   assert.ok(shown.trimEnd().split('\n').length < 30, `${shown.split('\n').length} lines`);
 });
 
