@@ -15,8 +15,15 @@ export function isMisbehaviour(fault: NodeFault): boolean {
 }
 
 /**
+ * Characters of a failure's detail kept in its message. A detail may quote what the node sent (a library's
+ * message repeats the value it could not read), and a node may send megabytes: the log and the one line
+ * `lnswap serve` prints at start take this much of it.
+ */
+export const DETAIL_CHARS = 200;
+
+/**
  * A call to a chain node that failed. `node` is the node's scheme, host and port (domain/node-url.ts) and the
- * message names the call, never the full URL: both go to the log.
+ * message names the call, never the full URL: both go to the log. The detail is cut to `DETAIL_CHARS`, on one line.
  */
 export class NodeCallFailed extends Error {
   constructor(
@@ -25,9 +32,14 @@ export class NodeCallFailed extends Error {
     what: string,
     detail: string,
   ) {
-    super(`${what} at ${node}: ${detail}`);
+    super(`${what} at ${node}: ${boundedDetail(detail)}`);
     this.name = 'NodeCallFailed';
   }
+}
+
+function boundedDetail(detail: string): string {
+  const line = detail.slice(0, DETAIL_CHARS + 1).replace(/\s+/g, ' ');
+  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
 }
 
 /**

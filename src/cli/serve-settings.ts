@@ -1,5 +1,8 @@
 import { isEthereumAddress } from '../domain/ethereum.js';
-import { DEFAULT_ETHEREUM_CONFIRMATIONS } from '../engine/chain-following/ethereum-watch.js';
+import {
+  DEFAULT_ETHEREUM_CONFIRMATIONS,
+  DEFAULT_ETHEREUM_POLL_INTERVAL_MS,
+} from '../engine/chain-following/ethereum-watch.js';
 import { DEFAULT_ENGINE_OPTIONS, resolveEngineOptions, type EngineOptions } from '../engine/operations/options.js';
 import {
   DEFAULT_BITCOIN_CONFIRMATIONS,
@@ -32,8 +35,11 @@ export interface Setting<T> {
   parse(text: string): T | { readonly invalid: string };
 }
 
-/** The engine knobs an operator may set; the contract's refund delay is read from the contract itself. */
-export type EngineSettingName = Exclude<keyof EngineOptions, 'ethereumRefundDelayBlocks'>;
+/**
+ * The engine knobs an operator may set; the contract's refund delay is read from the contract itself, and the
+ * fund window's grace follows from the chains' poll intervals.
+ */
+export type EngineSettingName = Exclude<keyof EngineOptions, 'ethereumRefundDelayBlocks' | 'fundWindowGraceMs'>;
 
 const ENGINE_SETTING_HELP: Readonly<Record<EngineSettingName, string>> = {
   quoteDeadlineMs: 'how long providers have to answer a quote request, in ms',
@@ -71,6 +77,7 @@ export const ETHEREUM_SETTINGS: {
   readonly rpcUrl: Setting<string>;
   readonly swapContractAddress: Setting<string>;
   readonly confirmations: Setting<number>;
+  readonly pollIntervalMs: Setting<number>;
 } = {
   rpcUrl: {
     flag: 'ethereum-rpc',
@@ -104,6 +111,17 @@ export const ETHEREUM_SETTINGS: {
     defaultText: String(DEFAULT_ETHEREUM_CONFIRMATIONS),
     parse: (text: string) =>
       /^\d{1,4}$/.test(text) && Number(text) >= 1 ? Number(text) : { invalid: 'must be a whole number from 1 to 9999' },
+  },
+  pollIntervalMs: {
+    flag: 'ethereum-poll-interval-ms',
+    env: 'ETHEREUM_POLL_INTERVAL_MS',
+    valueName: 'N',
+    help: 'how often the Ethereum node is asked for new blocks, in ms',
+    defaultText: String(DEFAULT_ETHEREUM_POLL_INTERVAL_MS),
+    parse: (text: string) =>
+      /^\d{1,9}$/.test(text) && Number(text) >= 1
+        ? Number(text)
+        : { invalid: 'must be a whole number of ms, 1 or more' },
   },
 };
 
@@ -322,6 +340,7 @@ export function readServeSettings(flags: Readonly<Record<string, unknown>>, env:
   const rpcUrl = readSetting(ETHEREUM_SETTINGS.rpcUrl, flags, env);
   const swapContractAddress = readSetting(ETHEREUM_SETTINGS.swapContractAddress, flags, env);
   const confirmations = readSetting(ETHEREUM_SETTINGS.confirmations, flags, env) ?? DEFAULT_ETHEREUM_CONFIRMATIONS;
+  const pollIntervalMs = readSetting(ETHEREUM_SETTINGS.pollIntervalMs, flags, env);
   if (rpcUrl === undefined) {
     if (swapContractAddress !== undefined) {
       throw new UsageError('--swap-contract (SWAP_CONTRACT_ADDRESS) needs an Ethereum node: give --ethereum-rpc too');
@@ -331,7 +350,12 @@ export function readServeSettings(flags: Readonly<Record<string, unknown>>, env:
   return withBitcoin(
     {
       ...base,
-      ethereum: { rpcUrl, confirmations, ...(swapContractAddress === undefined ? {} : { swapContractAddress }) },
+      ethereum: {
+        rpcUrl,
+        confirmations,
+        ...(swapContractAddress === undefined ? {} : { swapContractAddress }),
+        ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
+      },
     },
     flags,
     env,

@@ -7,11 +7,13 @@ import { shutdownRequested } from './shutdown.js';
  */
 export async function serveUntilShutdown(options: ServiceOptions, announce: (url: string) => void): Promise<void> {
   const { store, logger } = options;
-  const shutdown = shutdownRequested(logger);
+  const startFailed = new AbortController();
+  const shutdown = shutdownRequested(logger, startFailed.signal);
   let service;
   try {
     service = await startService(options);
   } catch (error) {
+    startFailed.abort();
     await store.close();
     throw error;
   }

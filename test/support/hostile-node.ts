@@ -7,23 +7,40 @@
  * - 'shiftingHashes': Esplora block hashes that are new on every call (tip, heights, and the tip block's height);
  * - 'notJson': 200 with a body that is not JSON;
  * - 'garbledMempool': Esplora's mempool listing (`/mempool/txids`) answered with what is not JSON, the rest honest;
- * - 'objectResults': JSON-RPC answers whose result is always an empty object, whatever the method.
- * It counts requests and the bytes it managed to send, so a test can tell what a client asked and read.
+ * - 'objectResults': JSON-RPC answers whose result is always an empty object, whatever the method;
+ * - 'wrongAnswer': one call (a JSON-RPC method, or REST paths matching a pattern) answered with `wrongAnswer.answer`
+ *   (the JSON-RPC result, or the REST body's JSON), the rest honest.
+ * It counts requests and the bytes it managed to send, so a test can tell what a client asked and read, and lists
+ * the JSON-RPC methods called.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type HostileMode =
-  'honest' | 'hang' | 'huge' | 'shiftingHashes' | 'notJson' | 'garbledMempool' | 'objectResults';
+  'honest' | 'hang' | 'huge' | 'shiftingHashes' | 'notJson' | 'garbledMempool' | 'objectResults' | 'wrongAnswer';
+
+/** The one call a 'wrongAnswer' node answers wrongly. */
+export interface WrongAnswer {
+  /** A JSON-RPC method's name, or a pattern of the REST paths answered wrongly. */
+  readonly call: string | RegExp;
+  /** The JSON-RPC result, or what the REST body is the JSON of. */
+  readonly answer: unknown;
+}
 
 export interface HostileNode {
   /** http://127.0.0.1:PORT: the upstream's paths are served under it unchanged. */
   readonly origin: string;
   mode: HostileMode;
   hugeBytes: number;
+  /** What a 'wrongAnswer' node answers wrongly. */
+  wrongAnswer: WrongAnswer;
   /** Requests since the start, by `METHOD path`. */
   readonly requests: string[];
+  /** JSON-RPC methods called since the start, in order. */
+  readonly rpcMethods: string[];
+  /** Calls answered wrongly since the start. */
+  readonly wrongAnswers: () => number;
   /** Bytes of 'huge' answers written to sockets since the start. */
   readonly hugeBytesSent: () => number;
   close(): Promise<void>;
@@ -38,15 +55,31 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The JSON-RPC call a request body carries, if it is one. */
+function rpcCallOf(body: Buffer): { id?: unknown; method?: unknown } | undefined {
+  if (body.length === 0 || body[0] !== 0x7b) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8')) as { id?: unknown; method?: unknown };
+  } catch {
+    return undefined;
+  }
+}
+
 function fakeHash(): string {
   return randomBytes(32).toString('hex');
 }
 
 export async function startHostileNode(upstream?: string): Promise<HostileNode> {
   const requests: string[] = [];
+  const rpcMethods: string[] = [];
   let sent = 0;
+  let wrongAnswers = 0;
   const hanging = new Set<ServerResponse>();
-  const state = { mode: 'honest' as HostileMode, hugeBytes: 200 * 1024 * 1024 };
+  const state = {
+    mode: 'honest' as HostileMode,
+    hugeBytes: 200 * 1024 * 1024,
+    wrongAnswer: { call: '', answer: null } as WrongAnswer,
+  };
 
   function sendHuge(response: ServerResponse): void {
     response.writeHead(200, { 'Content-Type': 'application/json' });
@@ -90,10 +123,29 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
     return undefined;
   }
 
+  /** The wrong answer as JSON, kept while the answer stays: a 10 MB string costs to encode. */
+  let encoded: { answer: unknown; json: string } | undefined;
+  const answerJson = (answer: unknown): string => {
+    if (encoded === undefined || encoded.answer !== answer) encoded = { answer, json: JSON.stringify(answer) };
+    return encoded.json;
+  };
+
+  /** The wrong answer's JSON when this request is the call to answer wrongly; undefined otherwise. */
+  function wrongly(path: string, call: { id?: unknown; method?: unknown } | undefined): string | undefined {
+    const { call: wrongCall, answer } = state.wrongAnswer;
+    if (typeof wrongCall === 'string' && call?.method === wrongCall) {
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(call.id ?? null)},"result":${answerJson(answer)}}`;
+    }
+    if (wrongCall instanceof RegExp && wrongCall.test(path)) return answerJson(answer);
+    return undefined;
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await bodyOf(request);
     const path = new URL(request.url ?? '/', 'http://node').pathname;
     requests.push(`${request.method} ${path}`);
+    const call = rpcCallOf(body);
+    if (typeof call?.method === 'string') rpcMethods.push(call.method);
     switch (state.mode) {
       case 'hang':
         hanging.add(response);
@@ -126,6 +178,15 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
         }
         break;
       }
+      case 'wrongAnswer': {
+        const text = wrongly(path, call);
+        if (text !== undefined) {
+          wrongAnswers += 1;
+          response.writeHead(200, { 'Content-Type': 'application/json' }).end(text);
+          return;
+        }
+        break;
+      }
       case 'honest':
         break;
     }
@@ -154,7 +215,15 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
     set hugeBytes(bytes: number) {
       state.hugeBytes = bytes;
     },
+    get wrongAnswer() {
+      return state.wrongAnswer;
+    },
+    set wrongAnswer(wrong: WrongAnswer) {
+      state.wrongAnswer = wrong;
+    },
     requests,
+    rpcMethods,
+    wrongAnswers: () => wrongAnswers,
     hugeBytesSent: () => sent,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -214,9 +214,10 @@ export class CoreRpcBackend implements BitcoinBackend {
       if (error instanceof RpcCallError && error.code === RPC_INVALID_ADDRESS_OR_KEY) return undefined;
       throw error;
     }
+    if (typeof hex !== 'string') throw this.bad('getrawtransaction', 'not a transaction');
     let tx: Transaction;
     try {
-      tx = Transaction.fromHex(String(hex));
+      tx = Transaction.fromHex(hex);
     } catch {
       throw this.bad('getrawtransaction', 'not a transaction');
     }
@@ -225,8 +226,11 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   async feeRate(): Promise<number | undefined> {
-    const estimate = (await this.call('estimatesmartfee', [FEE_TARGET_BLOCKS])) as { feerate?: number } | null;
+    const estimate = (await this.call('estimatesmartfee', [FEE_TARGET_BLOCKS])) as { feerate?: unknown } | null;
     if (typeof estimate !== 'object' || estimate === null) throw this.bad('estimatesmartfee', 'not an object');
+    if (estimate.feerate !== undefined && typeof estimate.feerate !== 'number') {
+      throw this.bad('estimatesmartfee', 'a fee rate that is not a number');
+    }
     // BTC per 1000 virtual bytes to satoshis per virtual byte.
     return estimate.feerate === undefined ? undefined : wholeFeeRate(estimate.feerate * 100_000);
   }

@@ -1,15 +1,8 @@
-import {
-  custom,
-  http,
-  HttpRequestError,
-  ResponseBodyTooLargeError,
-  TimeoutError,
-  type EIP1193RequestFn,
-  type Transport,
-} from 'viem';
+import { custom, http, HttpRequestError, ResponseBodyTooLargeError, TimeoutError, type Transport } from 'viem';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import { NodeCallFailed } from '../node-faults.js';
 import { causeOf, MAX_ANSWER_BYTES, NODE_TIMEOUT_MS, splitCredentials } from '../node-http.js';
+import { resultFault } from './json-rpc-results.js';
 
 export interface NodeTransportLimits {
   /** Milliseconds one JSON-RPC call may take, the whole answer read. */
@@ -22,8 +15,9 @@ export interface NodeTransportLimits {
  * viem's HTTP transport to an Ethereum node, bounded in time and size, that never shows the node's URL beyond
  * its scheme, host and port. viem puts its URL into every error message; hosted nodes carry their API key in
  * the path (https://mainnet.infura.io/v3/KEY), so viem is given only the host and the request goes to the
- * full URL underneath. A node that times out, answers too much, fails at the HTTP level or answers something
- * that is not JSON fails the call with a NodeCallFailed; JSON-RPC errors stay viem's (their codes matter).
+ * full URL underneath. A node that times out, answers too much, fails at the HTTP level, answers something
+ * that is not JSON or a result not of the method's form (`resultFault`) fails the call with a NodeCallFailed
+ * (viem wraps it: `nodeCallFailureIn` finds it); JSON-RPC errors stay viem's (their codes matter).
  */
 export function boundedNodeTransport(rpcUrl: string, limits: NodeTransportLimits = {}): Transport {
   const node = nodeUrlForLog(rpcUrl);
@@ -47,12 +41,13 @@ export function boundedNodeTransport(rpcUrl: string, limits: NodeTransportLimits
         },
       }),
   })({ retryCount: 0 });
-  const request: EIP1193RequestFn = async (args) => {
-    try {
-      return await inner.request(args);
-    } catch (error) {
+  const request = async (args: { method: string; params?: unknown }): Promise<unknown> => {
+    const result = await inner.request(args).catch((error: unknown) => {
       throw nodeFailure(error, node, `ethereum ${args.method}`, timeoutMs);
-    }
+    });
+    const fault = resultFault(args.method, result);
+    if (fault !== undefined) throw new NodeCallFailed('badAnswer', node, `ethereum ${args.method}`, fault);
+    return result;
   };
   return custom({ request }, { retryCount: 0 });
 }

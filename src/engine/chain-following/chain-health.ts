@@ -3,6 +3,7 @@ import type { BlockRef } from '../../domain/chain-observations.js';
 import type { ChainKind } from '../../domain/markets.js';
 import { isMisbehaviour, nodeFaultOf, type NodeFault } from '../../chains/node-faults.js';
 import { startPeriodicTask, type PeriodicTask } from '../operations/periodic-task.js';
+import { failureFields } from './node-failure-report.js';
 
 /** What this instance last heard from a chain's node. */
 export interface ChainHealthReading {
@@ -85,7 +86,7 @@ export class ChainHealth {
     this.fault = fault;
     this.faultCounts[fault] = (this.faultCounts[fault] ?? 0) + 1;
     const how = isMisbehaviour(fault) ? 'misbehaving' : 'failing';
-    this.logger.error({ err: error, chain: this.chain, fault }, `${this.chain} node ${how}: ${fault}`);
+    this.logger.error({ ...failureFields(error), chain: this.chain }, `${this.chain} node ${how}: ${fault}`);
   }
 
   reading(): ChainHealthReading {

@@ -143,6 +143,40 @@ describe('Bitcoin backends against a hostile node', () => {
     await failsWith(core.tip(), 'badAnswer');
   });
 
+  test('null, "0x", a number or a 10 MB string for any call a backend makes: a bad answer, its message bounded', async () => {
+    const watch = { orders: [], fundingOutputs: [] };
+    const tip = honest.chain.tipHeight;
+    const range = { from: tip, to: tip };
+    const calls: { call: string | RegExp; read: () => Promise<unknown> }[] = [
+      { call: /\/block-height\/0$/, read: () => esplora.identity() },
+      { call: /\/blocks\/tip\/hash$/, read: () => esplora.tip() },
+      { call: /\/block\/[0-9a-f]{64}$/, read: () => esplora.tip() },
+      { call: /\/block-height\/\d+$/, read: () => esplora.blockAt(tip) },
+      { call: /\/block\/[0-9a-f]{64}\/raw$/, read: () => esplora.observations(range, watch) },
+      { call: /\/fee-estimates$/, read: () => esplora.feeRate() },
+      { call: /\/mempool\/txids$/, read: () => esplora.mempool(watch) },
+      { call: 'getblockchaininfo', read: () => core.tip() },
+      { call: 'getblockhash', read: () => core.identity() },
+      { call: 'getblockhash', read: () => core.blockAt(tip) },
+      { call: 'getblock', read: () => core.observations(range, watch) },
+      { call: 'estimatesmartfee', read: () => core.feeRate() },
+      { call: 'getrawmempool', read: () => core.mempool(watch) },
+    ];
+    const answers = [null, '0x', 12_345, `0x${'ab'.repeat(5 * 2 ** 20 - 1)}`];
+    node.mode = 'wrongAnswer';
+    try {
+      for (const { call, read } of calls) {
+        for (const answer of answers) {
+          node.wrongAnswer = { call, answer };
+          const error = await failsWith(read(), 'badAnswer');
+          assert.ok(error.message.length < 400, `${String(call)}: a message of ${error.message.length} characters`);
+        }
+      }
+    } finally {
+      node.mode = 'honest';
+    }
+  });
+
   test('a node that is not there is unreachable, named by host only', async () => {
     const gone = new EsploraBackend('http://user:secret@127.0.0.1:1/api/key-in-path?token=abc', 'mainnet', patient);
     const error = await failsWith(gone.tip(), 'unreachable');

@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import { encodeAbiParameters, encodeEventTopics } from 'viem';
 import { EthereumBackend } from '../../../src/chains/ethereum/ethereum-backend.js';
 import { nodeFaultOf, type NodeFault } from '../../../src/chains/node-faults.js';
+import { SWAP_CONTRACT_ARTIFACT_ABI } from '../../../src/chains/ethereum/swap-contract-artifact.js';
 import { deployFromCli } from '../../../src/cli/contract-deploy.js';
 import { SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
 import { anvilSkipReason, startAnvil } from '../../support/anvil.js';
@@ -65,6 +67,84 @@ describe('the Ethereum backend against a hostile node', () => {
     await failsWith(backend.blockAt(5), 'badAnswer');
   });
 
+  test('null, "0x", a number or a 10 MB string for any call the backend makes: a bad answer, its message bounded', async () => {
+    const calls: { method: string; read: () => Promise<unknown>; nullMeans?: unknown }[] = [
+      { method: 'eth_chainId', read: () => backend.identity() },
+      { method: 'eth_getBlockByNumber', read: () => backend.tip() },
+      // `null` for a block by number is the node having none: a reorg, or a height above its tip.
+      { method: 'eth_getBlockByNumber', read: () => backend.blockAt(5), nullMeans: undefined },
+      { method: 'eth_call', read: () => backend.refundDelay() },
+      {
+        method: 'eth_getLogs',
+        read: () => backend.observations({ from: 1, to: 2 }, { orders: [], fundingOutputs: [] }),
+      },
+    ];
+    const answers = [null, '0x', 12_345, `0x${'ab'.repeat(5 * 2 ** 20 - 1)}`];
+    node.mode = 'wrongAnswer';
+    try {
+      for (const { method, read, ...rest } of calls) {
+        for (const answer of answers) {
+          node.wrongAnswer = { call: method, answer };
+          if (answer === null && 'nullMeans' in rest) {
+            assert.equal(await read(), rest.nullMeans);
+            continue;
+          }
+          const error = (await failsWith(read(), 'badAnswer')) as Error;
+          assert.match(error.message, new RegExp(`^ethereum ${method} at `), error.message.slice(0, 300));
+          assert.ok(error.message.length < 300, `${method}: a message of ${error.message.length} characters`);
+        }
+      }
+    } finally {
+      node.mode = 'honest';
+    }
+  });
+
+  test('a log that does not say where it is (contract, block of the range, transaction, index) is a bad answer', async () => {
+    const event = SWAP_CONTRACT_ARTIFACT_ABI.find((item) => item.type === 'event' && item.name === 'OrderRefunded');
+    assert.ok(event?.type === 'event');
+    const topics = encodeEventTopics({
+      abi: [event],
+      eventName: 'OrderRefunded',
+      args: { orderUUID: `0x${'11'.repeat(16)}`, funder: `0x${'22'.repeat(20)}` },
+    });
+    const data = encodeAbiParameters(
+      event.inputs.filter((input) => !input.indexed),
+      [`0x${'33'.repeat(20)}`, 5n, false],
+    );
+    const hash = `0x${'44'.repeat(32)}`;
+    const placed = {
+      address: SWAP_CONTRACT_ADDRESS,
+      topics,
+      data,
+      blockNumber: '0x1',
+      blockHash: hash,
+      transactionHash: hash,
+      transactionIndex: '0x0',
+      logIndex: '0x0',
+      removed: false,
+    };
+    const read = () => backend.observations({ from: 1, to: 2 }, { orders: [], fundingOutputs: [] });
+    node.mode = 'wrongAnswer';
+    try {
+      node.wrongAnswer = { call: 'eth_getLogs', answer: [placed] };
+      assert.deepEqual(await read(), [], 'a placed log of no watched order moves nothing');
+      const unplaced = [
+        { ...placed, address: undefined },
+        { ...placed, blockNumber: '0x9' },
+        { ...placed, blockHash: null },
+        { ...placed, transactionHash: undefined },
+        { ...placed, logIndex: null },
+      ];
+      for (const log of unplaced) {
+        node.wrongAnswer = { call: 'eth_getLogs', answer: [log] };
+        const error = (await failsWith(read(), 'badAnswer')) as Error;
+        assert.match(error.message, /a log without its contract, block of 1\.\.2, or place/);
+      }
+    } finally {
+      node.mode = 'honest';
+    }
+  });
+
   test('an HTTP error status is the node refusing', async () => {
     node.mode = 'honest';
     await failsWith(backend.tip(), 'refused');
@@ -79,7 +159,7 @@ describe('the Ethereum backend against a hostile node', () => {
       () => assert.fail('deployed against a broken node'),
       (caught: unknown) => caught as Error,
     );
-    assert.equal(error.message, `the Ethereum node at ${node.origin} answered something that is not a JSON-RPC result`);
+    assert.equal(error.message, `ethereum eth_chainId at ${node.origin}: not a number (0x and up to 64 hex digits)`);
     node.mode = 'huge';
     const tooLarge = await deployFromCli(
       { rpcUrl, refundDelay: 100n, version: 3, privateKey: `0x${'11'.repeat(32)}` },

@@ -13,6 +13,7 @@ import { BitcoinTestChain } from '../../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../../support/bitcoin-node/server.js';
 import { eventually } from '../../support/eventually.js';
 import { startHostileNode, type HostileNode } from '../../support/hostile-node.js';
+import { recordingLogger } from '../../support/ws/harness.js';
 
 const INTERVAL_MS = 100;
 let honest: TestBitcoinNode;
@@ -54,4 +55,27 @@ test('the probe reads the tip on its own, stays quiet while the watcher polls, a
   } finally {
     await probe.stop();
   }
+});
+
+test("a node's fault is logged as its fault, node and one bounded line, without a stack; a bug whole", () => {
+  const { logger, lines } = recordingLogger();
+  const health = new ChainHealth('ethereum', logger);
+  const fault = new NodeCallFailed(
+    'badAnswer',
+    'http://127.0.0.1:8545',
+    'ethereum eth_getCode',
+    `0x${'ab'.repeat(5e6)}`,
+  );
+  health.pollFailed(new Error('An unknown RPC error occurred.', { cause: fault }));
+  const [logged] = lines;
+  assert.equal(logged?.msg, 'ethereum node misbehaving: badAnswer');
+  assert.equal(logged?.fault, 'badAnswer');
+  assert.equal(logged?.node, 'http://127.0.0.1:8545');
+  assert.match(String(logged?.reason), /^ethereum eth_getCode at http:\/\/127\.0\.0\.1:8545: 0x(ab)+…$/);
+  assert.ok(String(logged?.reason).length < 300, 'the detail cut to 200 characters');
+  assert.equal(logged?.err, undefined, 'no stack for a node fault');
+  health.pollFailed(new TypeError('a bug'));
+  const bug = lines[1] as { msg?: string; err?: { stack?: string } } | undefined;
+  assert.equal(bug?.msg, 'ethereum watcher poll failed');
+  assert.match(bug?.err?.stack ?? '', /TypeError: a bug\n\s+at /);
 });
