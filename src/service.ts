@@ -84,6 +84,8 @@ export interface RunningService {
 
 /** Any id will do: the probe asks whether the database answers, not what it holds. */
 const PROBE_ORDER_ID = '00000000-0000-0000-0000-000000000000';
+/** Ethereum's slot: a block is proposed at its timestamp and reaches the nodes within it. */
+const ETHEREUM_SLOT_MS = 12_000;
 
 /**
  * The composition root: builds every part the service runs (the engine's through `buildEngine`), wired
@@ -185,9 +187,16 @@ async function startParts(
     metrics?.stop();
     throw error;
   });
+  // Two polls (the one under way when a fund window ends, and the next, which reads what was mined by then) and on
+  // Ethereum a slot, as long as a block may take to reach the node after its timestamp.
+  const graces = [
+    ...(ethereum === undefined ? [] : [2 * ethereumPollMs + ETHEREUM_SLOT_MS]),
+    ...(bitcoin === undefined ? [] : [2 * bitcoinPollMs]),
+  ];
+  const fundWindowGraceMs = Math.max(0, ...graces);
   const parts = buildEngine({
     store,
-    options: resolveEngineOptions(engine),
+    options: resolveEngineOptions({ fundWindowGraceMs, ...engine }),
     outlets: sockets.outlets,
     now: Date.now,
     logger: options.logger,

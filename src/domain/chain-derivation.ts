@@ -20,6 +20,11 @@ import type { TransitionCause } from './transition-cause.js';
  */
 export interface ChainTarget {
   readonly state: OrderState;
+  /**
+   * The order was waiting for its funding and the first funding came after its fund window (`fundedAfterWindow`):
+   * it is moved to FundWindowElapsed first, whatever it moves to then.
+   */
+  readonly fundedLate?: true;
   readonly transactions: readonly OrderTransaction[];
   readonly refundableAtBlockHeight: number;
   readonly paymentPreimage?: string;
@@ -33,6 +38,12 @@ export interface ChainContext {
   readonly confirmations: number;
   /** Ethereum: the asset an order's slots must hold (`knownAssetOf` when absent). */
   readonly assetOf?: AssetOfOrder;
+  /**
+   * The moment, in milliseconds since the epoch, by which what this pass reads without a time of its own was
+   * sent: Bitcoin's fundings (miners set a block's time within hours of the truth, so the service's sighting
+   * judges), and any funding in the mempool. Absent, such a funding counts as in time.
+   */
+  readonly sightedBy?: number;
 }
 
 /**
@@ -63,8 +74,9 @@ export function deriveChainTarget(
   );
   const refunds = settlingRefunds(counted, fundings, context.chain);
   const { refundableAtBlockHeight } = view;
+  const late = order.state === 'WaitingForFundingTx' && fundedAfterWindow(order, view.stateFundings, context);
 
-  const state = targetState(order.state, {
+  const state = targetState(late ? 'FundWindowElapsed' : order.state, {
     seen: sum(view.stateFundings),
     inBlocks: sum(fundings.filter((funding) => !inMempool(funding))),
     settled: sum(view.stateFundings.filter(confirmed)),
@@ -78,10 +90,28 @@ export function deriveChainTarget(
   // The preimage is public from the moment the claim is broadcast: recorded at once, whatever the state.
   return {
     state,
+    ...(late ? { fundedLate: true } : {}),
     transactions,
     refundableAtBlockHeight,
     ...(claim?.kind === 'claim' ? { paymentPreimage: claim.preimage } : {}),
   };
+}
+
+/**
+ * Whether the first funding of an order came after its fund window (`expiresAt`), by the chain's clock: an
+ * Ethereum funding's block timestamp, whenever the service happens to read the block; a Bitcoin funding, or one
+ * in the mempool, by `sightedBy`. At the edge itself it is in time. A funding without a time counts as in time.
+ */
+export function fundedAfterWindow(
+  order: OrderRecord,
+  fundings: readonly FundingObservation[],
+  context: ChainContext,
+): boolean {
+  const first = fundings[0];
+  if (first === undefined) return false;
+  const sighted = inMempool(first) || context.chain === 'bitcoin';
+  const at = sighted ? context.sightedBy : first.block.timestamp;
+  return at !== undefined && at > order.expiresAt;
 }
 
 interface OrderView {
@@ -303,7 +333,7 @@ export function planChainMoves(
   observations: readonly ChainObservation[],
   context: ChainContext,
 ): ChainMove[] | undefined {
-  const path = viaSeenFunding(order.state, target.state);
+  const path = target.fundedLate ? viaElapsedWindow(target.state) : viaSeenFunding(order.state, target.state);
   if (path === undefined) return undefined;
   const { counted } = orderView(order, observations, context);
   const moves: ChainMove[] = [];
@@ -327,6 +357,13 @@ function viaSeenFunding(from: OrderState, to: OrderState): OrderState[] | undefi
   if (from !== 'WaitingForFundingTx' || to === from || to === seen) return pathBetween(from, to);
   const rest = pathBetween(seen, to);
   return rest === undefined ? pathBetween(from, to) : [seen, ...rest];
+}
+
+/** A late first funding: FundWindowElapsed first, then on as from there. */
+function viaElapsedWindow(to: OrderState): OrderState[] | undefined {
+  const elapsed: OrderState = 'FundWindowElapsed';
+  const rest = pathBetween(elapsed, to);
+  return rest === undefined ? undefined : [elapsed, ...rest];
 }
 
 /**
@@ -425,6 +462,11 @@ function explainMove(
       };
     case 'Complete':
       return { from, to, cause: claim ? byObservation('claimSeen', claim) : byBlock('claimSeen') };
+    case 'FundWindowElapsed': {
+      // The funding that came too late is the first: any later one only adds to it.
+      const first = observations.find((observation) => observation.kind === 'funding');
+      return { from, to, cause: first ? byObservation('fundingLate', first) : byBlock('fundingLate') };
+    }
     default:
       return { from, to, cause: byBlock('fundingReorged') };
   }

@@ -4,6 +4,11 @@
 export interface BlockRef {
   readonly height: number;
   readonly hash: string;
+  /**
+   * When the block was made, in milliseconds since the epoch, where the backend reads it (Ethereum: the block's
+   * timestamp): a funding counts toward its order's fund window by it (chain-derivation.ts).
+   */
+  readonly timestamp?: number;
 }
 
 export interface ObservationBase {

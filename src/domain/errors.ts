@@ -30,6 +30,8 @@ export type ErrorToken =
   | 'InvoiceAmountAboveMaximum'
   | 'NoQuotesAvailable'
   | 'SwapAlreadyInProgress'
+  // an earlier order of the payment hash left the live states (fund window elapsed, completed, refunded)
+  | 'InvoiceAlreadyHadOrder'
   | 'TooManySwapsInFlight'
   // maker quotes
   | 'InvalidOrMissingQuoteFields'

@@ -57,10 +57,13 @@ export function buildEngine(dependencies: EngineDependencies): Engine {
   });
   const heights = new BlockHeightTracker();
   const tasks: PeriodicTask[] = [
-    startPeriodicTask((signal) => sweepElapsedFundWindows(store, transitions, now(), signal), {
-      intervalMs: options.sweepIntervalMs,
-      onError: upkeepFailed(logger, 'fund window sweep'),
-    }),
+    startPeriodicTask(
+      (signal) => sweepElapsedFundWindows(store, transitions, now(), { signal, graceMs: options.fundWindowGraceMs }),
+      {
+        intervalMs: options.sweepIntervalMs,
+        onError: upkeepFailed(logger, 'fund window sweep'),
+      },
+    ),
     startPeriodicTask(
       async () => {
         const { chains } = await store.getConfiguration();

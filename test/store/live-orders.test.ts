@@ -13,13 +13,17 @@ import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
 import { openStore } from '../../src/store/open.js';
 import { ORDER_COLUMNS, orderValues } from '../../src/store/order-rows.js';
 import { parsePostgresUrl } from '../../src/store/postgres/connection-url.js';
-import { POSTGRES_URL, STORE_KINDS, skipReason } from '../support/stores.js';
+import { ORDER_STATES } from '../../src/domain/states.js';
+import type { Store } from '../../src/store/store.js';
+import { openFreshStore, POSTGRES_URL, STORE_KINDS, skipReason, type FreshStore } from '../support/stores.js';
 import { hex64, makeOrder, orderId, useFreshStore } from '../support/store/fixtures.js';
 import type { Migration } from '../../src/store/migrations/migration.js';
 
 const paymentHash = hex64(0x11fe);
 const swapAlreadyInProgress = (error: unknown) =>
   error instanceof LnswapError && error.token === 'SwapAlreadyInProgress';
+const invoiceAlreadyHadOrder = (error: unknown) =>
+  error instanceof LnswapError && error.token === 'InvoiceAlreadyHadOrder';
 
 for (const kind of STORE_KINDS) {
   describe(`${kind} store: one live order per payment hash`, { skip: skipReason(kind) }, () => {
@@ -49,8 +53,78 @@ for (const kind of STORE_KINDS) {
       await store.createOrder(makeOrder(8, { paymentHash: hex64(0x11ff) }), CREATION_CAUSE);
       assert.equal((await store.findOrdersByPaymentHash(paymentHash, ['PartiallyFunded', 'Complete'])).length, 2);
     });
+
+    test('a new live order is refused with InvoiceAlreadyHadOrder once an order of its payment hash ended', async () => {
+      const store = fresh.store();
+      for (const [n, state] of [
+        [20, 'FundWindowElapsed'],
+        [21, 'Refunded'],
+        [22, 'Complete'],
+        [23, 'WaitingForRefundTx'],
+      ] as const) {
+        const ended = hex64(0x1300 + n);
+        await store.createOrder(makeOrder(n, { paymentHash: ended, state }), CREATION_CAUSE);
+        await assert.rejects(
+          store.createOrder(makeOrder(n + 100, { paymentHash: ended }), CREATION_CAUSE),
+          invoiceAlreadyHadOrder,
+          `after ${state}`,
+        );
+        assert.equal(await store.getOrder(orderId(n + 100)), undefined, 'nothing of the refused order is written');
+        assert.deepEqual(
+          (await store.findOrdersByPaymentHash(ended, ORDER_STATES)).map((order) => order.id),
+          [orderId(n)],
+        );
+      }
+    });
   });
 }
+
+describe('two instances creating orders of one payment hash at once', { skip: skipReason('postgres') }, () => {
+  let fresh: FreshStore;
+  let other: Store;
+  before(async () => {
+    fresh = await openFreshStore('postgres');
+    other = await openStore(fresh.url);
+  });
+  after(async () => {
+    await other?.close();
+    await fresh?.dispose();
+  });
+
+  test('one live order wins each race; after an elapsed fund window both are refused', async () => {
+    for (let round = 0; round < 20; round += 1) {
+      const racing = hex64(0x1400 + round);
+      const results = await Promise.allSettled([
+        fresh.store.createOrder(makeOrder(200 + 2 * round, { paymentHash: racing }), CREATION_CAUSE),
+        other.createOrder(makeOrder(201 + 2 * round, { paymentHash: racing }), CREATION_CAUSE),
+      ]);
+      assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1, `round ${round}`);
+      const [refused] = results.flatMap((result): unknown[] => (result.status === 'rejected' ? [result.reason] : []));
+      assert.ok(swapAlreadyInProgress(refused), `round ${round}: ${String(refused)}`);
+    }
+    const elapsed = hex64(0x1500);
+    await fresh.store.createOrder(makeOrder(300, { paymentHash: elapsed }), CREATION_CAUSE);
+    await fresh.store.transitionOrder({
+      orderId: orderId(300),
+      from: 'WaitingForFundingTx',
+      to: 'FundWindowElapsed',
+      at: Date.now(),
+      cause: { source: 'timer', reason: 'fundWindowElapsed' },
+    });
+    const results = await Promise.allSettled([
+      fresh.store.createOrder(makeOrder(301, { paymentHash: elapsed }), CREATION_CAUSE),
+      other.createOrder(makeOrder(302, { paymentHash: elapsed }), CREATION_CAUSE),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status === 'rejected' && invoiceAlreadyHadOrder(result.reason)),
+      [true, true],
+    );
+    assert.deepEqual(
+      (await other.findOrdersByPaymentHash(elapsed, ORDER_STATES)).map((order) => order.id),
+      [orderId(300)],
+    );
+  });
+});
 
 const [first, second] = [
   makeOrder(1, { paymentHash, state: 'WaitingForFundingTx', createdAt: 1 }),

@@ -1,4 +1,14 @@
-import { BlockNotFoundError, createPublicClient, parseTransaction, type Hex, type Log, type PublicClient } from 'viem';
+import {
+  BlockNotFoundError,
+  createPublicClient,
+  decodeFunctionResult,
+  encodeFunctionData,
+  keccak256,
+  parseTransaction,
+  type Hex,
+  type Log,
+  type PublicClient,
+} from 'viem';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import type { SwapContractVersion } from '../../domain/order.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
@@ -11,11 +21,11 @@ import {
   type ChainObservation,
   type WatchSet,
 } from '../chain-backend.js';
-import { NodeCallFailed } from '../node-faults.js';
+import { NodeCallFailed, nodeCallFailureIn } from '../node-faults.js';
 import { boundedNodeTransport } from './node-transport.js';
 import { networkOfChainId } from './networks.js';
 import { SWAP_CONTRACT_ARTIFACT_ABI as SWAP_CONTRACT_WATCH_ABI } from './swap-contract-artifact.js';
-import { swapContractVersionOfCode } from './swap-contract-version.js';
+import { NotSwapContract, swapContractVersionOfCode } from './swap-contract-version.js';
 
 export interface EthereumBackendOptions {
   readonly rpcUrl: string;
@@ -73,8 +83,14 @@ export class EthereumBackend implements ChainBackend {
   }
 
   async tip(): Promise<BlockRef> {
-    const block = await this.answer('eth_getBlockByNumber', () => this.client.getBlock({ blockTag: 'latest' }));
-    return this.blockRef(block, undefined);
+    try {
+      const block = await this.answer('eth_getBlockByNumber', () => this.client.getBlock({ blockTag: 'latest' }));
+      return this.blockRef(block, undefined);
+    } catch (error) {
+      // Every node has a latest block: null for it is no answer.
+      if (error instanceof BlockNotFoundError) throw this.bad('eth_getBlockByNumber', 'no latest block');
+      throw error;
+    }
   }
 
   async blockAt(height: number): Promise<BlockRef | undefined> {
@@ -90,7 +106,10 @@ export class EthereumBackend implements ChainBackend {
   }
 
   /** A block's height and hash, held to their form (and to the height asked): the node is not trusted to. */
-  private blockRef(block: { number: unknown; hash: unknown }, askedHeight: number | undefined): BlockRef {
+  private blockRef(
+    block: { number: unknown; hash: unknown; timestamp?: unknown },
+    askedHeight: number | undefined,
+  ): BlockRef {
     const height = typeof block.number === 'bigint' ? Number(block.number) : Number.NaN;
     const wellFormed =
       Number.isSafeInteger(height) &&
@@ -99,17 +118,24 @@ export class EthereumBackend implements ChainBackend {
       typeof block.hash === 'string' &&
       /^0x[0-9a-f]{64}$/.test(block.hash);
     if (!wellFormed) throw this.bad('eth_getBlockByNumber', 'not a block of the height asked with a hash');
-    return { height, hash: block.hash as string };
+    // A timestamp out of form is left out: a funding in the block is then judged in time (chain-derivation.ts).
+    const seconds = typeof block.timestamp === 'bigint' ? Number(block.timestamp) : Number.NaN;
+    const timestamp = Number.isSafeInteger(seconds * 1000) && seconds >= 0 ? { timestamp: seconds * 1000 } : {};
+    return { height, hash: block.hash as string, ...timestamp };
   }
 
   /**
    * The result of a read, or a `badAnswer` when viem could not make sense of what the node sent (its formatters
-   * throw plain errors, e.g. on a number that is an object); the node's own failures pass through.
+   * throw plain errors, e.g. on a number that is an object). A failure of the call itself is thrown as the
+   * NodeCallFailed the transport raised, out of viem's wrapping, so its one line names the call and the fault;
+   * the rest (JSON-RPC errors, viem's own refusals) pass through.
    */
   private async answer<T>(method: string, read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (error) {
+      const failure = nodeCallFailureIn(error);
+      if (failure !== undefined) throw failure;
       if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError) {
         throw this.bad(method, error.message);
       }
@@ -121,24 +147,38 @@ export class EthereumBackend implements ChainBackend {
     return new NodeCallFailed('badAnswer', this.node, `ethereum ${method}`, detail);
   }
 
-  /** The contract's refund delay in blocks: the first funding's refund height is its block plus this. */
+  /**
+   * The contract's refund delay in blocks: the first funding's refund height is its block plus this. The answer
+   * must be the one word `refundDelay()` returns, a whole number of blocks from 1 up to a safe integer.
+   */
   async refundDelay(): Promise<number> {
-    const delay = await this.client.readContract({
-      address: this.address,
-      abi: SWAP_CONTRACT_WATCH_ABI,
-      functionName: 'refundDelay',
-    });
+    const call = { abi: SWAP_CONTRACT_WATCH_ABI, functionName: 'refundDelay' } as const;
+    const { data } = await this.answer('eth_call', () =>
+      this.client.call({ to: this.address, data: encodeFunctionData(call) }),
+    );
+    if (data === undefined || data.length !== 2 + 64) throw this.bad('eth_call', 'refundDelay() answered no word');
+    const delay = decodeFunctionResult({ ...call, data });
+    if (delay < 1n || delay > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw this.bad('eth_call', 'refundDelay() answered no whole number of blocks');
+    }
     return Number(delay);
   }
 
   /**
-   * The version of the current contract, read from its code: the third's carries `refundCooperative`'s selector
-   * in its dispatcher. Throws when there is no contract at the address.
+   * The version of the current contract, recognised by its runtime code (src/domain/swap-contract-code.ts). Throws
+   * `NotSwapContract` when the address holds no code or another contract's, and a `badAnswer` when what the node
+   * answered is not code at all.
    */
   async swapContractVersion(): Promise<SwapContractVersion> {
-    const code = await this.answer('eth_getCode', () => this.client.getCode({ address: this.address }));
-    if (code === undefined || code === '0x') throw new Error(`no contract at ${this.address}`);
-    return swapContractVersionOfCode(code);
+    const code: unknown = await this.answer('eth_getCode', () => this.client.getCode({ address: this.address }));
+    try {
+      return swapContractVersionOfCode(this.address, code);
+    } catch (error) {
+      if (error instanceof NotSwapContract && error.mismatch === 'UnreadableCode') {
+        throw this.bad('eth_getCode', error.message);
+      }
+      throw error;
+    }
   }
 
   async observations(range: BlockRange, watch: WatchSet): Promise<ChainObservation[]> {
@@ -149,13 +189,18 @@ export class EthereumBackend implements ChainBackend {
     // is someone else's slot.
     const contractOf = new Map(watch.orders.map((order) => [order.orderId, order.payToAddress.toLowerCase()]));
     const contracts = [...new Set([this.address, ...contractOf.values()])] as Hex[];
-    const logs = await this.client.getLogs({
-      address: contracts,
-      events: SWAP_CONTRACT_WATCH_ABI.filter((item) => item.type === 'event'),
-      fromBlock: BigInt(range.from),
-      toBlock: BigInt(range.to),
-      strict: true,
-    });
+    const logs = await this.answer('eth_getLogs', () =>
+      this.client.getLogs({
+        address: contracts,
+        events: SWAP_CONTRACT_WATCH_ABI.filter((item) => item.type === 'event'),
+        fromBlock: BigInt(range.from),
+        toBlock: BigInt(range.to),
+        strict: true,
+      }),
+    );
+    if (!logs.every((log) => isPlacedLog(log, range))) {
+      throw this.bad('eth_getLogs', `a log without its contract, block of ${range.from}..${range.to}, or place`);
+    }
     // The node is not trusted to have filtered: a log of another contract may carry the same events.
     const ours = logs.filter((log) => contracts.includes(log.address.toLowerCase() as Hex));
     if (ours.length < logs.length) {
@@ -181,16 +226,43 @@ export class EthereumBackend implements ChainBackend {
       throw new BroadcastRefused('InvalidTransaction', error instanceof Error ? error.message : String(error));
     }
     try {
-      return await this.client.sendRawTransaction({ serializedTransaction: serialized });
+      await this.client.sendRawTransaction({ serializedTransaction: serialized });
     } catch (error) {
       throw new BroadcastRefused('TransactionRejected', error instanceof Error ? error.message : String(error));
     }
+    // A transaction's hash is that of its signed form: the node's answer adds nothing to trust.
+    return keccak256(serialized);
   }
 
   async close(): Promise<void> {}
 }
 
 type SwapLog = Log<bigint, number, false, undefined, true, typeof SWAP_CONTRACT_WATCH_ABI>;
+
+const WORD = /^0x[0-9a-f]{64}$/i;
+const ADDRESS = /^0x[0-9a-f]{40}$/i;
+
+/**
+ * Whether a log says where it is, as every log of a mined block does: its contract, a block of the range asked
+ * (number and hash), its transaction and its index. viem passes these through as the node sent them, and an
+ * observation stored without them could never be placed or compared with a reorg.
+ */
+function isPlacedLog(log: SwapLog, range: BlockRange): boolean {
+  const height = typeof log.blockNumber === 'bigint' ? Number(log.blockNumber) : Number.NaN;
+  return (
+    typeof log.address === 'string' &&
+    ADDRESS.test(log.address) &&
+    Number.isSafeInteger(height) &&
+    height >= range.from &&
+    height <= range.to &&
+    typeof log.blockHash === 'string' &&
+    WORD.test(log.blockHash) &&
+    typeof log.transactionHash === 'string' &&
+    WORD.test(log.transactionHash) &&
+    Number.isSafeInteger(log.logIndex) &&
+    log.logIndex >= 0
+  );
+}
 
 function observationOf(log: SwapLog): ChainObservation | undefined {
   if (log.removed) return undefined;

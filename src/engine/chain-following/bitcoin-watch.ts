@@ -7,6 +7,7 @@ import { ChainWatcher } from './chain-watcher.js';
 import type { SightingStore } from './mempool-sightings.js';
 import type { StateChangedPublisher } from '../lifecycle/order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from '../operations/periodic-task.js';
+import { refusedAtStart } from './node-failure-report.js';
 
 /** How the service follows Bitcoin: exactly one of `esploraUrl` and `rpcUrl`. */
 export interface BitcoinWatchOptions {
@@ -31,7 +32,10 @@ export interface BitcoinWatchOptions {
 
 export const DEFAULT_BITCOIN_CONFIRMATIONS = 2;
 export const DEFAULT_BITCOIN_POLL_INTERVAL_MS = 10_000;
-/** A funding broadcast is seen within this, at one listing request per pass (target: under 5 s, issue 34). */
+/**
+ * A funding broadcast is seen within this (target: under 5 s) at one listing request per pass, a load public
+ * Esplora servers' rate limits allow (docs/bitcoin.md, "Polling").
+ */
 export const DEFAULT_BITCOIN_MEMPOOL_INTERVAL_MS = 2_000;
 
 export interface BitcoinConnection {
@@ -51,8 +55,22 @@ export type BitcoinBackendFactory = (network: Network) => BitcoinChainBackend;
  * Connects before the service serves: asks the node which network it follows (refusing one that does not fit
  * an offered Bitcoin market: a mainnet order followed on a test chain would be paid with worthless coins),
  * and gives the store a Bitcoin chain view when it has none, so refund details have a height and a fee rate.
+ * A node that fails a call or answers what no node does ends the start with one line naming the call and the
+ * fault (`refusedAtStart`).
  */
 export async function connectBitcoin(
+  store: ConfigurationReadStore & ChainWatchStore,
+  options: BitcoinWatchOptions,
+  openBackend: BitcoinBackendFactory,
+): Promise<BitcoinConnection> {
+  try {
+    return await connectedBitcoin(store, options, openBackend);
+  } catch (error) {
+    throw refusedAtStart('bitcoin', error);
+  }
+}
+
+async function connectedBitcoin(
   store: ConfigurationReadStore & ChainWatchStore,
   options: BitcoinWatchOptions,
   openBackend: BitcoinBackendFactory,

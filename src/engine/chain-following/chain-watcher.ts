@@ -25,6 +25,8 @@ import {
   type SightingStore,
 } from './mempool-sightings.js';
 import { stateChangedEvent } from '../lifecycle/state-events.js';
+import { withFundingTimes } from './funding-times.js';
+import { failureFields } from './node-failure-report.js';
 import type { StateChangedPublisher } from '../lifecycle/order-transitions.js';
 
 export interface ChainWatcherOptions {
@@ -75,6 +77,11 @@ export class ChainWatcher {
   /** The watch set the last pass listed, and what the mempool held for it then (`mempoolChanged`). */
   private lastWatch: WatchSet | undefined;
   private lastMempool = mempoolKey([]);
+  /**
+   * When the last pass that went through read the node: a funding it did not see was sent after it. A funding
+   * without a block time of its own (Bitcoin's, the mempool's) counts toward its fund window by it.
+   */
+  private lastRead: number | undefined;
 
   constructor(private readonly options: ChainWatcherOptions) {
     this.sightings = new SightingMemory(options.store);
@@ -91,10 +98,13 @@ export class ChainWatcher {
   /** One range of blocks: 'behind' when the node has more blocks to read. */
   async pollOnce(): Promise<'caught up' | 'behind' | 'retry'> {
     for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt += 1) {
-      const outcome = await this.step();
+      const readAt = this.options.now();
+      const outcome = await this.step(this.lastRead ?? readAt);
       if (outcome === 'conflict') continue;
       if (outcome !== 'head moved') {
         this.headMovedSteps = 0;
+        // Behind the tip a pass reads no mempool: what it did not see may have been sent before it.
+        if (outcome === 'caught up') this.lastRead = readAt;
         return outcome;
       }
       this.headMovedSteps += 1;
@@ -113,19 +123,19 @@ export class ChainWatcher {
     return 'retry';
   }
 
-  private async step(): Promise<'caught up' | 'behind' | 'head moved' | 'conflict'> {
+  private async step(sightedBy: number): Promise<'caught up' | 'behind' | 'head moved' | 'conflict'> {
     const { backend, store } = this.options;
     const tip = await backend.tip();
     this.options.onTip?.(tip);
     const stored = await store.getChainWatch(backend.chain);
     const startHeight = stored?.startHeight ?? this.options.startHeight ?? tip.height;
 
-    let cursor = stored?.cursor ?? (await this.blockBefore(startHeight));
+    let cursor = stored?.cursor ?? (await this.blockBefore(startHeight, tip));
     let dropAbove: number | undefined;
     if (stored !== undefined) {
       const onNode = await backend.blockAt(cursor.height);
       if (onNode?.hash !== cursor.hash) {
-        cursor = (await this.forkPoint(stored.recentBlocks)) ?? (await this.blockBefore(startHeight));
+        cursor = (await this.forkPoint(stored.recentBlocks)) ?? (await this.blockBefore(startHeight, tip));
         dropAbove = cursor.height;
         this.options.logger.warn({ chain: backend.chain, forkHeight: cursor.height }, 'chain reorganised');
       }
@@ -140,7 +150,8 @@ export class ChainWatcher {
 
     const orders = await store.listOrdersOfTickersInStates(this.options.tickers, WATCHED_STATES);
     const watch = watchSetOf(orders);
-    const fresh = from > to ? [] : await backend.observations({ from, to }, watch);
+    const fresh =
+      from > to ? [] : await withFundingTimes(backend, orders, await backend.observations({ from, to }, watch), head);
     // The range must still end in the same block: otherwise the logs may come from a branch that just lost.
     const headNow = from > to ? head : await backend.blockAt(to);
     if (headNow?.hash !== head.hash) return 'head moved';
@@ -160,6 +171,7 @@ export class ChainWatcher {
     const context: ChainContext = {
       chain: backend.chain,
       head,
+      sightedBy,
       confirmations,
       ...(assetOf === undefined ? {} : { assetOf }),
     };
@@ -199,8 +211,11 @@ export class ChainWatcher {
    */
   async mempoolChanged(): Promise<boolean> {
     if (this.lastWatch === undefined) return false;
+    const readAt = this.options.now();
     const observations = await this.listMempool(this.lastWatch, 'mempool not read: next poll reads it again');
-    return observations !== undefined && mempoolKey(observations) !== this.lastMempool;
+    const changed = observations !== undefined && mempoolKey(observations) !== this.lastMempool;
+    if (observations !== undefined && !changed) this.lastRead = readAt;
+    return changed;
   }
 
   /**
@@ -228,7 +243,7 @@ export class ChainWatcher {
       return observations;
     } catch (error) {
       onMempoolListed?.(false);
-      logger.warn({ chain: backend.chain, err: error }, whenUnread);
+      logger.warn({ chain: backend.chain, ...failureFields(error) }, whenUnread);
       return undefined;
     }
   }
@@ -374,10 +389,25 @@ export class ChainWatcher {
     return undefined;
   }
 
-  private async blockBefore(height: number): Promise<BlockRef> {
+  /**
+   * The block before the first one to read. A node without it, having just answered a tip above it, changed its
+   * chain between two reads (or says what no chain does): the poll fails as the node's fault and is retried.
+   */
+  private async blockBefore(height: number, tip: BlockRef): Promise<BlockRef> {
     if (height <= 0) return { height: -1, hash: '' };
-    const block = await this.options.backend.blockAt(height - 1);
-    if (block === undefined) throw new Error(`the node has no block ${height - 1} to start watching after`);
+    const { backend } = this.options;
+    const block = await backend.blockAt(height - 1);
+    if (block === undefined && height - 1 > tip.height) {
+      throw new Error(`the node has no block ${height - 1} to start watching after`);
+    }
+    if (block === undefined) {
+      throw new NodeCallFailed(
+        'unstable',
+        `the ${backend.chain} node`,
+        'reading blocks',
+        `no block ${height - 1} to start watching after, below the tip it answered`,
+      );
+    }
     return block;
   }
 }

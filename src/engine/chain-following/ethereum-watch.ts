@@ -12,6 +12,7 @@ import { ChainWatcher } from './chain-watcher.js';
 import type { SightingStore } from './mempool-sightings.js';
 import type { StateChangedPublisher } from '../lifecycle/order-transitions.js';
 import { startPeriodicTask, type PeriodicTask } from '../operations/periodic-task.js';
+import { refusedAtStart } from './node-failure-report.js';
 
 /** How the service follows an Ethereum node. Only `rpcUrl` is required. */
 export interface EthereumWatchOptions {
@@ -59,13 +60,27 @@ export interface EthereumConnection {
 /**
  * Connects to the node and the contract before the service starts serving: reads the chain id and the
  * contract's refund delay, and makes the contract the current one of the store's Ethereum chain view, recording
- * its version (read from its code) in the view's history.
+ * its version (read from its code) in the view's history. A node that fails a call or answers what no node
+ * does ends the start with one line naming the call and the fault (`refusedAtStart`).
  */
 export async function connectEthereum(
   store: ConfigurationReadStore & ChainWatchStore,
   options: EthereumWatchOptions,
   openBackend: EthereumBackendFactory,
   now: () => number = Date.now,
+): Promise<EthereumConnection> {
+  try {
+    return await connectedEthereum(store, options, openBackend, now);
+  } catch (error) {
+    throw refusedAtStart('ethereum', error);
+  }
+}
+
+async function connectedEthereum(
+  store: ConfigurationReadStore & ChainWatchStore,
+  options: EthereumWatchOptions,
+  openBackend: EthereumBackendFactory,
+  now: () => number,
 ): Promise<EthereumConnection> {
   const configuration = await store.getConfiguration();
   const { chains, markets } = configuration;

@@ -4,13 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isLnswapError, LnswapError } from '../../domain/errors.js';
 import { catalogOf } from '../../domain/market-catalog.js';
 import type { ChainViews, OrderRecord } from '../../domain/order.js';
-import { INITIAL_ORDER_STATE, LIVE_ORDER_STATES } from '../../domain/states.js';
+import { refusalOfNewOrder } from '../../domain/orders-per-invoice.js';
+import { INITIAL_ORDER_STATE, LIVE_ORDER_STATES, ORDER_STATES } from '../../domain/states.js';
 import type { ConfigurationReadStore, OrderMoveStore } from '../../store/store.js';
 import { QuoteAuction } from './auction.js';
 import { verifyMakerQuote, type QuoteSolicitation, type QuotingProvider, type VerifiedQuote } from './maker-quote.js';
 import type { EngineOptions } from '../operations/options.js';
 import { checkQuoteRequest, type QuoteRequest } from './quote-request.js';
-import { INVOICE_BLOCKING_STATES } from './swap-states.js';
 import type { AuctionEvents } from '../operations/metrics.js';
 
 /** The `requestQuote` payload providers receive. */
@@ -73,14 +73,19 @@ export class QuoteDesk {
       now: now(),
     });
 
-    const [liveOrders, storedInFlight] = await Promise.all([
-      store.findOrdersByPaymentHash(request.paymentHash, INVOICE_BLOCKING_STATES),
+    const [earlierOrders, storedInFlight] = await Promise.all([
+      store.findOrdersByPaymentHash(request.paymentHash, ORDER_STATES),
       store.countOrdersInStates(LIVE_ORDER_STATES),
     ]);
+    // Before the auction, so that no provider is asked for a quote the store would refuse (it decides again when
+    // the order is written, in one transaction, whichever instance asks).
+    const refusal = refusalOfNewOrder(
+      INITIAL_ORDER_STATE,
+      earlierOrders.map((order) => order.state),
+    );
+    if (refusal !== undefined) throw new LnswapError(refusal);
     // From here to the reservation nothing awaits, so concurrent requests see each other's reservations.
-    if (liveOrders.length > 0 || this.paymentHashesInAuction.has(request.paymentHash)) {
-      throw new LnswapError('SwapAlreadyInProgress');
-    }
+    if (this.paymentHashesInAuction.has(request.paymentHash)) throw new LnswapError('SwapAlreadyInProgress');
     if (storedInFlight + this.paymentHashesInAuction.size >= this.dependencies.options.maxSwapsInFlight) {
       throw new LnswapError('TooManySwapsInFlight');
     }
@@ -148,8 +153,6 @@ export class QuoteDesk {
         this.dependencies.events?.auctionClosed(request.market.name, 'none');
         throw new LnswapError('NoQuotesAvailable');
       }
-      // Narrows the window in which two instances could both create an order for one invoice.
-      await this.refuseIfInvoiceTaken(request.paymentHash);
       const order = orderFromQuote(orderId, request, best, now());
       await store.createOrder(order, {
         source: 'request',
@@ -162,11 +165,6 @@ export class QuoteDesk {
       auction.close();
       this.auctions.delete(orderId);
     }
-  }
-
-  private async refuseIfInvoiceTaken(paymentHash: string): Promise<void> {
-    const orders = await this.dependencies.store.findOrdersByPaymentHash(paymentHash, INVOICE_BLOCKING_STATES);
-    if (orders.length > 0) throw new LnswapError('SwapAlreadyInProgress');
   }
 }
 

@@ -18,6 +18,13 @@ export interface EngineOptions {
   readonly ethereumRefundDelayBlocks: number;
   /** How often orders whose fund window passed are moved to FundWindowElapsed. */
   readonly sweepIntervalMs: number;
+  /**
+   * How long past its fund window an order waits for that move: long enough for the chain watchers to read the
+   * chain past the window's end, so that a funding mined in time but read later is judged by its block's time,
+   * not found on an order already called elapsed. The service sets it from the watchers' poll intervals and, on
+   * Ethereum, the slot time.
+   */
+  readonly fundWindowGraceMs: number;
   /** How often the store's chain views are read to notice new block heights. */
   readonly chainViewPollIntervalMs: number;
   /** How often connected providers are reconciled with the providers the store marks active. */
@@ -33,6 +40,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   maxTimelockBlocks: 2_016,
   ethereumRefundDelayBlocks: 5_760,
   sweepIntervalMs: 1_000,
+  fundWindowGraceMs: 0,
   chainViewPollIntervalMs: 2_000,
   presenceIntervalMs: 15_000,
 };

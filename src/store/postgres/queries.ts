@@ -61,6 +61,11 @@ export const SELECT_ORDERS_EXPIRED_IN = named(
   'select-orders-expired-in',
   `${SELECT_ORDERS} WHERE o.state = $1 AND o.expires_at <= $2 ORDER BY o.expires_at, o.id`,
 );
+export const SELECT_STATES_BY_PAYMENT_HASH = named(
+  'select-states-by-payment-hash',
+  'SELECT state FROM orders WHERE payment_hash = $1',
+);
+
 export const SELECT_ORDERS_BY_PAYMENT_HASH = named(
   'select-orders-by-payment-hash',
   `${SELECT_ORDERS} WHERE o.payment_hash = $1 AND o.state = ANY($2::text[])

@@ -1,5 +1,8 @@
 import type { CooperativeRefundSignature } from '../../domain/cooperative-refund.js';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
+import { LnswapError } from '../../domain/errors.js';
+import { refusalOfNewOrder } from '../../domain/orders-per-invoice.js';
+import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues, swapContractValues, tokenValues } from '../configuration-rows.js';
 import { causeColumn } from '../history-rows.js';
@@ -24,6 +27,7 @@ import {
   RELIST_TRANSACTIONS,
   MOVE_ORDER_STATE,
   SELECT_ORDER_STATES_FOR_UPDATE,
+  SELECT_STATES_BY_PAYMENT_HASH,
   UPDATE_SAME_TRANSACTION,
   UPSERT_CHAIN_VIEW,
   UPSERT_SWAP_CONTRACT,
@@ -86,7 +90,21 @@ async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]
   return sequences;
 }
 
+/**
+ * A new order, refused beside its payment hash's orders as `refusalOfNewOrder` says, read in the same transaction.
+ * Two instances inserting live orders of one payment hash at once both read none; the unique index of live
+ * orders then refuses the second.
+ */
 export async function createOrder(client: Queryable, order: OrderRecord, cause: TransitionCause): Promise<void> {
+  const earlier = await client.query<{ state: OrderState }>({
+    ...SELECT_STATES_BY_PAYMENT_HASH,
+    values: [order.paymentHash],
+  });
+  const refusal = refusalOfNewOrder(
+    order.state,
+    earlier.rows.map((row) => row.state),
+  );
+  if (refusal !== undefined) throw new LnswapError(refusal);
   await insertRows(client, INSERT_ORDERS, [storedOrderValues(order)], STORED_ORDER_COLUMNS.length);
   await insertTransactions(client, [order]);
   await appendHistory(client, [{ orderId: order.id, state: order.state, at: order.createdAt, cause }]);

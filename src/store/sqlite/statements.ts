@@ -31,6 +31,7 @@ export function prepareStatements(db: Database) {
       `${SELECT_ORDERS} WHERE o.payment_hash = ? AND o.state IN (SELECT value FROM json_each(?))
        ORDER BY o.created_at, o.id`,
     ),
+    selectStatesByPaymentHash: prepare('SELECT state FROM orders WHERE payment_hash = ?').pluck(),
     countOrdersInStates: prepare(`SELECT count(*) FROM orders WHERE state IN (SELECT value FROM json_each(?))`).pluck(),
     selectStoredOrder: prepare('SELECT internal_id AS internalId, state FROM orders WHERE id = ?'),
     selectStateByInternalId: prepare('SELECT state FROM orders WHERE internal_id = ?').pluck(),

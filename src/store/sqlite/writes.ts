@@ -2,6 +2,8 @@ import type { CooperativeRefundSignature } from '../../domain/cooperative-refund
 import type { TokenAsset } from '../../domain/market-catalog.js';
 import type { Database } from 'better-sqlite3';
 import type { ChainViews, OrderRecord, OrderTransaction, ProviderRecord } from '../../domain/order.js';
+import { LnswapError } from '../../domain/errors.js';
+import { refusalOfNewOrder } from '../../domain/orders-per-invoice.js';
 import type { OrderState } from '../../domain/states.js';
 import type { TransitionCause } from '../../domain/transition-cause.js';
 import { chainViewValues, providerMarketValues, swapContractValues, tokenValues } from '../configuration-rows.js';
@@ -69,7 +71,11 @@ export function prepareWrites(db: Database, statements: SqliteStatements) {
   });
 
   return {
+    // The payment hash's orders are read in the write's transaction: what it saw is what the insert is beside.
     createOrder: db.transaction((order: OrderRecord, cause: TransitionCause) => {
+      const earlier = statements.selectStatesByPaymentHash.all(order.paymentHash) as OrderState[];
+      const refusal = refusalOfNewOrder(order.state, earlier);
+      if (refusal !== undefined) throw new LnswapError(refusal);
       insertOrder(order, order.createdAt, cause);
     }),
 
