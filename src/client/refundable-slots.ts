@@ -4,31 +4,10 @@
  * logs say where to look; each slot is then read from the contract itself, which alone says what it holds.
  */
 import { decodeFunctionResult, encodeFunctionData, pad, toEventSelector, type Address, type Hex } from 'viem';
-import { isEthereumAddress, ZERO_ADDRESS } from '../domain/ethereum.js';
+import { isEthereumAddress, SWAP_CONTRACT_SLOTS_ABI, ZERO_ADDRESS } from '../domain/ethereum.js';
 import { isZeroXHex } from '../domain/hex.js';
 import { normalizeOrderId, orderIdToBytes16 } from '../domain/order-ids.js';
 import { UnsafeFundingDetails } from './unsafe-funding-details.js';
-
-/** The contracts' public `slots(orderUUID, funder)` getter, the same in every version. */
-const SLOTS_GETTER_ABI = [
-  {
-    type: 'function',
-    name: 'slots',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'orderUUID', type: 'bytes16' },
-      { name: 'funder', type: 'address' },
-    ],
-    outputs: [
-      { name: 'paymentHash', type: 'bytes32' },
-      { name: 'claimer', type: 'address' },
-      { name: 'token', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'refundHeight', type: 'uint256' },
-      { name: 'state', type: 'uint8' },
-    ],
-  },
-] as const;
 
 const ORDER_FUNDED_TOPIC = toEventSelector(
   'OrderFunded(bytes16,address,bytes32,address,address,uint256,uint256,uint256)',
@@ -209,7 +188,7 @@ async function readSlot(
       {
         to: contract,
         data: encodeFunctionData({
-          abi: SLOTS_GETTER_ABI,
+          abi: SWAP_CONTRACT_SLOTS_ABI,
           functionName: 'slots',
           args: [orderIdToBytes16(orderId), funder],
         }),
@@ -221,7 +200,7 @@ async function readSlot(
     throw unreadable(`the contract ${contract} answered no slot`);
   let fields: readonly [Hex, Address, Address, bigint, bigint, number];
   try {
-    fields = decodeFunctionResult({ abi: SLOTS_GETTER_ABI, functionName: 'slots', data: answer as Hex });
+    fields = decodeFunctionResult({ abi: SWAP_CONTRACT_SLOTS_ABI, functionName: 'slots', data: answer as Hex });
   } catch {
     throw unreadable(`the contract ${contract} answered a slot that is not one`);
   }

@@ -71,6 +71,30 @@ export const SWAP_CONTRACT_ABI = [
   },
 ] as const;
 
+/**
+ * The getter of the contract's public `slots` mapping, (orderUUID, funder) to what the slot holds now, the same in
+ * every version. A mapping's keys have no names in the compiled ABI.
+ */
+export const SWAP_CONTRACT_SLOTS_ABI = [
+  {
+    type: 'function',
+    name: 'slots',
+    stateMutability: 'view',
+    inputs: [
+      { name: '', type: 'bytes16' },
+      { name: '', type: 'address' },
+    ],
+    outputs: [
+      { name: 'paymentHash', type: 'bytes32' },
+      { name: 'claimer', type: 'address' },
+      { name: 'token', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+      { name: 'refundHeight', type: 'uint256' },
+      { name: 'state', type: 'uint8' },
+    ],
+  },
+] as const;
+
 /** ERC-20's `approve`: a token order's funder lets the swap contract take the amount with `transferFrom`. */
 export const ERC20_APPROVE_ABI = [
   {

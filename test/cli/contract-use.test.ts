@@ -4,7 +4,8 @@ import { bytesToHex, isAddress } from 'viem';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
 import { deployHostileContract } from '../support/hostile-contracts.js';
 import { runCli, runInProcess, type CliResult } from '../support/cli/cli-process.js';
-import { configuration } from '../support/fixtures.js';
+import { swapChainConfiguration } from '../support/chains/ethereum/swap-chain.js';
+import { seedStore } from '../support/fixtures.js';
 import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
 
 function lastLine(result: CliResult): string {
@@ -70,15 +71,9 @@ describe('lnswap contract use and deploy --version', () => {
         async () => {
           const fresh: FreshStore = await openFreshStore(kind);
           try {
-            await fresh.store.importAtomically((session) =>
-              session.writeConfiguration(
-                configuration({
-                  markets: ['SETH_LSBTC'],
-                  chains: { ethereum: { blockHeight: 1, swapContractAddress: v2 } },
-                  providers: [],
-                }),
-              ),
-            );
+            await seedStore(fresh.store, {
+              configuration: swapChainConfiguration({ contractAddress: v2 }, 'SETH_LSBTC', 1),
+            });
             const use = (address: string) =>
               runInProcess(['contract', 'use', address, '--db', fresh.url], { env: { ETHEREUM_RPC_URL: node.rpcUrl } });
 

@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import secp256k1 from 'secp256k1';
-import { payments, Psbt, Transaction, type Signer } from 'bitcoinjs-lib';
+import { payments, Psbt, Transaction } from 'bitcoinjs-lib';
 import {
   bitcoinRefundPsbt,
   createLnswapClient,
@@ -18,6 +17,7 @@ import {
   buildPayment,
   htlcOutputScript,
   p2wpkhAddress,
+  psbtSigner,
   scriptError,
   walletKey,
   type WalletKey,
@@ -32,10 +32,6 @@ const FEE_RATE = 7;
 
 function p2wpkhOutput(key: WalletKey): Uint8Array {
   return payments.p2wpkh({ pubkey: key.publicKey }).output!;
-}
-
-function signer(key: WalletKey): Signer {
-  return { publicKey: key.publicKey, sign: (hash) => secp256k1.ecdsaSign(hash, key.privateKey).signature };
 }
 
 describe('a Bitcoin refund PSBT from the refund details alone, as a node would judge it', () => {
@@ -111,7 +107,7 @@ describe('a Bitcoin refund PSBT from the refund details alone, as a node would j
     assert.equal(refund.amount + refund.fee, spent.amount);
     // The PSBT travels as BIP 174 text: what the wallet receives is what it signs.
     const received = Psbt.fromBase64(refund.psbt.toBase64());
-    received.signAllInputs(signer(refundKey));
+    received.signAllInputs(psbtSigner(refundKey));
     const signedHex = finalizeBitcoinRefund(received);
     assert.equal(scriptError(signedHex, 0, spent), '');
     const tx = Transaction.fromHex(signedHex);
@@ -132,13 +128,13 @@ describe('a Bitcoin refund PSBT from the refund details alone, as a node would j
     assert.equal(bitcoinRefundPsbt(early, { payToAddress }).lockTime, refundableAt);
 
     const tooEarly = bitcoinRefundPsbt(details, { payToAddress, lockTime: refundableAt - 1 }).psbt;
-    tooEarly.signAllInputs(signer(refundKey));
+    tooEarly.signAllInputs(psbtSigner(refundKey));
     assert.match(scriptError(finalizeBitcoinRefund(tooEarly), 0, spent), /LOCKTIME/i);
 
     const stranger = bitcoinRefundPsbt(details, { payToAddress }).psbt;
     // bitcoinjs signs only for a key the script names; a stranger's signature under the refund key is what remains.
     const strangerKey = walletKey(hex32('someone else'));
-    stranger.signAllInputs({ ...signer(strangerKey), publicKey: refundKey.publicKey });
+    stranger.signAllInputs({ ...psbtSigner(strangerKey), publicKey: refundKey.publicKey });
     assert.notEqual(scriptError(finalizeBitcoinRefund(stranger), 0, spent), '');
   });
 
@@ -151,7 +147,7 @@ describe('a Bitcoin refund PSBT from the refund details alone, as a node would j
       fundingTransactionsHex: { [funding.getId()]: funding.toHex() },
     });
     assert.equal(refund.form, 'p2sh');
-    refund.psbt.signAllInputs(signer(refundKey));
+    refund.psbt.signAllInputs(psbtSigner(refundKey));
     assert.equal(scriptError(finalizeBitcoinRefund(refund.psbt), 0, spent), '');
   });
 

@@ -15,8 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { payments, Transaction, type Signer } from 'bitcoinjs-lib';
-import secp256k1 from 'secp256k1';
+import { payments, Transaction } from 'bitcoinjs-lib';
 import {
   bitcoinFundingAddress,
   bitcoinRescueFile,
@@ -37,6 +36,7 @@ import {
   buildPayment,
   htlcOutputScript,
   p2wpkhAddress,
+  psbtSigner,
   scriptError,
   walletKey,
   type HtlcForm,
@@ -60,10 +60,6 @@ const userKey = walletKey(hex32('rescue user wallet key'));
 const refundKey = walletKey(hex32('rescue user refund key'));
 const strangerKey = walletKey(hex32('rescue stranger key'));
 const claimPrivateKey = hex32('rescue maker claim key');
-
-function signer(key: WalletKey): Signer {
-  return { publicKey: key.publicKey, sign: (hash) => secp256k1.ecdsaSign(hash, key.privateKey).signature };
-}
 
 function refundAddressOf(kind: 'p2wpkh' | 'p2pkh', key: WalletKey): string {
   return kind === 'p2wpkh' ? p2wpkhAddress(key, 'mainnet') : payments.p2pkh({ pubkey: key.publicKey }).address!;
@@ -214,7 +210,7 @@ describe('a Bitcoin refund from the rescue file and an Esplora alone, the servic
       assert.equal(refund.form, form);
       assert.equal(refund.lockTime, rescue.refundableAtBlockHeight);
       assert.equal(refund.amount + refund.fee, order.amount);
-      refund.psbt.signAllInputs(signer(refundKey));
+      refund.psbt.signAllInputs(psbtSigner(refundKey));
       const signedHex = finalizeBitcoinRefund(refund.psbt);
       const spent = { script: htlcOutputScript(rescue.redeemScript, form), amount: order.amount };
       assert.equal(scriptError(signedHex, 0, spent), '');
@@ -371,7 +367,7 @@ describe('a Bitcoin refund from the rescue file and an Esplora alone, the servic
           outputs: [{ ...segwitOutput, value }],
           feeTokensPerVirtualByte: 5,
         });
-        psbt.signAllInputs(signer(refundKey));
+        psbt.signAllInputs(psbtSigner(refundKey));
         return finalizeBitcoinRefund(psbt);
       };
       const spent = { script: htlcOutputScript(segwit.redeemScript, 'p2wsh'), amount: 100_000n };

@@ -5,9 +5,6 @@
  * height through the service, and refunds the token order from its refund details after the refund height.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Address } from 'viem';
 import {
@@ -18,106 +15,38 @@ import {
   type BlockHeightChangedView,
   type LnswapClient,
 } from '../../src/client/index.js';
-import { catalogOf } from '../../src/domain/market-catalog.js';
 import { payInvoice } from '../../examples/wallet-swap.js';
-import { ethereumQuoteDetails } from '../../src/provider/ethereum/ethereum-quote-details.js';
-import type { MarketPricing } from '../../src/provider/rules/pricing.js';
-import { startQuoteResponder, type QuoteResponder } from '../../src/provider/service-link/quote-responder.js';
-import { ProviderState } from '../../src/provider/state/provider-state.js';
-import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
-import { configuration } from '../support/fixtures.js';
+import { anvilSkipReason, type AnvilNode } from '../support/anvil.js';
+import {
+  CONFIRMATIONS,
+  ETHER_MARKET,
+  startEthereumSwapWorld,
+  TOKEN_MARKET,
+  type EthereumSwapWorld,
+} from '../support/ethereum-swap-world.js';
 import { makeInvoice } from '../support/invoices.js';
 import { MOVE_CAUSE } from '../support/causes.js';
-import { addProvider, eventually, startTestService, type TestService } from '../support/ws/harness.js';
+import { eventually, type TestService } from '../support/ws/harness.js';
 
-const ETHER_MARKET = 'SETH_LSBTC';
-const TOKEN_MARKET = 'SUSDC_LSBTC';
 const REFUND_DELAY = 20;
-const CONFIRMATIONS = 2;
-const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-
-function pricing(onchainPerBitcoin: bigint): MarketPricing {
-  return {
-    onchainPerBitcoin,
-    feeBasisPoints: 50n,
-    baseFee: 0n,
-    minimumMillisatoshis: 10_000_000n,
-    maximumMillisatoshis: 1_000_000_000n,
-    routingFeeLimitBasisPoints: 100n,
-    minimumInvoiceLifetimeMs: 600_000,
-  };
-}
 
 describe('funding and refunding on Anvil with the client alone', { skip: anvilSkipReason }, () => {
+  let world: EthereumSwapWorld | undefined;
   let node: AnvilNode;
   let contract: Address;
   let token: Address;
   let harness: TestService;
-  let dir: string;
-  let state: ProviderState;
-  let responder: QuoteResponder;
   let client: LnswapClient;
-  const user = () => node.accounts[1]!;
+  const user = () => world!.user;
 
   before(async () => {
-    node = await startAnvil();
-    contract = await node.deploySwapContract(BigInt(REFUND_DELAY));
-    token = await node.deployDemoToken({ symbol: 'SUSDC', decimals: 6 });
-    await node.mintDemoToken(token, user().address, 10n ** 12n);
-    harness = await startTestService('sqlite', {
-      configuration: configuration({
-        markets: [ETHER_MARKET, TOKEN_MARKET],
-        tokens: [{ ticker: 'SUSDC', network: 'simnet', address: token.toLowerCase(), decimals: 6 }],
-        chains: { ethereum: { blockHeight: 0, swapContractAddress: contract.toLowerCase() } },
-        providers: [],
-      }),
-      engine: { quoteDeadlineMs: 300 },
-      ethereum: { rpcUrl: node.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
-    });
-    const keys = await addProvider(harness.fresh.store, 'anvil-maker', PAYOUT);
-    dir = mkdtempSync(join(tmpdir(), 'lnswap-client-funding-'));
-    state = ProviderState.open(join(dir, 'provider.sqlite'));
-    const catalog = catalogOf({
-      tokens: [{ ticker: 'SUSDC', network: 'simnet', address: token.toLowerCase(), decimals: 6 }],
-    });
-    const market = (name: string, onchainPerBitcoin: bigint, tokenAddress?: string) => ({
-      market: catalog.findMarket(name)!,
-      limits: pricing(onchainPerBitcoin),
-      pricing: () => pricing(onchainPerBitcoin),
-      details: (order: Parameters<typeof ethereumQuoteDetails>[1]) =>
-        ethereumQuoteDetails(
-          {
-            swapContractAddress: contract,
-            payoutAddress: PAYOUT,
-            ...(tokenAddress === undefined ? {} : { tokenAddress }),
-          },
-          order,
-        ),
-    });
-    responder = await startQuoteResponder({
-      serviceUrl: harness.service.url,
-      credentials: keys,
-      markets: [market(ETHER_MARKET, 30n * 10n ** 18n), market(TOKEN_MARKET, 90_000n * 10n ** 6n, token)],
-      fundWindowMs: 10 * 60_000,
-      state,
-      capacity: async () => ({
-        nodeNetwork: 'simnet',
-        spendableMillisatoshis: 10_000_000_000n,
-        atRiskMillisatoshis: 0n,
-        inventoryLimitMillisatoshis: 10_000_000_000n,
-      }),
-      now: () => Date.now(),
-      ackTimeoutMs: 5_000,
-    });
+    world = await startEthereumSwapWorld({ refundDelay: BigInt(REFUND_DELAY) });
+    ({ node, contract, token, harness } = world);
     client = createLnswapClient({ url: harness.service.url, timeoutMs: 5_000 });
   });
   after(async () => {
     client?.close();
-    responder?.close();
-    state?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    await harness?.close();
-    await node?.stop();
+    await world?.close();
   });
 
   test('an ether order funded through the service from the quote alone reaches Funded; heights follow the chain', async () => {

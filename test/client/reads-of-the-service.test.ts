@@ -1,72 +1,37 @@
 /** The client against a running service: what it reads is what the service answered, typed. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { serviceReads } from '../../src/client/http-reads.js';
 import { findMarket } from '../../src/domain/markets.js';
-import { ethereumQuoteDetails } from '../../src/provider/ethereum/ethereum-quote-details.js';
-import type { MarketPricing } from '../../src/provider/rules/pricing.js';
-import { startQuoteResponder, type QuoteResponder } from '../../src/provider/service-link/quote-responder.js';
-import { ProviderState } from '../../src/provider/state/provider-state.js';
 import { configuration, SWAP_CONTRACT_ADDRESS } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { addProvider, request, startTestService, type TestService } from '../support/ws/harness.js';
+import {
+  ethereumServedMarket,
+  startQuotingProvider,
+  type QuotingProvider,
+} from '../support/provider/quoting-provider.js';
+import { request, startTestService, type TestService } from '../support/ws/harness.js';
 
 const MARKET = 'SETH_LSBTC';
 const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const PRICING: MarketPricing = {
-  onchainPerBitcoin: 30n * 10n ** 18n,
-  feeBasisPoints: 50n,
-  baseFee: 0n,
-  minimumMillisatoshis: 10_000_000n,
-  maximumMillisatoshis: 1_000_000_000n,
-  routingFeeLimitBasisPoints: 100n,
-  minimumInvoiceLifetimeMs: 600_000,
-};
 
 let harness: TestService;
-let dir: string;
-let state: ProviderState;
-let responder: QuoteResponder;
+let provider: QuotingProvider;
 
 before(async () => {
   harness = await startTestService('sqlite', {
     configuration: configuration({ markets: [MARKET], providers: [] }),
     engine: { quoteDeadlineMs: 500 },
   });
-  const keys = await addProvider(harness.fresh.store, 'daemon', PAYOUT);
-  dir = mkdtempSync(join(tmpdir(), 'lnswap-client-reads-'));
-  state = ProviderState.open(join(dir, 'provider.sqlite'));
-  responder = await startQuoteResponder({
-    serviceUrl: harness.service.url,
-    credentials: keys,
-    markets: [
-      {
-        market: findMarket(MARKET)!,
-        limits: PRICING,
-        pricing: () => PRICING,
-        details: (order) =>
-          ethereumQuoteDetails({ swapContractAddress: SWAP_CONTRACT_ADDRESS, payoutAddress: PAYOUT }, order),
-      },
-    ],
-    fundWindowMs: 10 * 60_000,
-    state,
-    capacity: async () => ({
-      nodeNetwork: 'simnet',
-      spendableMillisatoshis: 10_000_000_000n,
-      atRiskMillisatoshis: 0n,
-      inventoryLimitMillisatoshis: 10_000_000_000n,
-    }),
-    now: () => Date.now(),
-    ackTimeoutMs: 5_000,
-  });
+  provider = await startQuotingProvider(harness, 'daemon', PAYOUT, [
+    ethereumServedMarket(findMarket(MARKET)!, 30n * 10n ** 18n, () => ({
+      swapContractAddress: SWAP_CONTRACT_ADDRESS,
+      payoutAddress: PAYOUT,
+    })),
+  ]);
 });
 after(async () => {
-  responder.close();
-  state.close();
-  rmSync(dir, { recursive: true, force: true });
+  provider.close();
   await harness.close();
 });
 

@@ -7,36 +7,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { requestQuote, type Quote } from '../../examples/user-client.js';
-import type { OrderRecord } from '../../src/domain/order.js';
 import { startService } from '../../src/service.js';
 import type { BitcoinWatchOptions } from '../../src/engine/chain-following/bitcoin-watch.js';
 import { BitcoinTestChain } from '../support/bitcoin-node/chain.js';
 import { startTestBitcoinNode, type TestBitcoinNode } from '../support/bitcoin-node/server.js';
 import {
   buildClaim,
-  buildPayment,
   buildRefundFromJson,
   formOfAddress,
   p2wpkhAddress,
   walletKey,
-  type Outpoint,
   type RefundJson,
 } from '../support/bitcoin-wallet.js';
-import { BITCOIN_VIEW, configuration, hex32, seedStore } from '../support/fixtures.js';
+import { configuration, hex32, seedStore } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
 import { openFreshStore } from '../support/stores.js';
 import { testEngineOptions } from '../support/engine/helpers.js';
 import {
-  addProvider,
   eventually,
   recordEvents,
   silentLogger,
   succeed,
-  startTestService,
   type Client,
   type TestService,
 } from '../support/ws/harness.js';
-import { makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
+import { startBitcoinSwapWorld, type BitcoinSwapWorld } from '../support/e2e/bitcoin-swap-world.js';
 
 const CONFIRMATIONS = 2;
 const userKey = walletKey(hex32('bitcoin e2e user'));
@@ -50,53 +45,31 @@ const backends: Record<string, (node: TestBitcoinNode) => BitcoinWatchOptions> =
 
 for (const [kind, optionsFor] of Object.entries(backends)) {
   describe(`Bitcoin orders follow the chain through ${kind}`, () => {
+    let world: BitcoinSwapWorld;
     let chain: BitcoinTestChain;
-    let node: TestBitcoinNode;
     let running: TestService;
-    let bot: RunningBot;
     let user: Client;
-    let coin: Outpoint;
 
     before(async () => {
-      chain = new BitcoinTestChain('mainnet', BITCOIN_VIEW.blockHeight);
-      const coinbase = chain.mine({ coinbaseTo: p2wpkhAddress(userKey, 'mainnet') }).txs[0]!;
-      coin = { txId: coinbase.getId(), index: 0, amount: coinbase.outs[0]!.value };
-      node = await startTestBitcoinNode(chain, { feeRate: 12.4 });
-      running = await startTestService('sqlite', {
-        engine: { minFundWindowMs: 300 },
-        bitcoin: { ...optionsFor(node), confirmations: CONFIRMATIONS, pollIntervalMs: 20 },
-      });
-      const keys = await addProvider(running.fresh.store, 'bitcoin-maker');
-      bot = await runBot(running.service.url, keys, {
-        ...makerTerms('bitcoin-maker', 100n, 600_000),
+      world = await startBitcoinSwapWorld({
+        store: 'sqlite',
+        userKey,
+        provider: 'bitcoin-maker',
         claimPrivateKey,
+        feeRate: 12.4,
+        confirmations: CONFIRMATIONS,
+        backend: optionsFor,
       });
-      user = await running.connect('/user/v1');
+      ({ chain, running, user } = world);
     });
     after(async () => {
-      bot?.bot.close();
-      await running?.close();
-      await node?.close();
+      await world?.close();
     });
 
-    async function order(id: string): Promise<OrderRecord> {
-      const found = await running.fresh.store.getOrder(id);
-      assert.ok(found !== undefined);
-      return found;
-    }
-
-    async function reaches(id: string, state: string): Promise<OrderRecord> {
-      await eventually(async () => (await order(id)).state === state, `order ${id} to be ${state}`);
-      return order(id);
-    }
-
-    /** Pays `amount` to `address` from the user's coin; the change is the next coin. */
-    function pay(address: string, amount: bigint): { txId: string } {
-      const tx = buildPayment(userKey, coin, [{ address, amount }], 'mainnet');
-      chain.submit(tx.toHex());
-      coin = { txId: tx.getId(), index: 1, amount: tx.outs[1]!.value };
-      return { txId: tx.getId() };
-    }
+    const order = (id: string) => world.order(id);
+    const reaches = (id: string, state: string) => world.reaches(id, state);
+    /** Pays `amount` to `address` from the user's coin. */
+    const pay = (address: string, amount: bigint) => ({ txId: world.pay([{ address, amount }]) });
 
     async function quote(): Promise<Quote> {
       const { invoice, preimage } = makeInvoice({
@@ -220,7 +193,7 @@ for (const [kind, optionsFor] of Object.entries(backends)) {
     });
 
     test('funds after the fund window are shown and refundable; the refund from the refund JSON, broadcast through lnswap, confirms', async () => {
-      const terms = bot.terms;
+      const terms = world.bot.terms;
       Object.assign(terms, { fundWindowMs: 500, timelockBlocks: 24, bitcoinBlockHeight: chain.tipHeight });
       const { orderId } = await quote();
       Object.assign(terms, { fundWindowMs: 600_000 });

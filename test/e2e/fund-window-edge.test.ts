@@ -4,22 +4,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Hex } from 'viem';
 import { startProviderBot, type ProviderBot } from '../../examples/provider-bot.js';
 import { requestQuote, type Quote } from '../../examples/user-client.js';
-import type { RunningService } from '../../src/service.js';
-import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { startSwapChain, swapChainConfiguration, type SwapChain } from '../support/chains/ethereum/swap-chain.js';
 import { BOT_PAY_REQ, makerTerms, runBot, type RunningBot } from '../support/e2e/bots.js';
-import { configuration } from '../support/fixtures.js';
+import { startTwoInstances, type TwoInstances } from '../support/e2e/two-instances.js';
 import { makeInvoice } from '../support/invoices.js';
-import { openFreshStore, skipReason, STORE_KINDS, type FreshStore } from '../support/stores.js';
+import { skipReason, STORE_KINDS } from '../support/stores.js';
 import {
   addProvider,
   connectClient,
   eventually,
   refusalOf,
   request,
-  startOnStore,
   startTestService,
   type Client,
   type TestService,
@@ -196,39 +192,29 @@ describe(
   'two instances: an elapsed order keeps its invoice from a second order on both',
   { skip: skipReason('postgres') },
   () => {
-    let fresh: FreshStore;
-    let storeB: Store;
-    let instanceA: RunningService;
-    let instanceB: RunningService;
+    let instances: TwoInstances;
     let maker: RunningBot;
     const clients: Client[] = [];
-    const overrides = {
-      engine: { quoteDeadlineMs: 300, minFundWindowMs: 300, sweepIntervalMs: 50, chainViewPollIntervalMs: 50 },
-      sockets: { clusterHeartbeatIntervalMs: 100, clusterHeartbeatTimeoutMs: 1_000 },
-    };
 
     before(async () => {
-      fresh = await openFreshStore('postgres');
-      await fresh.store.importAtomically((session) => session.writeConfiguration(configuration({ providers: [] })));
-      storeB = await openStore(fresh.url);
-      instanceA = await startOnStore(fresh.store, fresh.url, overrides);
-      instanceB = await startOnStore(storeB, fresh.url, overrides);
+      instances = await startTwoInstances({
+        engine: { quoteDeadlineMs: 300, minFundWindowMs: 300, sweepIntervalMs: 50, chainViewPollIntervalMs: 50 },
+        sockets: { clusterHeartbeatIntervalMs: 100, clusterHeartbeatTimeoutMs: 1_000 },
+      });
+      const { fresh, instanceA, instanceB } = instances;
       maker = await runBot(instanceA.url, await addProvider(fresh.store, 'maker'), makerTerms('maker', 100n, 400));
       clients.push(await connectClient(instanceA.url, '/user/v1'), await connectClient(instanceB.url, '/user/v1'));
     });
     after(async () => {
       for (const client of clients) client.close();
       maker?.bot.close();
-      await instanceA?.close();
-      await instanceB?.close();
-      await storeB?.close();
-      await fresh?.dispose();
+      await instances?.close();
     });
 
     test('both users are told InvoiceAlreadyHadOrder, at the same instant, and no order is made', async () => {
       const [userA, userB] = clients as [Client, Client];
       await eventually(
-        async () => (await fresh.store.getConfiguration()).providers.some((provider) => provider.active),
+        async () => (await instances.fresh.store.getConfiguration()).providers.some((provider) => provider.active),
         'the maker to be active',
       );
       const { invoice, paymentHash } = makeInvoice({
@@ -240,7 +226,7 @@ describe(
       assert.ok(first.success, JSON.stringify(first));
       const { orderId } = first.message as Quote;
       await eventually(
-        async () => (await storeB.getOrder(orderId))?.state === 'FundWindowElapsed',
+        async () => (await instances.storeB.getOrder(orderId))?.state === 'FundWindowElapsed',
         'the window to pass',
       );
       const acks = await Promise.all([
@@ -251,7 +237,10 @@ describe(
         { success: false, message: 'InvoiceAlreadyHadOrder' },
         { success: false, message: 'InvoiceAlreadyHadOrder' },
       ]);
-      const all = await storeB.findOrdersByPaymentHash(paymentHash, ['WaitingForFundingTx', 'FundWindowElapsed']);
+      const all = await instances.storeB.findOrdersByPaymentHash(paymentHash, [
+        'WaitingForFundingTx',
+        'FundWindowElapsed',
+      ]);
       assert.deepEqual(
         all.map((order) => order.id),
         [orderId],

@@ -8,11 +8,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createPublicClient, encodeEventTopics, http, type Address, type Hex } from 'viem';
 import {
@@ -28,39 +25,24 @@ import {
 import { SWAP_CONTRACT_V3_ARTIFACT_ABI } from '../../src/chains/ethereum/swap-contract-v3-artifact.js';
 import { parseDecimalAmount } from '../../src/domain/amounts.js';
 import { encodeClaimCalldata, encodeFundCalldata, encodeRefundCalldata } from '../../src/domain/ethereum.js';
-import { catalogOf } from '../../src/domain/market-catalog.js';
 import { orderIdToBytes16 } from '../../src/domain/order-ids.js';
-import { ethereumQuoteDetails } from '../../src/provider/ethereum/ethereum-quote-details.js';
-import type { MarketPricing } from '../../src/provider/rules/pricing.js';
-import { startQuoteResponder, type QuoteResponder } from '../../src/provider/service-link/quote-responder.js';
-import { ProviderState } from '../../src/provider/state/provider-state.js';
-import { anvilSkipReason, startAnvil, type AnvilNode } from '../support/anvil.js';
-import { configuration } from '../support/fixtures.js';
+import { anvilSkipReason, type AnvilNode } from '../support/anvil.js';
+import {
+  CONFIRMATIONS,
+  ETHER_MARKET,
+  PROVIDER_PAYOUT,
+  startEthereumSwapWorld,
+  TOKEN_DECIMALS,
+  TOKEN_MARKET,
+  type EthereumSwapWorld,
+} from '../support/ethereum-swap-world.js';
 import { deployHostileContract } from '../support/hostile-contracts.js';
 import { makeInvoice, type SignedInvoice } from '../support/invoices.js';
 import { LogInjectingNode } from '../support/log-injecting-node.js';
-import { addProvider, startTestService, type TestService } from '../support/ws/harness.js';
 
-const ETHER_MARKET = 'SETH_LSBTC';
-const TOKEN_MARKET = 'SUSDC_LSBTC';
-const TOKEN_DECIMALS = 6;
 const REFUND_DELAY = 20n;
-const CONFIRMATIONS = 2;
-const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const TOP_UP = 12_345n;
 const STRANGER_FUNDING = 10n ** 18n;
-
-function pricing(onchainPerBitcoin: bigint): MarketPricing {
-  return {
-    onchainPerBitcoin,
-    feeBasisPoints: 50n,
-    baseFee: 0n,
-    minimumMillisatoshis: 10_000_000n,
-    maximumMillisatoshis: 1_000_000_000n,
-    routingFeeLimitBasisPoints: 100n,
-    minimumInvoiceLifetimeMs: 600_000,
-  };
-}
 
 interface FundedOrder {
   readonly invoice: SignedInvoice;
@@ -71,18 +53,15 @@ interface FundedOrder {
 }
 
 describe('an Ethereum refund with the service stopped, from the library alone', { skip: anvilSkipReason }, () => {
+  let world: EthereumSwapWorld | undefined;
   let node: AnvilNode;
   let contract: Address;
   let token: Address;
-  let harness: TestService | undefined;
-  let dir: string;
-  let state: ProviderState;
-  let responder: QuoteResponder | undefined;
   let fromBlock: bigint;
   let etherOrder: FundedOrder;
   let tokenOrder: FundedOrder;
   let claimedOrder: FundedOrder;
-  const user = () => node.accounts[1]!;
+  const user = () => world!.user;
   const stranger = () => node.accounts[2]!;
   const lowercase = (address: string) => address.toLowerCase() as Address;
   const slotsOf = (funder: Address, client: SlotReader = node.publicClient) =>
@@ -90,68 +69,15 @@ describe('an Ethereum refund with the service stopped, from the library alone', 
   const mineTo = async (height: bigint) => node.mine(Number(height - (await node.blockNumber())));
 
   before(async () => {
-    node = await startAnvil();
-    contract = await node.deploySwapContract(REFUND_DELAY, undefined, 3);
-    token = await node.deployDemoToken({ symbol: 'SUSDC', decimals: TOKEN_DECIMALS });
-    await node.mintDemoToken(token, user().address, 10n ** 12n);
-    const tokens = [
-      { ticker: 'SUSDC', network: 'simnet' as const, address: lowercase(token), decimals: TOKEN_DECIMALS },
-    ];
-    harness = await startTestService('sqlite', {
-      configuration: configuration({
-        markets: [ETHER_MARKET, TOKEN_MARKET],
-        tokens,
-        chains: { ethereum: { blockHeight: 0, swapContractAddress: lowercase(contract) } },
-        providers: [],
-      }),
-      engine: { quoteDeadlineMs: 300 },
-      ethereum: { rpcUrl: node.rpcUrl, confirmations: CONFIRMATIONS, pollIntervalMs: 20, startHeight: 0 },
-    });
-    const keys = await addProvider(harness.fresh.store, 'refund-maker', PAYOUT);
-    dir = mkdtempSync(join(tmpdir(), 'lnswap-refund-without-service-'));
-    state = ProviderState.open(join(dir, 'provider.sqlite'));
-    const catalog = catalogOf({ tokens });
-    const market = (name: string, onchainPerBitcoin: bigint, tokenAddress?: string) => ({
-      market: catalog.findMarket(name)!,
-      limits: pricing(onchainPerBitcoin),
-      pricing: () => pricing(onchainPerBitcoin),
-      details: (order: Parameters<typeof ethereumQuoteDetails>[1]) =>
-        ethereumQuoteDetails(
-          {
-            swapContractAddress: contract,
-            payoutAddress: PAYOUT,
-            ...(tokenAddress === undefined ? {} : { tokenAddress }),
-          },
-          order,
-        ),
-    });
-    responder = await startQuoteResponder({
-      serviceUrl: harness.service.url,
-      credentials: keys,
-      markets: [market(ETHER_MARKET, 30n * 10n ** 18n), market(TOKEN_MARKET, 90_000n * 10n ** 6n, token)],
-      fundWindowMs: 10 * 60_000,
-      state,
-      capacity: async () => ({
-        nodeNetwork: 'simnet',
-        spendableMillisatoshis: 10_000_000_000n,
-        atRiskMillisatoshis: 0n,
-        inventoryLimitMillisatoshis: 10_000_000_000n,
-      }),
-      now: () => Date.now(),
-      ackTimeoutMs: 5_000,
-    });
+    world = await startEthereumSwapWorld({ refundDelay: REFUND_DELAY, contractVersion: 3 });
+    ({ node, contract, token } = world);
   });
   after(async () => {
-    responder?.close();
-    state?.close();
-    await harness?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    await node?.stop();
+    await world?.close();
   });
 
   test('the user funds an ether order and a token order from the service; the service is then stopped', async () => {
-    const service = harness!;
-    const client = createLnswapClient({ url: service.service.url, timeoutMs: 5_000 });
+    const client = createLnswapClient({ url: world!.harness.service.url, timeoutMs: 5_000 });
     try {
       fromBlock = (await node.blockNumber()) + 1n;
       const wallet = node.wallet(user());
@@ -185,11 +111,8 @@ describe('an Ethereum refund with the service stopped, from the library alone', 
     } finally {
       client.close();
     }
-    responder!.close();
-    responder = undefined;
-    const url = service.service.url;
-    await service.close();
-    harness = undefined;
+    const url = world!.harness.service.url;
+    await world!.stopService();
     const refused = await fetch(`${url}/api/markets`).then(
       () => undefined,
       (error: unknown) => (error as { cause?: { code?: string } }).cause?.code,
@@ -203,10 +126,14 @@ describe('an Ethereum refund with the service stopped, from the library alone', 
     // A stranger's slot in the user's order, and a top-up of the user's own slot.
     await send(stranger(), {
       to: contract,
-      data: encodeFundCalldata(orderId, paymentHash, PAYOUT),
+      data: encodeFundCalldata(orderId, paymentHash, PROVIDER_PAYOUT),
       value: STRANGER_FUNDING,
     });
-    await send(user(), { to: contract, data: encodeFundCalldata(orderId, paymentHash, PAYOUT), value: TOP_UP });
+    await send(user(), {
+      to: contract,
+      data: encodeFundCalldata(orderId, paymentHash, PROVIDER_PAYOUT),
+      value: TOP_UP,
+    });
     // Anyone may claim with the preimage; the contract pays the slot's claimer.
     const claimed = claimedOrder.quote.orderId;
     await send(node.accounts[3]!, {
@@ -296,12 +223,12 @@ describe('an Ethereum refund with the service stopped, from the library alone', 
     const { orderId } = etherOrder.quote;
     await send(user(), {
       to: lookAlike,
-      data: encodeFundCalldata(orderId, etherOrder.invoice.paymentHash, PAYOUT),
+      data: encodeFundCalldata(orderId, etherOrder.invoice.paymentHash, PROVIDER_PAYOUT),
       value: 1n,
     });
     await send(user(), {
       to: lookAlike,
-      data: encodeFundCalldata(randomUUID(), etherOrder.invoice.paymentHash, PAYOUT),
+      data: encodeFundCalldata(randomUUID(), etherOrder.invoice.paymentHash, PROVIDER_PAYOUT),
       value: 1n,
     });
     const honest = await slotsOf(user().address);
@@ -451,7 +378,7 @@ describe('an Ethereum refund with the service stopped, from the library alone', 
       amount: order.amount,
       token: undefined,
       paymentHash: order.invoice.paymentHash,
-      claimer: PAYOUT,
+      claimer: PROVIDER_PAYOUT,
       refundHeight: order.fundedAt + REFUND_DELAY,
       state: 'funded',
       open: true,

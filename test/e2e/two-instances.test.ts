@@ -4,11 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildMakerQuote } from '../../examples/maker-quote.js';
 import type { Quote, StateChanged } from '../../examples/user-client.js';
 import type { RunningService } from '../../src/service.js';
-import { openStore } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
-import { BITCOIN_VIEW, CHAINS, configuration, hex32 } from '../support/fixtures.js';
+import { BITCOIN_VIEW, CHAINS, hex32 } from '../support/fixtures.js';
 import { makeInvoice } from '../support/invoices.js';
-import { openFreshStore, skipReason, type FreshStore } from '../support/stores.js';
+import { skipReason } from '../support/stores.js';
 import { refundAddressFor } from '../support/engine/helpers.js';
 import {
   addProvider,
@@ -16,12 +14,12 @@ import {
   eventually,
   recordEvents,
   request,
-  startOnStore,
   succeed,
   type Client,
   type ServiceOverrides,
 } from '../support/ws/harness.js';
 import { BOT_PAY_REQ, makerTerms, runBot, WEI_PER_SATOSHI, type RunningBot } from '../support/e2e/bots.js';
+import { startTwoInstances, type TwoInstances } from '../support/e2e/two-instances.js';
 import { MOVE_CAUSE } from '../support/causes.js';
 
 const OVERRIDES: ServiceOverrides = {
@@ -45,10 +43,7 @@ describe(
   'two instances behind a load balancer, sharing one PostgreSQL database',
   { skip: skipReason('postgres') },
   () => {
-    let fresh: FreshStore;
-    let storeB: Store;
-    let instanceA: RunningService;
-    let instanceB: RunningService;
+    let instances: TwoInstances;
     const clients: Client[] = [];
     const bots: RunningBot[] = [];
     const refundAddress = refundAddressFor('user');
@@ -64,28 +59,20 @@ describe(
     }
 
     before(async () => {
-      fresh = await openFreshStore('postgres');
-      await fresh.store.importAtomically((session) => session.writeConfiguration(configuration({ providers: [] })));
-      // Each instance has its own connection pool, as separate processes would.
-      storeB = await openStore(fresh.url);
-      instanceA = await startOnStore(fresh.store, fresh.url, OVERRIDES);
-      instanceB = await startOnStore(storeB, fresh.url, OVERRIDES);
+      instances = await startTwoInstances(OVERRIDES);
     });
     after(async () => {
       for (const client of clients) client.close();
       for (const { bot } of bots) bot.close();
-      await instanceA?.close();
-      await instanceB?.close();
-      await storeB?.close();
-      await fresh?.dispose();
+      await instances?.close();
     });
 
     test('a quote asked on one instance is answered by a provider on the other; both see the order elapse once', async () => {
-      const keys = await addProvider(fresh.store, 'maker-on-b');
-      const bot = await runBot(instanceB.url, keys, makerTerms('maker-on-b', 300n, 2_500));
+      const keys = await addProvider(instances.fresh.store, 'maker-on-b');
+      const bot = await runBot(instances.instanceB.url, keys, makerTerms('maker-on-b', 300n, 2_500));
       bots.push(bot);
-      const user = await connect(instanceA, '/user/v1');
-      const watcherOnB = await connect(instanceB, '/user/v1', 'v2');
+      const user = await connect(instances.instanceA, '/user/v1');
+      const watcherOnB = await connect(instances.instanceB, '/user/v1', 'v2');
 
       assert.deepEqual(await succeed(user, 'requestMarketRequirements', null), [
         { market: 'BTC_LBTC', payReq: BOT_PAY_REQ },
@@ -112,7 +99,7 @@ describe(
         details: expected.details,
       });
       assert.deepEqual(bot.judgements.at(-1), { orderId: quote.orderId, ack: { success: true } });
-      assert.deepEqual(await getJson(instanceB.url, `/api/orders/${quote.orderId}/fundDetails`), quote);
+      assert.deepEqual(await getJson(instances.instanceB.url, `/api/orders/${quote.orderId}/fundDetails`), quote);
 
       const seenOnA = recordEvents<StateChanged>(user, 'stateChanged');
       const seenOnB = recordEvents<StateChanged>(watcherOnB, 'stateChanged');
@@ -124,14 +111,14 @@ describe(
       const elapsed = { orderId: quote.orderId, state: 'FundWindowElapsed', sequence: 2 };
       assert.deepEqual(seenOnA, [elapsed]);
       assert.deepEqual(seenOnB, [elapsed]);
-      assert.equal(await getJson(instanceA.url, `/api/orders/${quote.orderId}/state`), 'FundWindowElapsed');
+      assert.equal(await getJson(instances.instanceA.url, `/api/orders/${quote.orderId}/state`), 'FundWindowElapsed');
     });
 
     test('an order funded through one instance completes through a provider on the other', async () => {
-      const keys = await addProvider(fresh.store, 'maker-on-a');
-      const cheapOnA = await runBot(instanceA.url, keys, makerTerms('maker-on-a', 0n, 60_000), 'v2');
+      const keys = await addProvider(instances.fresh.store, 'maker-on-a');
+      const cheapOnA = await runBot(instances.instanceA.url, keys, makerTerms('maker-on-a', 0n, 60_000), 'v2');
       bots.push(cheapOnA);
-      const user = await connect(instanceB, '/user/v1');
+      const user = await connect(instances.instanceB, '/user/v1');
       const { invoice, preimage } = makeInvoice({ network: 'mainnet', amountSatoshis: 10_000n, expirySeconds: 7200 });
 
       const quote = (await succeed(user, 'requestQuote', { market: 'ETH_LBTC', invoice })) as Quote;
@@ -141,7 +128,7 @@ describe(
       const changes = recordEvents<StateChanged>(user, 'stateChanged');
       await succeed(user, 'subscribeToOrderState', { orderId: quote.orderId });
       const fundId = `0x${hex32('two instances fund')}`;
-      await instanceA.transitions.apply({
+      await instances.instanceA.transitions.apply({
         orderId: quote.orderId,
         from: 'WaitingForFundingTx',
         to: 'WaitingForFundingTxConfirmation',
@@ -149,7 +136,7 @@ describe(
         transaction: { type: 'FUND', id: fundId, amount: 10_000n * WEI_PER_SATOSHI },
         cause: MOVE_CAUSE,
       });
-      await instanceA.transitions.apply({
+      await instances.instanceA.transitions.apply({
         orderId: quote.orderId,
         from: 'WaitingForFundingTxConfirmation',
         to: 'Funded',
@@ -168,7 +155,7 @@ describe(
         { orderId: quote.orderId, state: 'Funded', sequence: 3, transactionId: fundId },
         { orderId: quote.orderId, state: 'Complete', sequence: 4, preimage },
       ]);
-      const order = (await getJson(instanceA.url, `/api/orders/${quote.orderId}`)) as {
+      const order = (await getJson(instances.instanceA.url, `/api/orders/${quote.orderId}`)) as {
         state: string;
         paymentPreimage: string;
       };
@@ -177,13 +164,13 @@ describe(
     });
 
     test('block heights reach subscribers on every instance once', async () => {
-      const onA = await connect(instanceA, '/user/v1');
-      const onB = await connect(instanceB, '/user/v1', 'v2');
+      const onA = await connect(instances.instanceA, '/user/v1');
+      const onB = await connect(instances.instanceB, '/user/v1', 'v2');
       await succeed(onA, 'subscribeToBlockHeight', { network: 'bitcoin', subnet: 'mainnet' });
       await succeed(onB, 'subscribeToBlockHeight', { network: 'bitcoin', subnet: 'mainnet' });
       const heightsOnA = recordEvents(onA, 'blockHeightChanged');
       const heightsOnB = recordEvents(onB, 'blockHeightChanged');
-      await fresh.store.setChainViews({
+      await instances.fresh.store.setChainViews({
         ...CHAINS,
         bitcoin: { ...BITCOIN_VIEW, blockHeight: BITCOIN_VIEW.blockHeight + 1 },
       });
@@ -197,7 +184,7 @@ describe(
     test('a provider leaving one instance disappears from the requirements of the other', async () => {
       for (const { bot } of bots) bot.close();
       await eventually(async () => {
-        const requirements = await getJson(instanceA.url, '/api/markets/requirements');
+        const requirements = await getJson(instances.instanceA.url, '/api/markets/requirements');
         return Array.isArray(requirements) && requirements.length === 0;
       }, 'the providers to be inactive');
     });

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import bitcore from 'bitcore-lib';
-import { address as bitcoinAddress, payments, script, Transaction } from 'bitcoinjs-lib';
+import { address as bitcoinAddress, payments, script, Transaction, type Signer } from 'bitcoinjs-lib';
 import secp256k1 from 'secp256k1';
 import { bitcoinJsNetwork } from '../../src/domain/bitcoin.js';
 import { findMarket, type Network } from '../../src/domain/markets.js';
@@ -23,6 +23,11 @@ export interface WalletKey {
 export function walletKey(privateKeyHex: string): WalletKey {
   const privateKey = Buffer.from(privateKeyHex, 'hex');
   return { privateKey, publicKey: secp256k1.publicKeyCreate(privateKey, true) };
+}
+
+/** The key as bitcoinjs-lib's PSBT signing takes it (`psbt.signAllInputs`), signing with libsecp256k1. */
+export function psbtSigner(key: WalletKey): Signer {
+  return { publicKey: key.publicKey, sign: (hash) => secp256k1.ecdsaSign(hash, key.privateKey).signature };
 }
 
 export function p2wpkhAddress(key: WalletKey, network: Network): string {

@@ -14,7 +14,8 @@ import { NodeCallFailed } from '../../../src/chains/node-faults.js';
 import { connectEthereum } from '../../../src/engine/chain-following/ethereum-watch.js';
 import { contractVersionReader } from '../../../src/provider/ethereum/sign-cooperative-refunds.js';
 import { anvilSkipReason, startAnvil, type AnvilNode } from '../../support/anvil.js';
-import { configuration } from '../../support/fixtures.js';
+import { swapChainConfiguration } from '../../support/chains/ethereum/swap-chain.js';
+import { seedStore } from '../../support/fixtures.js';
 import { deployHostileContract } from '../../support/hostile-contracts.js';
 import { HttpRelay } from '../../support/http-relay.js';
 import { openFreshStore, skipReason, STORE_KINDS } from '../../support/stores.js';
@@ -114,15 +115,9 @@ describe("the service's swap contract version, from its code", { skip: anvilSkip
       async () => {
         const fresh = await openFreshStore(kind);
         try {
-          await fresh.store.importAtomically((session) =>
-            session.writeConfiguration(
-              configuration({
-                markets: ['SETH_LSBTC'],
-                chains: { ethereum: { blockHeight: 1, swapContractAddress: v2 } },
-                providers: [],
-              }),
-            ),
-          );
+          await seedStore(fresh.store, {
+            configuration: swapChainConfiguration({ contractAddress: v2 }, 'SETH_LSBTC', 1),
+          });
           const before = (await fresh.store.getConfiguration()).chains;
           for (const address of [lookAlike, proxy]) {
             await assert.rejects(

@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { encodeFundCalldata } from '../../../src/domain/ethereum.js';
 import { findMarket } from '../../../src/domain/markets.js';
-import type { MarketPricing } from '../../../src/provider/rules/pricing.js';
-import { ethereumQuoteDetails } from '../../../src/provider/ethereum/ethereum-quote-details.js';
 import { credentialsFromEnvironment } from '../../../src/provider/service-link/provider-credentials.js';
 import {
   startQuoteResponder,
@@ -16,6 +14,7 @@ import {
 import { ProviderState } from '../../../src/provider/state/provider-state.js';
 import { configuration, SWAP_CONTRACT_ADDRESS } from '../../support/fixtures.js';
 import { makeInvoice } from '../../support/invoices.js';
+import { ethereumServedMarket, quotingOptions } from '../../support/provider/quoting-provider.js';
 import {
   addProvider,
   eventually,
@@ -27,15 +26,6 @@ import {
 
 const MARKET = 'SETH_LSBTC';
 const PAYOUT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const PRICING: MarketPricing = {
-  onchainPerBitcoin: 30n * 10n ** 18n,
-  feeBasisPoints: 50n,
-  baseFee: 0n,
-  minimumMillisatoshis: 10_000_000n,
-  maximumMillisatoshis: 1_000_000_000n,
-  routingFeeLimitBasisPoints: 100n,
-  minimumInvoiceLifetimeMs: 600_000,
-};
 
 describe('the provider answers quote requests over /provider/v1 of a real service', () => {
   let harness: TestService;
@@ -48,27 +38,12 @@ describe('the provider answers quote requests over /provider/v1 of a real servic
   let claimer = PAYOUT;
 
   const options = (): QuoteResponderOptions => ({
-    serviceUrl: harness.service.url,
-    credentials: keys,
-    markets: [
-      {
-        market: findMarket(MARKET)!,
-        limits: PRICING,
-        pricing: () => PRICING,
-        details: (order) =>
-          ethereumQuoteDetails({ swapContractAddress: SWAP_CONTRACT_ADDRESS, payoutAddress: claimer }, order),
-      },
-    ],
-    fundWindowMs: 10 * 60_000,
-    state,
-    capacity: async () => ({
-      nodeNetwork: 'simnet',
-      spendableMillisatoshis: 10_000_000_000n,
-      atRiskMillisatoshis: 0n,
-      inventoryLimitMillisatoshis: 10_000_000_000n,
-    }),
-    now: () => Date.now(),
-    ackTimeoutMs: 5_000,
+    ...quotingOptions(harness, keys, state, [
+      ethereumServedMarket(findMarket(MARKET)!, 30n * 10n ** 18n, () => ({
+        swapContractAddress: SWAP_CONTRACT_ADDRESS,
+        payoutAddress: claimer,
+      })),
+    ]),
     onJudged: (orderId, _market, judgement) =>
       judged.push({ orderId, judgement, atRiskMillisatoshis: state.atRiskMillisatoshis() }),
   });

@@ -34,11 +34,15 @@ export interface SwapChain {
   close(): Promise<void>;
 }
 
-/** The service's configuration for one market on this chain's swap contract, watched from block 0, no providers. */
-export function swapChainConfiguration(chain: Pick<SwapChain, 'contractAddress'>, market: string): StoreConfiguration {
+/** The service's configuration for one market on this chain's swap contract, watched from `blockHeight`, no providers. */
+export function swapChainConfiguration(
+  chain: { readonly contractAddress: string },
+  market: string,
+  blockHeight = 0,
+): StoreConfiguration {
   return configuration({
     markets: [market],
-    chains: { ethereum: { blockHeight: 0, swapContractAddress: chain.contractAddress } },
+    chains: { ethereum: { blockHeight, swapContractAddress: chain.contractAddress } },
     providers: [],
   });
 }
