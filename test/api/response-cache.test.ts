@@ -18,7 +18,13 @@ import { eventually } from '../support/eventually.js';
 const { complete, refunded } = settledOrdersOfOneInvoice('cache');
 const invoiceHash = hashOfInvoice(complete.record.invoice);
 const live = buildOrder({ label: 'cache-live', state: 'WaitingForFundingTx' });
-const retry = buildOrder({ label: 'cache-retry', sameInvoiceAs: complete, createdAt: complete.record.createdAt + 1 });
+// Not live: the store refuses a live order for an invoice that had orders (InvoiceAlreadyHadOrder).
+const retry = buildOrder({
+  label: 'cache-retry',
+  sameInvoiceAs: complete,
+  createdAt: complete.record.createdAt + 1,
+  state: 'FundWindowElapsed',
+});
 
 async function bodyOf(app: FastifyInstance, url: string): Promise<string> {
   const response = await app.inject({ method: 'GET', url });
@@ -113,7 +119,6 @@ for (const kind of STORE_KINDS) {
     test("another process's new order for the invoice shows in lookups by invoice hash", async () => {
       const url = `/api/orders?invoiceHash=${invoiceHash}&onchainTicker=BTC`;
       const before = JSON.parse(await keptBodyOf(cached, url)) as unknown[];
-      // Not live: the invoice already has a live order (retry), and a second one is refused.
       const another = buildOrder({
         label: 'cache-another',
         sameInvoiceAs: complete,
