@@ -68,6 +68,7 @@ function qrFigure(uri, label) {
 
 export class OrderCard {
   #live;
+  #showsFunding;
   #tip;
   #data;
   #countdown;
@@ -81,9 +82,14 @@ export class OrderCard {
   #slot;
   element;
 
-  constructor(orderId, live) {
+  /**
+   * `showsFunding: false` leaves out how to fund the order, for a page that shows the funding it verified itself
+   * (the pay page) instead of the service's.
+   */
+  constructor(orderId, live, { showsFunding = true } = {}) {
     this.orderId = orderId;
     this.#live = live;
+    this.#showsFunding = showsFunding;
     this.element = h('article', { class: 'order', 'data-order-id': orderId, 'aria-labelledby': `order-${orderId}` });
     this.element.append(this.#body);
   }
@@ -167,7 +173,7 @@ export class OrderCard {
       ),
       h('p', { class: 'order-status', role: 'status' }),
       this.#timeline(history),
-      AWAITING_FUNDS.has(order.state) ? this.#funding(order, funding, history, asset) : undefined,
+      this.#showsFunding && AWAITING_FUNDS.has(order.state) ? this.#funding(order, funding, history, asset) : undefined,
       this.#transactions(history),
       refund === undefined ? undefined : this.#refund(refund, order),
     ];

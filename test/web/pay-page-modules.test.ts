@@ -1,8 +1,18 @@
-/** The pay page's pure modules, loaded from web/pay/ as the browser loads them (they are JavaScript, not built). */
+/**
+ * The pay page's modules that need no browser, loaded from web/pay/ as the bundle takes them (JavaScript, not
+ * built): the invoice reader, the market fit, the sentences, the amounts, and the checks made before paying.
+ */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { readFile } from 'node:fs/promises';
+import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { claimPublicKeyOf } from '../../examples/maker-quote.js';
+import { UnsafeFundingDetails } from '../../src/client/index.js';
 import { SimulatedLightningPayee } from '../../src/demo/lightning/simulated-lightning-payee.js';
+import { buildHtlcRedeemScript, htlcPayToAddresses, refundPublicKeyHashOfAddress } from '../../src/domain/bitcoin.js';
+import { p2wpkhAddress, walletKey } from '../support/bitcoin-wallet.js';
+import { hex32 } from '../support/fixtures.js';
 import { repositoryPath } from '../support/repository.js';
 
 interface ReadInvoice {
@@ -25,7 +35,21 @@ const { fitMarkets } = await load<{
   ) => { market: string; misfit?: string }[];
 }>('market-fit.js');
 const { sentence } = await load<{ sentence: (token: string) => string }>('sentences.js');
-const { pricePerBitcoin } = await load<{ pricePerBitcoin: (amount: string, satoshis: bigint) => string }>('amounts.js');
+const { pricePerBitcoin, bitcoinOfSatoshis } = await load<{
+  pricePerBitcoin: (amount: string, satoshis: bigint) => string;
+  bitcoinOfSatoshis: (satoshis: bigint) => string;
+}>('amounts.js');
+const { checkedBitcoinFunding, checkedEthereumFunding, BITCOIN_MAX_REFUND_DELAY_BLOCKS } = await load<{
+  checkedBitcoinFunding: (quote: unknown, expectations: Record<string, unknown>) => { address: string };
+  checkedEthereumFunding: (
+    quote: unknown,
+    options: { node: PublicClient; paymentHash: string; clock: () => number },
+  ) => Promise<unknown>;
+  BITCOIN_MAX_REFUND_DELAY_BLOCKS: number;
+}>('funding-checks.js');
+const { rescueFile } = await load<{
+  rescueFile: (quote: unknown, expectations: Record<string, unknown>) => { name: string; text: string };
+}>('rescue-file.js');
 
 const payee = new SimulatedLightningPayee(() => undefined);
 const payReq = { minExpirationSeconds: '900', minBaseUnits: '1000', maxBaseUnits: '1000000' };
@@ -87,6 +111,8 @@ test('every refusal token the service sends a user reads as a sentence, never as
     'InvoiceAmountBelowMinimum',
     'InvoiceAmountAboveMaximum',
     'SwapAlreadyInProgress',
+    'InvoiceAlreadyHadOrder',
+    'InvoiceAlreadyHadOrder',
     'TooManySwapsInFlight',
     'NoQuotesAvailable',
   ]) {
@@ -98,4 +124,109 @@ test('every refusal token the service sends a user reads as a sentence, never as
 test('pricePerBitcoin scales the quoted amount to a whole bitcoin exactly', () => {
   assert.equal(pricePerBitcoin('0.006331500000000000', 21_000n), '30.15');
   assert.equal(pricePerBitcoin('6.930000', 23_000n), '30130.434782');
+});
+
+test('each fault of the client checks reads as a sentence on both chains, saying nothing was sent or shown', async () => {
+  const { unsafeSentence } = await load<{ unsafeSentence: (fault: string, chain: string) => string }>('sentences.js');
+  const source = await readFile(repositoryPath('src', 'client', 'unsafe-funding-details.ts'), 'utf8');
+  const faults = [...(/type UnsafeFundingFault =([^;]+);/.exec(source)?.[1] ?? '').matchAll(/'(\w+)'/g)].map(
+    (match) => match[1]!,
+  );
+  assert.ok(faults.includes('NotSwapContract') && faults.includes('QuoteExpired'), faults.join(', '));
+  for (const fault of faults) {
+    const ethereum = unsafeSentence(fault, 'ethereum');
+    const bitcoin = unsafeSentence(fault, 'bitcoin');
+    assert.ok(!ethereum.includes(fault) && /^[A-Z].*; nothing was sent\.$/.test(ethereum), `${fault}: ${ethereum}`);
+    assert.ok(/^[A-Z].*; no address to pay is shown\.$/.test(bitcoin), `${fault}: ${bitcoin}`);
+  }
+  assert.equal(
+    unsafeSentence('NotSwapContract', 'ethereum'),
+    'This service asked you to pay an address that is not a swap contract; nothing was sent.',
+  );
+  assert.notEqual(unsafeSentence('WrongRefundKey', 'bitcoin'), unsafeSentence('WrongAmount', 'bitcoin'));
+});
+
+test('bitcoinOfSatoshis writes satoshis as decimal bitcoin exactly', () => {
+  assert.equal(bitcoinOfSatoshis(40_100n), '0.000401');
+  assert.equal(bitcoinOfSatoshis(1n), '0.00000001');
+  assert.equal(bitcoinOfSatoshis(2_100_000_000_000_000n), '21000000');
+});
+
+describe("the page's Bitcoin checks: the timelock bound, the height it needs, the rescue file", () => {
+  const paymentHash = hex32('pay page modules invoice');
+  const refundAddress = p2wpkhAddress(walletKey(hex32('pay page modules refund')), 'mainnet');
+  const height = 612_100;
+  const quoteRefundingAt = (refundableAtBlockHeight: number) => {
+    const redeemScript = buildHtlcRedeemScript({
+      paymentHash,
+      claimPublicKey: claimPublicKeyOf(hex32('pay page modules claim')),
+      refundPublicKeyHash: refundPublicKeyHashOfAddress(refundAddress, 'mainnet')!,
+      refundableAtBlockHeight,
+    });
+    return {
+      orderId: '0b0a5e2c-6c1f-4f7e-9d3c-2a1b0c9d8e7f',
+      expiryTimestampMs: Date.now() + 600_000,
+      amount: '0.000401',
+      details: {
+        redeemScript,
+        payToAddress: htlcPayToAddresses(redeemScript, 'mainnet').p2wsh,
+        refundableAtBlockHeight,
+      },
+    };
+  };
+  const expectations = { paymentHash, refundAddress, network: 'mainnet', currentBlockHeight: height };
+
+  test('a timelock two weeks of blocks away is paid, one block further is refused', () => {
+    const within = quoteRefundingAt(height + BITCOIN_MAX_REFUND_DELAY_BLOCKS);
+    assert.equal(checkedBitcoinFunding(within, expectations).address, within.details.payToAddress);
+    assert.throws(
+      () => checkedBitcoinFunding(quoteRefundingAt(height + BITCOIN_MAX_REFUND_DELAY_BLOCKS + 1), expectations),
+      (error) => error instanceof UnsafeFundingDetails && error.fault === 'RefundDelayTooLong',
+    );
+  });
+
+  test('without a height from the service nothing is paid; past the window by the clock given, neither', () => {
+    const quote = quoteRefundingAt(height + 144);
+    assert.throws(
+      () => checkedBitcoinFunding(quote, { ...expectations, currentBlockHeight: undefined }),
+      (error) => (error as { token?: string }).token === 'UnknownBlockHeight',
+    );
+    assert.throws(
+      () => checkedBitcoinFunding(quote, { ...expectations, now: quote.expiryTimestampMs }),
+      (error) => error instanceof UnsafeFundingDetails && error.fault === 'QuoteExpired',
+    );
+  });
+
+  test("the rescue file is the library's record of the checked quote, named for its order; a lie has none", () => {
+    const quote = quoteRefundingAt(height + 144);
+    const file = rescueFile(quote, expectations);
+    assert.equal(file.name, `rescue-${quote.orderId}.json`);
+    assert.deepEqual(JSON.parse(file.text), {
+      orderId: quote.orderId,
+      network: 'mainnet',
+      address: quote.details.payToAddress,
+      redeemScript: quote.details.redeemScript,
+      refundAddress,
+      refundableAtBlockHeight: height + 144,
+    });
+    const elsewhere = { ...quote, details: { ...quote.details, payToAddress: refundAddress } };
+    assert.throws(
+      () => rescueFile(elsewhere, expectations),
+      (error) => error instanceof UnsafeFundingDetails && error.fault === 'WrongAddress',
+    );
+  });
+});
+
+test('a wallet whose node cannot be reached is a refusal of its own, and nothing is checked as paid', async () => {
+  const unreachable = createPublicClient({ transport: http('http://127.0.0.1:9/', { retryCount: 0 }) });
+  const quote = {
+    orderId: '0b0a5e2c-6c1f-4f7e-9d3c-2a1b0c9d8e7f',
+    expiryTimestampMs: Date.now() + 600_000,
+    amount: '0.01',
+    details: { unsignedFundingTx: { to: '0x5fbdb2315678afecb367f032d93f642f64180aa3', data: '0x', value: '1' } },
+  };
+  await assert.rejects(
+    checkedEthereumFunding(quote, { node: unreachable, paymentHash: hex32('x'), clock: () => Date.now() }),
+    (error) => (error as { token?: string }).token === 'ContractCheckFailed',
+  );
 });

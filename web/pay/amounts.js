@@ -1,6 +1,7 @@
 // Exact arithmetic on the service's decimal strings: BigInt base units, never floating point.
 
 const SATOSHIS_PER_BITCOIN = 100_000_000n;
+const BITCOIN_DECIMALS = 8;
 
 function toUnits(decimal) {
   const [whole, fraction = ''] = decimal.split('.');
@@ -18,6 +19,11 @@ function fromUnits(units, decimals) {
 export function pricePerBitcoin(amount, satoshis) {
   const { units, decimals } = toUnits(amount);
   return fromUnits((units * SATOSHIS_PER_BITCOIN) / satoshis, decimals);
+}
+
+/** `0.000401`: satoshis as the decimal bitcoin a BIP 21 URI and a wallet take, exactly. */
+export function bitcoinOfSatoshis(satoshis) {
+  return fromUnits(satoshis, BITCOIN_DECIMALS);
 }
 
 /** `21 000`: digits in threes. */

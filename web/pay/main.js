@@ -1,20 +1,22 @@
-// The pay page's entry: read an invoice, offer the markets it fits, quote, fund from the browser wallet (or show the
-// Bitcoin address), follow the order to Complete, and refund from the wallet once the refund height has passed.
+// The pay page's entry: read an invoice, offer the markets it fits, quote, check the quote with the client library,
+// fund from the browser wallet (or show the Bitcoin address and its rescue file), follow the order to Complete, and
+// refund from the wallet once the refund height has passed.
 import qrcode from '/assets/qrcode.mjs';
 import { findMarket } from '../../src/domain/markets.js';
 import { copyable, formatDuration, getJson, h, plainField, timeElement } from '../dom.js';
 import { OrderCard } from '../order-card.js';
 import { bitcoinUri } from '../payment-uri.js';
-import { grouped, pricePerBitcoin } from './amounts.js';
+import { bitcoinOfSatoshis, grouped, pricePerBitcoin } from './amounts.js';
+import { checkedBitcoinFunding, checkedEthereumFunding } from './funding-checks.js';
 import { readInvoice } from './invoice.js';
 import { fitMarkets, marketNetwork } from './market-fit.js';
-import { sentence } from './sentences.js';
+import { rescueFileOffer } from './rescue-file.js';
+import { sentence, unsafeSentence } from './sentences.js';
 import {
   bitcoinRefundPsbt,
   cardFollower,
   client,
   ethereumRefundTransaction,
-  fundingTransactions,
   ServiceRefusal,
   ServiceTimeout,
   UnsafeFundingDetails,
@@ -27,6 +29,8 @@ const SELF_SENT_REFUNDS = new Set(['TimelockRefund', 'CooperativeRefund']);
 /** States in which the funds sit in the contract or HTLC, so a refund is what comes next if nothing else does. */
 const REFUNDABLE = new Set(['Funded', 'PartiallyFunded', 'WaitingForRefundTx']);
 const FINAL = new Set(['Complete', 'Refunded', 'FundWindowElapsed']);
+/** States in which the order still waits for (more of) its funding, so the Bitcoin address is still to be paid. */
+const AWAITING_FUNDS = new Set(['WaitingForFundingTx', 'PartiallyFunded']);
 
 const socket = client.userSocket().socket;
 const showConnection = (connected) => {
@@ -41,6 +45,14 @@ const swap = {
   invoice: undefined,
   quote: undefined,
   market: undefined,
+  /** `bitcoin` or `ethereum`: told by the market's name, not by the service. */
+  chain: undefined,
+  /** The Bitcoin refund address as the person typed it: the HTLC must refund to it. */
+  refundAddress: undefined,
+  /** The service's view of the chain's height: the page has no other to check a Bitcoin timelock against. */
+  chainHeight: undefined,
+  /** The order's last state the page heard. */
+  state: undefined,
   chainId: undefined,
   wallet: undefined,
   card: undefined,
@@ -53,7 +65,7 @@ const say = (id, text) => ($(id).textContent = text);
 function refusalOf(error) {
   if (error instanceof ServiceRefusal) return sentence(error.token);
   if (error instanceof ServiceTimeout) return sentence('ServiceTimeout');
-  if (error instanceof UnsafeFundingDetails) return sentence('UnsafeFundingDetails');
+  if (error instanceof UnsafeFundingDetails) return unsafeSentence(error.fault, swap.chain);
   return sentence(error.token ?? 'Unexpected');
 }
 
@@ -119,12 +131,12 @@ function marketItem({ market, misfit }) {
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void requestQuote(market, form.elements.namedItem('refundAddress')?.value);
+    void requestQuote(market, bitcoin ? 'bitcoin' : 'ethereum', form.elements.namedItem('refundAddress')?.value);
   });
   return h('li', { class: 'fit', 'data-market': market }, form);
 }
 
-async function requestQuote(market, refundAddress) {
+async function requestQuote(market, chain, refundAddress) {
   say('quote-status', `Asking the providers of ${market} for a price…`);
   $('quote').hidden = false;
   $('quote-details').replaceChildren();
@@ -139,8 +151,7 @@ async function requestQuote(market, refundAddress) {
     say('quote-status', refusalOf(error));
     return;
   }
-  swap.quote = quote;
-  swap.market = market;
+  Object.assign(swap, { quote, market, chain, refundAddress, state: 'WaitingForFundingTx' });
   const ticker = market.split('_')[0];
   say('quote-status', '');
   say('invoice-status', `Quoted on ${market}.`);
@@ -156,8 +167,9 @@ async function requestQuote(market, refundAddress) {
   );
   startCountdown(quote.expiryTimestampMs);
   const history = await getJson(`/tracker/orders/${quote.orderId}/history`);
-  if (history.asset.chain === 'ethereum') showWalletPayment(history);
-  else showBitcoinPayment(quote, ticker);
+  swap.chainHeight = history.chainHeight;
+  if (chain === 'ethereum') showWalletPayment(history);
+  else showBitcoinPayment(ticker);
   followOrder(quote.orderId);
 }
 
@@ -166,27 +178,64 @@ function startCountdown(expiryMs) {
   const tick = () => {
     const left = expiryMs - Date.now();
     say('countdown', left > 0 ? formatDuration(left) : 'the time to fund has passed');
-    if (left <= 0) clearInterval(countdown);
+    if (left > 0) return;
+    clearInterval(countdown);
+    // The address is withdrawn once the window has passed: a payment sent now would come too late to count.
+    if (swap.chain === 'bitcoin' && AWAITING_FUNDS.has(swap.state)) showBitcoinPayment(swap.market.split('_')[0]);
   };
   tick();
   countdown = setInterval(tick, 1000);
 }
 
-function showBitcoinPayment(quote, ticker) {
-  const { payToAddress } = quote.details;
-  const uri = bitcoinUri(payToAddress, quote.amount);
+/**
+ * The address and QR code to pay, only once the client library has rebuilt the HTLC from its script against the
+ * invoice and the refund address typed here, with the rescue file offered first; else the sentence saying why not.
+ */
+function showBitcoinPayment(ticker) {
+  $('bitcoin').hidden = false;
+  let funding;
+  try {
+    funding = checkedBitcoinFunding(swap.quote, bitcoinExpectations(Date.now()));
+  } catch (error) {
+    $('bitcoin-details').replaceChildren();
+    $('bitcoin-qr').replaceChildren();
+    say('bitcoin-status', refusalOf(error));
+    return;
+  }
+  if ($('rescue').childElementCount === 0) {
+    $('rescue').replaceChildren(
+      ...rescueFileOffer(swap.quote, bitcoinExpectations(Date.now()), funding.refundableAtBlockHeight),
+    );
+  }
+  const amount = bitcoinOfSatoshis(funding.amount);
+  const uri = bitcoinUri(funding.address, amount);
   const code = qrcode(0, 'M');
   code.addData(uri);
   code.make();
-  $('bitcoin').hidden = false;
+  say('bitcoin-status', '');
   $('bitcoin-details').replaceChildren(
-    copyable('Address', payToAddress),
-    copyable('Amount', `${quote.amount}`),
+    copyable('Address', funding.address),
+    copyable('Amount', amount),
     plainField('Asset', ticker),
+    plainField(
+      'Refundable from block',
+      `${funding.refundableAtBlockHeight} (the chain is at ${swap.chainHeight}, as this service reports it)`,
+    ),
   );
   $('bitcoin-qr').replaceChildren(
     h('img', { src: code.createDataURL(4, 8), alt: `QR code of ${uri}`, class: 'qr', 'data-uri': uri }),
   );
+}
+
+/** What the page knows of a Bitcoin swap besides the quote, as the client library's checks take it. */
+function bitcoinExpectations(now) {
+  return {
+    paymentHash: swap.invoice.paymentHash,
+    refundAddress: swap.refundAddress,
+    network: findMarket(swap.market).onchain.network,
+    currentBlockHeight: swap.chainHeight,
+    now,
+  };
 }
 
 function showWalletPayment(history) {
@@ -243,9 +292,18 @@ async function payWithWallet(wanted) {
   $('pay-with-wallet').disabled = true;
   try {
     const wallet = await connectedWallet(wanted);
-    say('wallet-status', `Connected: ${wallet.account}, chain ${wanted}`);
-    // Checked against the invoice before anything is signed: the funding must lock this order to its payment hash.
-    const transactions = fundingTransactions(swap.quote, { paymentHash: swap.invoice.paymentHash });
+    say('wallet-status', `Connected: ${wallet.account}, chain ${wanted}: checking the swap contract`);
+    // Checked before anything is signed, through the wallet's own node: the contract is lnswap's, every transaction
+    // goes to it, locked to the invoice's payment hash, and the window is still open.
+    const { transactions, contract } = await checkedEthereumFunding(swap.quote, {
+      node: wallet.node(),
+      paymentHash: swap.invoice.paymentHash,
+      clock: () => Date.now(),
+    });
+    say(
+      'wallet-status',
+      `Connected: ${wallet.account}, chain ${wanted}; lnswap's swap contract v${contract.version} verified, refundable ${contract.refundDelayBlocks} blocks after funding`,
+    );
     // A token's funding call reverts until the contract may take the tokens: the approval is mined first.
     const labels = transactions.length === 2 ? ['Approval', 'Funding'] : ['Funding'];
     for (const [index, transaction] of transactions.entries()) await sendAndConfirm(wallet, labels[index], transaction);
@@ -263,15 +321,20 @@ async function payWithWallet(wanted) {
 function followOrder(orderId) {
   const follower = cardFollower(
     (state) => void moved(state),
-    () => void refreshRefund(),
+    (height) => {
+      swap.chainHeight = height;
+      void refreshRefund();
+    },
   );
   swap.follower = follower;
-  swap.card = new OrderCard(orderId, follower);
+  // The card's funding section shows the service's details as they came: the page shows only what it verified.
+  swap.card = new OrderCard(orderId, follower, { showsFunding: false });
   $('order').replaceChildren(swap.card.element);
   void swap.card.load();
 }
 
 async function moved(state) {
+  swap.state = state;
   if (state === 'Complete') {
     const order = await client.order(swap.quote.orderId);
     $('done').hidden = false;
@@ -353,12 +416,17 @@ function resetSwap() {
     invoice: undefined,
     quote: undefined,
     market: undefined,
+    chain: undefined,
+    refundAddress: undefined,
+    chainHeight: undefined,
+    state: undefined,
     chainId: undefined,
     card: undefined,
     follower: undefined,
   });
   for (const id of ['quote', 'wallet', 'bitcoin', 'refund', 'done']) $(id).hidden = true;
-  for (const id of ['markets', 'wallet-steps', 'order']) $(id).replaceChildren();
+  for (const id of ['markets', 'wallet-steps', 'order', 'rescue', 'bitcoin-status', 'bitcoin-details', 'bitcoin-qr'])
+    $(id).replaceChildren();
   $('pay-with-wallet').disabled = false;
   $('pay-with-wallet').hidden = false;
 }

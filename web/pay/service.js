@@ -4,7 +4,6 @@ import { createLnswapClient } from '../../src/client/index.js';
 export {
   bitcoinRefundPsbt,
   ethereumRefundTransaction,
-  fundingTransactions,
   ServiceRefusal,
   ServiceTimeout,
   UnsafeFundingDetails,

@@ -1,4 +1,6 @@
-// The browser wallet through EIP-1193 (`window.ethereum`): the account, the chain, transactions and their receipts.
+// The browser wallet through EIP-1193 (`window.ethereum`): the account, the chain, transactions and their receipts,
+// and the wallet's own node for what the page checks on chain.
+import { createPublicClient, custom } from 'viem';
 
 const RECEIPT_POLL_MS = 1000;
 /** The chain a market's network settles on when the service names none: Ethereum mainnet, Sepolia, Anvil. */
@@ -34,6 +36,14 @@ export class Wallet {
     if (account === undefined) throw refusal('WalletRefused');
     this.account = account;
     return account;
+  }
+
+  /**
+   * A viem PublicClient reading the chain through the wallet's provider: the node the person chose, not the service,
+   * answers what the page verifies before it pays.
+   */
+  node() {
+    return createPublicClient({ transport: custom(this.#provider) });
   }
 
   async chainId() {
