@@ -123,20 +123,25 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
     return undefined;
   }
 
-  /** The wrong answer as JSON, kept while the answer stays: a 10 MB string costs to encode. */
-  let encoded: { answer: unknown; json: string } | undefined;
-  const answerJson = (answer: unknown): string => {
-    if (encoded === undefined || encoded.answer !== answer) encoded = { answer, json: JSON.stringify(answer) };
-    return encoded.json;
+  /** Each wrong answer's JSON bytes, encoded once: a 10 MB string costs to encode, and is sent many times. */
+  const encoded = new Map<unknown, Buffer>();
+  const answerBytes = (answer: unknown): Buffer => {
+    let bytes = encoded.get(answer);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(answer), 'utf8');
+      encoded.set(answer, bytes);
+    }
+    return bytes;
   };
 
-  /** The wrong answer's JSON when this request is the call to answer wrongly; undefined otherwise. */
-  function wrongly(path: string, call: { id?: unknown; method?: unknown } | undefined): string | undefined {
+  /** The body answering this request wrongly, in parts, when it is the call to answer wrongly; undefined otherwise. */
+  function wrongly(path: string, call: { id?: unknown; method?: unknown } | undefined): Buffer[] | undefined {
     const { call: wrongCall, answer } = state.wrongAnswer;
     if (typeof wrongCall === 'string' && call?.method === wrongCall) {
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(call.id ?? null)},"result":${answerJson(answer)}}`;
+      const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(call.id ?? null)},"result":`;
+      return [Buffer.from(envelope, 'utf8'), answerBytes(answer), Buffer.from('}')];
     }
-    if (wrongCall instanceof RegExp && wrongCall.test(path)) return answerJson(answer);
+    if (wrongCall instanceof RegExp && wrongCall.test(path)) return [answerBytes(answer)];
     return undefined;
   }
 
@@ -179,10 +184,13 @@ export async function startHostileNode(upstream?: string): Promise<HostileNode> 
         break;
       }
       case 'wrongAnswer': {
-        const text = wrongly(path, call);
-        if (text !== undefined) {
+        const parts = wrongly(path, call);
+        if (parts !== undefined) {
           wrongAnswers += 1;
-          response.writeHead(200, { 'Content-Type': 'application/json' }).end(text);
+          const length = parts.reduce((total, part) => total + part.length, 0);
+          response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': length });
+          for (const part of parts) response.write(part);
+          response.end();
           return;
         }
         break;

@@ -99,7 +99,7 @@ export async function ethereumUnderTest(): Promise<ChainUnderTest> {
     node,
     nodeArgs: ['--ethereum-rpc', node.origin, '--swap-contract', contract, '--ethereum-confirmations', '1'],
     env: {},
-    pollArgs: ['--ethereum-poll-interval-ms', '50'],
+    pollArgs: ['--ethereum-poll-interval-ms', '20'],
     startCalls: ['eth_chainId', 'eth_getCode', 'eth_call', 'eth_getBlockByNumber'],
     processStartCall: 'eth_getCode',
     followingCalls: { eth_getBlockByNumber: 'misbehaving', eth_getLogs: 'misbehaving' },
@@ -138,7 +138,7 @@ export async function bitcoinUnderTest(
     markets: ['BTC_LBTC'],
     node,
     honest,
-    pollArgs: ['--bitcoin-poll-interval-ms', '50', '--bitcoin-mempool-interval-ms', '50'],
+    pollArgs: ['--bitcoin-poll-interval-ms', '20', '--bitcoin-mempool-interval-ms', '20'],
     advance,
     tipHeight: async () => chain.tipHeight,
     close: async () => {
