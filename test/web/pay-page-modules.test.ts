@@ -8,10 +8,11 @@ import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { claimPublicKeyOf } from '../../examples/maker-quote.js';
-import { UnsafeFundingDetails } from '../../src/client/index.js';
+import type { UnsafeFundingDetails as UnsafeFundingDetailsClass } from '../../src/client/index.js';
 import { SimulatedLightningPayee } from '../../src/demo/lightning/simulated-lightning-payee.js';
 import { buildHtlcRedeemScript, htlcPayToAddresses, refundPublicKeyHashOfAddress } from '../../src/domain/bitcoin.js';
 import { p2wpkhAddress, walletKey } from '../support/bitcoin-wallet.js';
+import { loadPayPageModules } from '../support/pay-page-modules.js';
 import { hex32 } from '../support/fixtures.js';
 import { repositoryPath } from '../support/repository.js';
 
@@ -39,17 +40,22 @@ const { pricePerBitcoin, bitcoinOfSatoshis } = await load<{
   pricePerBitcoin: (amount: string, satoshis: bigint) => string;
   bitcoinOfSatoshis: (satoshis: bigint) => string;
 }>('amounts.js');
-const { checkedBitcoinFunding, checkedEthereumFunding, BITCOIN_MAX_REFUND_DELAY_BLOCKS } = await load<{
+const {
+  checkedBitcoinFunding,
+  checkedEthereumFunding,
+  BITCOIN_MAX_REFUND_DELAY_BLOCKS,
+  rescueFile,
+  UnsafeFundingDetails,
+} = await loadPayPageModules<{
   checkedBitcoinFunding: (quote: unknown, expectations: Record<string, unknown>) => { address: string };
   checkedEthereumFunding: (
     quote: unknown,
     options: { node: PublicClient; paymentHash: string; clock: () => number },
   ) => Promise<unknown>;
   BITCOIN_MAX_REFUND_DELAY_BLOCKS: number;
-}>('funding-checks.js');
-const { rescueFile } = await load<{
   rescueFile: (quote: unknown, expectations: Record<string, unknown>) => { name: string; text: string };
-}>('rescue-file.js');
+  UnsafeFundingDetails: typeof UnsafeFundingDetailsClass;
+}>(['funding-checks.js', 'rescue-file.js'], ['UnsafeFundingDetails']);
 
 const payee = new SimulatedLightningPayee(() => undefined);
 const payReq = { minExpirationSeconds: '900', minBaseUnits: '1000', maxBaseUnits: '1000000' };
