@@ -124,7 +124,49 @@ describe('two instances creating orders of one payment hash at once', { skip: sk
       [orderId(300)],
     );
   });
+
+  test('an order that left the live states while a second one was being written refuses the second', async () => {
+    // Another instance's order, created and then moved out of the live states (its fund window swept, a
+    // blacklisted funder), both committed after this instance read the payment hash's orders but before its
+    // insert: the read saw nothing, and the live index, once the first order is no longer live, holds nothing.
+    const ended = hex64(0x1600);
+    const target = parsePostgresUrl(fresh.url);
+    const instance = new pg.Client({ connectionString: target.connectionString });
+    await instance.connect();
+    try {
+      await instance.query(`SET search_path TO "${target.schema!}"`);
+      await instance.query('BEGIN');
+      await instance.query(insertOrder, orderValues(makeOrder(400, { paymentHash: ended })));
+      const second = other.createOrder(makeOrder(401, { paymentHash: ended }), CREATION_CAUSE);
+      const outcome = second.then(
+        () => 'created',
+        (error: unknown) => error,
+      );
+      await waitUntilBlockedBy(instance);
+      await instance.query("UPDATE orders SET state = 'FundWindowElapsed' WHERE id = $1", [orderId(400)]);
+      await instance.query('COMMIT');
+      assert.ok(invoiceAlreadyHadOrder(await outcome), `the second order: ${String(await outcome)}`);
+      assert.deepEqual(
+        (await other.findOrdersByPaymentHash(ended, ORDER_STATES)).map((order) => order.id),
+        [orderId(400)],
+      );
+    } finally {
+      await instance.end();
+    }
+  });
 });
+
+/** Resolves once another session waits for `client`'s open transaction (the insert behind it). */
+async function waitUntilBlockedBy(client: pg.Client): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const waiting = await client.query(
+      'SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))',
+    );
+    if (waiting.rowCount !== 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.fail('no session came to wait for the open transaction');
+}
 
 const [first, second] = [
   makeOrder(1, { paymentHash, state: 'WaitingForFundingTx', createdAt: 1 }),

@@ -63,7 +63,7 @@ export const SELECT_ORDERS_EXPIRED_IN = named(
 );
 export const SELECT_STATES_BY_PAYMENT_HASH = named(
   'select-states-by-payment-hash',
-  'SELECT state FROM orders WHERE payment_hash = $1',
+  'SELECT id, state FROM orders WHERE payment_hash = $1',
 );
 
 export const SELECT_ORDERS_BY_PAYMENT_HASH = named(

@@ -91,21 +91,23 @@ async function appendHistory(client: Queryable, entries: readonly HistoryEntry[]
 }
 
 /**
- * A new order, refused beside its payment hash's orders as `refusalOfNewOrder` says, read in the same transaction.
- * Two instances inserting live orders of one payment hash at once both read none; the unique index of live
- * orders then refuses the second.
+ * A new order, refused beside its payment hash's other orders as `refusalOfNewOrder` says, read in the same
+ * transaction after the insert. Two instances inserting live orders of one payment hash at once: the unique index
+ * of live orders refuses the second. A read before the insert would not do under READ COMMITTED: an order not yet
+ * committed when it ran, committed and moved out of the live states before the insert, is invisible to it and no
+ * longer held by the index (which waited for it, then found it not live); the read after the insert sees it.
  */
 export async function createOrder(client: Queryable, order: OrderRecord, cause: TransitionCause): Promise<void> {
-  const earlier = await client.query<{ state: OrderState }>({
+  await insertRows(client, INSERT_ORDERS, [storedOrderValues(order)], STORED_ORDER_COLUMNS.length);
+  const stored = await client.query<{ id: string; state: OrderState }>({
     ...SELECT_STATES_BY_PAYMENT_HASH,
     values: [order.paymentHash],
   });
   const refusal = refusalOfNewOrder(
     order.state,
-    earlier.rows.map((row) => row.state),
+    stored.rows.filter((row) => row.id !== order.id).map((row) => row.state),
   );
   if (refusal !== undefined) throw new LnswapError(refusal);
-  await insertRows(client, INSERT_ORDERS, [storedOrderValues(order)], STORED_ORDER_COLUMNS.length);
   await insertTransactions(client, [order]);
   await appendHistory(client, [{ orderId: order.id, state: order.state, at: order.createdAt, cause }]);
 }
