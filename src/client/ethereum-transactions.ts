@@ -39,6 +39,12 @@ export interface FundingExpectations {
   swapContract: string;
   /** The wallet's clock, milliseconds since the epoch (default `Date.now()`): the quote's window must still be open. */
   now?: number;
+  /**
+   * For a token order, the token the wallet means to pay and its decimals (its `decimals()`, read through the wallet's
+   * own node): the funding must lock that token, and exactly the quote's `amount` of it. Without it, a token
+   * funding's amount is checked against its approval only, not against the amount the quote shows.
+   */
+  token?: { address: string; decimals: number };
 }
 
 /**
@@ -47,8 +53,9 @@ export interface FundingExpectations {
  * Throws `UnsafeFundingDetails`, synchronously, for a Bitcoin quote, a quote whose window has closed by `now`
  * (`QuoteExpired`: the service may already have given the invoice to another order, and a late funding is then
  * claimable by whoever learnt its preimage), a transaction to another contract than `swapContract` or an approval
- * for another spender (`WrongContract`, in any letter case compared alike), or calldata that is not this order's
- * funding.
+ * for another spender (`WrongContract`, in any letter case compared alike), calldata that is not this order's
+ * funding, or, when the wallet names the `token` it pays, a funding of another token or of another amount than the
+ * quote's `amount` in that token's decimals.
  *
  * @example
  * const quote = await client.requestQuote({ invoice, market: 'ETH_LBTC' });
@@ -67,6 +74,7 @@ export function fundingTransactions(
   if (!('unsignedFundingTx' in details))
     throw new UnsafeFundingDetails('WrongChain', 'a Bitcoin order is funded by paying its address');
   const swapContract = expectedSwapContract(expectations.swapContract);
+  const token = expectedToken(expectations.token);
   refuseClosedWindow(quote.expiryTimestampMs, expectations.now ?? Date.now());
   const funding = transaction(details.unsignedFundingTx, 'the funding');
   if (funding.to.toLowerCase() !== swapContract)
@@ -74,7 +82,7 @@ export function fundingTransactions(
   const call = decodeFundingCalldata(funding.data);
   if (call === undefined)
     throw new UnsafeFundingDetails('WrongFunction', 'the funding data is neither fund nor fundToken');
-  if (call.orderId !== quote.orderId.toLowerCase())
+  if (call.orderId !== normalizeOrderId(quote.orderId))
     throw new UnsafeFundingDetails('WrongOrder', 'the funding is for another order');
   if (expectations.paymentHash !== undefined && call.paymentHash !== expectations.paymentHash.toLowerCase()) {
     throw new UnsafeFundingDetails(
@@ -83,6 +91,7 @@ export function fundingTransactions(
     );
   }
   if (call.functionName === 'fund') {
+    if (token !== undefined) throw new UnsafeFundingDetails('WrongToken', 'the funding is in ether, not the token');
     if ('unsignedApprovalTx' in details)
       throw new UnsafeFundingDetails('WrongToken', 'an ether funding comes with no approval');
     if (funding.value === 0n || funding.value !== parseDecimalAmount(quote.amount, ETHER_DECIMALS)) {
@@ -93,6 +102,12 @@ export function fundingTransactions(
   if (!('unsignedApprovalTx' in details))
     throw new UnsafeFundingDetails('WrongToken', 'a token funding needs its approval');
   if (funding.value !== 0n) throw new UnsafeFundingDetails('WrongAmount', 'a token funding carries no ether');
+  if (token !== undefined) {
+    if (call.token !== token.address)
+      throw new UnsafeFundingDetails('WrongToken', 'the funding is in another token than the wallet pays');
+    if (call.amount !== parseDecimalAmount(quote.amount, token.decimals))
+      throw new UnsafeFundingDetails('WrongAmount', 'the token funding locks another amount than the quoted amount');
+  }
   const approval = transaction(details.unsignedApprovalTx, 'the approval');
   if (approval.value !== 0n) throw new UnsafeFundingDetails('WrongAmount', 'an approval carries no ether');
   if (approval.to.toLowerCase() !== call.token)
@@ -112,6 +127,19 @@ function expectedSwapContract(swapContract: unknown): string {
     throw new UnsafeFundingDetails('WrongContract', 'the swap contract to fund is not an Ethereum address');
   }
   return swapContract.toLowerCase();
+}
+
+/** The token the wallet pays (address lower case), when it names one; its decimals a whole number a token has. */
+function expectedToken(token: unknown): { address: string; decimals: number } | undefined {
+  if (token === undefined) return undefined;
+  const { address, decimals } = (token ?? {}) as { address?: unknown; decimals?: unknown };
+  if (typeof address !== 'string' || !isEthereumAddress(address)) {
+    throw new UnsafeFundingDetails('MalformedExpectations', 'the token to pay is not an Ethereum address');
+  }
+  if (typeof decimals !== 'number' || !Number.isSafeInteger(decimals) || decimals < 0 || decimals > 255) {
+    throw new UnsafeFundingDetails('MalformedExpectations', "the token's decimals are not a whole number up to 255");
+  }
+  return { address: address.toLowerCase(), decimals };
 }
 
 /** A quote may be funded only before its window closes: the service counts a later funding as late. */

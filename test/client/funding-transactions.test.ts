@@ -124,6 +124,35 @@ describe('fundingTransactions', () => {
     assert.equal(faultOf(otherToken), 'WrongToken');
   });
 
+  test("refuses a token funding locking another amount or token than quoted, given the token's decimals", () => {
+    const token = { address: getAddress(TOKEN), decimals: 6 };
+    assert.equal(faultOf(tokenQuote(), { ...EXPECTED, token }), undefined);
+    // Approval and funding agree with each other on a thousand times the amount the quote shows.
+    const thousandfold = withTransactions(tokenQuote(), ({ funding, approval }) => ({
+      unsignedFundingTx: {
+        ...funding,
+        data: encodeFundTokenCalldata(ORDER_ID, PAYMENT_HASH, PAYOUT, TOKEN, TOKEN_UNITS * 1000n),
+      },
+      unsignedApprovalTx: { ...approval!, data: encodeApproveCalldata(SWAP_CONTRACT, TOKEN_UNITS * 1000n) },
+    }));
+    assert.equal(faultOf(thousandfold, { ...EXPECTED, token }), 'WrongAmount');
+    for (const amount of ['25.0000001', '2.5e1', '+25', '025', ' 25']) {
+      assert.equal(faultOf({ ...tokenQuote(), amount }, { ...EXPECTED, token }), 'WrongAmount', amount);
+    }
+    assert.equal(faultOf(tokenQuote(), { ...EXPECTED, token: { ...token, address: ATTACKER } }), 'WrongToken');
+    assert.equal(faultOf(etherQuote(), { ...EXPECTED, token }), 'WrongToken');
+    for (const decimals of [-1, 1.5, Number.NaN, '6']) {
+      const malformed = { ...EXPECTED, token: { ...token, decimals } } as never;
+      assert.equal(faultOf(tokenQuote(), malformed), 'MalformedExpectations', String(decimals));
+    }
+  });
+
+  test('reads the order id in any spelling of the same UUID, and refuses one that is no text', () => {
+    const compact = ORDER_ID.replaceAll('-', '').toUpperCase();
+    assert.equal(faultOf({ ...etherQuote(), orderId: compact }), undefined);
+    assert.equal(faultOf({ ...etherQuote(), orderId: 42 } as unknown as FundingDetailsView), 'WrongOrder');
+  });
+
   test("refuses a quote whose window has closed by the wallet's clock, by default its own", () => {
     assert.equal(faultOf(etherQuote(), EXPECTED), undefined);
     for (const now of [EXPIRY, EXPIRY + 1, EXPIRY + 86_400_000, Number.NaN]) {

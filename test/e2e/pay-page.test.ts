@@ -16,7 +16,7 @@ import { decodeFunctionData, encodeFunctionData, type Address, type Hex } from '
 import { claimPublicKeyOf } from '../../examples/maker-quote.js';
 import { DEMO_CHAIN_ID, type DemoWallet } from '../../src/demo/ethereum/local-chain.js';
 import { buildHtlcRedeemScript, htlcPayToAddresses, refundPublicKeyHashOfAddress } from '../../src/domain/bitcoin.js';
-import { ERC20_APPROVE_ABI } from '../../src/domain/ethereum.js';
+import { decodeFundingCalldata, encodeFundTokenCalldata, ERC20_APPROVE_ABI } from '../../src/domain/ethereum.js';
 import type { FundingDetailsView } from '../../src/wire/response-shapes.js';
 import { anvilSkipReason } from '../support/anvil.js';
 import { p2wpkhAddress, walletKey } from '../support/bitcoin-wallet.js';
@@ -298,6 +298,39 @@ describe('the pay page in Chromium on the live demo', { skip, timeout: 240_000 }
         .locator('#wallet-status', {
           hasText:
             "This service's transactions would hand your coins to another address than the swap contract; nothing was sent.",
+        })
+        .waitFor();
+      assert.ok(!injected.calls.some((call) => call.method === 'eth_sendTransaction'));
+    });
+
+    test('a token quote locking a thousand times the amount it shows is refused before the approval is sent', async () => {
+      lying.lie = (quote) => {
+        assert.ok('unsignedApprovalTx' in quote.details);
+        const call = decodeFundingCalldata(quote.details.unsignedFundingTx.data);
+        assert.ok(call?.functionName === 'fundToken');
+        const more = call.amount * 1000n;
+        const { orderId, paymentHash, claimer, token } = call;
+        const fund = encodeFundTokenCalldata(orderId, paymentHash, claimer, token, more);
+        const { args } = decodeFunctionData({
+          abi: ERC20_APPROVE_ABI,
+          data: quote.details.unsignedApprovalTx.data as Hex,
+        });
+        const approve = encodeFunctionData({ abi: ERC20_APPROVE_ABI, args: [args[0], more] });
+        return {
+          ...quote,
+          details: {
+            unsignedFundingTx: { ...quote.details.unsignedFundingTx, data: fund },
+            unsignedApprovalTx: { ...quote.details.unsignedApprovalTx, data: approve },
+          },
+        };
+      };
+      const injected = useWallet(demo.prepared.chain.users.token, DEMO_CHAIN_ID);
+      await readInvoice(page, demo.swaps.payee.createInvoice(27_000, true).invoice);
+      await quote(page, 'SUSDC_LSBTC');
+      await page.click('#pay-with-wallet');
+      await page
+        .locator('#wallet-status', {
+          hasText: "This service's funding details do not match its own quote; nothing was sent.",
         })
         .waitFor();
       assert.ok(!injected.calls.some((call) => call.method === 'eth_sendTransaction'));

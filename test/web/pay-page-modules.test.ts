@@ -6,11 +6,13 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { address as bitcoinAddress, networks, type Psbt } from 'bitcoinjs-lib';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { claimPublicKeyOf } from '../../examples/maker-quote.js';
 import type { UnsafeFundingDetails as UnsafeFundingDetailsClass } from '../../src/client/index.js';
 import { SimulatedLightningPayee } from '../../src/demo/lightning/simulated-lightning-payee.js';
 import { buildHtlcRedeemScript, htlcPayToAddresses, refundPublicKeyHashOfAddress } from '../../src/domain/bitcoin.js';
+import { encodeRefundCalldata } from '../../src/domain/ethereum.js';
 import { p2wpkhAddress, walletKey } from '../support/bitcoin-wallet.js';
 import { loadPayPageModules } from '../support/pay-page-modules.js';
 import { hex32 } from '../support/fixtures.js';
@@ -42,7 +44,9 @@ const { pricePerBitcoin, bitcoinOfSatoshis } = await load<{
 }>('amounts.js');
 const {
   checkedBitcoinFunding,
+  checkedBitcoinRefund,
   checkedEthereumFunding,
+  checkedEthereumRefund,
   BITCOIN_MAX_REFUND_DELAY_BLOCKS,
   rescueFile,
   UnsafeFundingDetails,
@@ -52,6 +56,15 @@ const {
     quote: unknown,
     options: { node: PublicClient; paymentHash: string; clock: () => number },
   ) => Promise<unknown>;
+  checkedBitcoinRefund: (
+    refund: unknown,
+    options: { quote: unknown; refundAddress: string },
+  ) => { psbt: Psbt; lockTime: number; amount: bigint };
+  checkedEthereumRefund: (
+    orderId: string,
+    refund: unknown,
+    options: { funder: string; swapContract: string },
+  ) => { to: string; data: string };
   BITCOIN_MAX_REFUND_DELAY_BLOCKS: number;
   rescueFile: (quote: unknown, expectations: Record<string, unknown>) => { name: string; text: string };
   UnsafeFundingDetails: typeof UnsafeFundingDetailsClass;
@@ -203,6 +216,19 @@ describe("the page's Bitcoin checks: the timelock bound, the height it needs, th
     );
   });
 
+  test("a mainnet height the clock says the chain cannot have reached is the service's lie, and nothing is paid", () => {
+    const now = Date.UTC(2026, 11, 2);
+    const atHeight = (reported: number) => {
+      const quote = { ...quoteRefundingAt(reported + 144), expiryTimestampMs: now + 600_000 };
+      return () => checkedBitcoinFunding(quote, { ...expectations, currentBlockHeight: reported, now });
+    };
+    // Block 840,000 was mined on 20 April 2024; at ten minutes a block the chain is near 977,000 by December 2026.
+    assert.equal(typeof atHeight(981_000)().address, 'string');
+    for (const lie of [1_000_000, 5_000_000]) {
+      assert.throws(atHeight(lie), (error) => (error as { token?: string }).token === 'ImplausibleBlockHeight');
+    }
+  });
+
   test("the rescue file is the library's record of the checked quote, named for its order; a lie has none", () => {
     const quote = quoteRefundingAt(height + 144);
     const file = rescueFile(quote, expectations);
@@ -221,6 +247,62 @@ describe("the page's Bitcoin checks: the timelock bound, the height it needs, th
       (error) => error instanceof UnsafeFundingDetails && error.fault === 'WrongAddress',
     );
   });
+  test('the refund PSBT pays the refund address typed here, spending the HTLC checked, whatever the service says', () => {
+    const quote = quoteRefundingAt(height + 144);
+    const attacker = p2wpkhAddress(walletKey(hex32('pay page modules attacker')), 'mainnet');
+    const refund = {
+      market: 'BTC_LBTC',
+      type: 'TimelockRefund',
+      state: 'WaitingForRefundTx',
+      blocksRemaining: 0,
+      refundableAtBlockHeight: height + 144,
+      refundableBalance: '0.000401',
+      details: {
+        refundAddress: attacker,
+        redeemScript: quote.details.redeemScript,
+        currentBlockHeight: height + 144,
+        feeTokensPerVirtualByte: 2,
+        utxos: [{ txId: 'ab'.repeat(32), index: 0, tokens: 40_100 }],
+      },
+    };
+    const paidTo = ({ psbt }: { psbt: Psbt }) =>
+      psbt.txOutputs.map((output) => bitcoinAddress.fromOutputScript(output.script, networks.bitcoin));
+    assert.deepEqual(paidTo(checkedBitcoinRefund(refund, { quote, refundAddress })), [refundAddress]);
+    const later = { ...refund, refundableAtBlockHeight: height + 100_000 };
+    assert.equal(checkedBitcoinRefund(later, { quote, refundAddress }).lockTime, height + 144);
+    const otherScript = quoteRefundingAt(height + 145).details.redeemScript;
+    assert.throws(
+      () =>
+        checkedBitcoinRefund(
+          { ...refund, details: { ...refund.details, redeemScript: otherScript } },
+          { quote, refundAddress },
+        ),
+      (error) => (error as { token?: string }).token === 'UnsafeRefund',
+    );
+  });
+});
+
+test("the Ethereum refund goes to the swap contract funded, not where the service's refund details point", () => {
+  const orderId = '0b0a5e2c-6c1f-4f7e-9d3c-2a1b0c9d8e7f';
+  const swapContract = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
+  const funder = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+  const refundTo = (to: string) => ({
+    market: 'ETH_LBTC',
+    type: 'TimelockRefund',
+    state: 'WaitingForRefundTx',
+    blocksRemaining: 0,
+    refundableAtBlockHeight: 100,
+    refundableBalance: '0.01',
+    details: { to, data: encodeRefundCalldata(orderId) },
+  });
+  const upperCase = `0x${swapContract.slice(2).toUpperCase()}`;
+  assert.equal(checkedEthereumRefund(orderId, refundTo(upperCase), { funder, swapContract }).to, upperCase);
+  assert.throws(
+    () =>
+      checkedEthereumRefund(orderId, refundTo('0xa7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7'), { funder, swapContract }),
+    (error) => (error as { token?: string }).token === 'UnsafeRefund',
+  );
+  assert.match(sentence('UnsafeRefund'), /^This service's refund details .*; nothing was sent or signed\.$/);
 });
 
 test('a wallet whose node cannot be reached is a refusal of its own, and nothing is checked as paid', async () => {

@@ -7,20 +7,17 @@ import { copyable, formatDuration, getJson, h, plainField, timeElement } from '.
 import { OrderCard } from '../order-card.js';
 import { bitcoinUri } from '../payment-uri.js';
 import { bitcoinOfSatoshis, grouped, pricePerBitcoin } from './amounts.js';
-import { checkedBitcoinFunding, checkedEthereumFunding } from './funding-checks.js';
+import {
+  checkedBitcoinFunding,
+  checkedBitcoinRefund,
+  checkedEthereumFunding,
+  checkedEthereumRefund,
+} from './funding-checks.js';
 import { readInvoice } from './invoice.js';
 import { fitMarkets, marketNetwork } from './market-fit.js';
 import { rescueFileOffer } from './rescue-file.js';
 import { sentence, unsafeSentence } from './sentences.js';
-import {
-  bitcoinRefundPsbt,
-  cardFollower,
-  client,
-  ethereumRefundTransaction,
-  ServiceRefusal,
-  ServiceTimeout,
-  UnsafeFundingDetails,
-} from './service.js';
+import { cardFollower, client, ServiceRefusal, ServiceTimeout, UnsafeFundingDetails } from './service.js';
 import { Wallet, chainIdFor } from './wallet.js';
 
 const $ = (id) => document.getElementById(id);
@@ -380,12 +377,18 @@ async function refreshRefund(knownState) {
 async function sendRefund(refund) {
   $('refund-button').disabled = true;
   try {
-    if (refund.details.to === undefined) {
+    // The chain is the market's, not the refund details' shape: the service does not say how the page refunds.
+    if (swap.chain === 'bitcoin') {
       downloadPsbt(refund);
       return;
     }
     const wallet = await connectedWallet(swap.chainId);
-    await sendAndConfirm(wallet, 'Refund', ethereumRefundTransaction(swap.quote.orderId, refund, wallet.account));
+    // To the contract verified before it was funded, whatever address the service's refund details name.
+    const transaction = checkedEthereumRefund(swap.quote.orderId, refund, {
+      funder: wallet.account,
+      swapContract: swap.quote.details.unsignedFundingTx.to,
+    });
+    await sendAndConfirm(wallet, 'Refund', transaction);
     say('refund-status', 'Refund sent: the coins are back in your wallet once it is confirmed.');
   } catch (error) {
     say('refund-status', refusalOf(error));
@@ -395,7 +398,8 @@ async function sendRefund(refund) {
 
 /** A Bitcoin refund is signed by the user's own wallet: the unsigned PSBT (BIP 174), as a file to open in it. */
 function downloadPsbt(refund) {
-  const { psbt, amount } = bitcoinRefundPsbt(refund, { payToAddress: swap.quote.details.payToAddress });
+  // Back to the refund address typed here, not the one the service's refund details name.
+  const { psbt, amount } = checkedBitcoinRefund(refund, { quote: swap.quote, refundAddress: swap.refundAddress });
   const link = h('a', {
     href: URL.createObjectURL(new Blob([psbt.toBuffer()], { type: 'application/octet-stream' })),
     download: `refund-${swap.quote.orderId}.psbt`,

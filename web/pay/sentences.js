@@ -27,6 +27,12 @@ const SENTENCES = {
   ServiceTimeout: 'The service did not answer in time; check the connection and try again.',
   FundWindowElapsed: 'The time to fund this quote has passed: ask for a new quote.',
   ContractCheckFailed: "Your wallet's node did not answer when the page checked the swap contract; nothing was sent.",
+  TokenCheckFailed:
+    "Your wallet's node did not say how many decimals the token has, so the amount cannot be checked; nothing was sent.",
+  ImplausibleBlockHeight:
+    'This service reports a Bitcoin height the chain cannot have reached yet, so the refund height it quotes could be years away; no address to pay is shown.',
+  UnsafeRefund:
+    "This service's refund details would not bring your coins back to you from the swap you paid; nothing was sent or signed.",
   UnknownBlockHeight:
     "The service did not say how far the Bitcoin chain is, so the swap's refund height cannot be checked; no address to pay is shown.",
 };

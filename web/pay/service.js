@@ -1,13 +1,7 @@
 // The page's one client of the service: lnswap's client library (src/client), on the page's own origin.
 import { createLnswapClient } from '../../src/client/index.js';
 
-export {
-  bitcoinRefundPsbt,
-  ethereumRefundTransaction,
-  ServiceRefusal,
-  ServiceTimeout,
-  UnsafeFundingDetails,
-} from '../../src/client/index.js';
+export { ServiceRefusal, ServiceTimeout, UnsafeFundingDetails } from '../../src/client/index.js';
 
 export const client = createLnswapClient({ url: window.location.origin });
 
