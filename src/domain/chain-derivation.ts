@@ -102,7 +102,7 @@ export function deriveChainTarget(
  * Ethereum funding's block timestamp, whenever the service happens to read the block; a Bitcoin funding, or one
  * in the mempool, by `sightedBy`. At the edge itself it is in time. A funding without a time counts as in time.
  */
-export function fundedAfterWindow(
+function fundedAfterWindow(
   order: OrderRecord,
   fundings: readonly FundingObservation[],
   context: ChainContext,

@@ -9,6 +9,7 @@ import {
   type Log,
   type PublicClient,
 } from 'viem';
+import { isZeroXHex } from '../../domain/hex.js';
 import { nodeUrlForLog } from '../../domain/node-url.js';
 import type { SwapContractVersion } from '../../domain/order.js';
 import { normalizeOrderId } from '../../domain/order-ids.js';
@@ -239,9 +240,6 @@ export class EthereumBackend implements ChainBackend {
 
 type SwapLog = Log<bigint, number, false, undefined, true, typeof SWAP_CONTRACT_WATCH_ABI>;
 
-const WORD = /^0x[0-9a-f]{64}$/i;
-const ADDRESS = /^0x[0-9a-f]{40}$/i;
-
 /**
  * Whether a log says where it is, as every log of a mined block does: its contract, a block of the range asked
  * (number and hash), its transaction and its index. viem passes these through as the node sent them, and an
@@ -251,14 +249,14 @@ function isPlacedLog(log: SwapLog, range: BlockRange): boolean {
   const height = typeof log.blockNumber === 'bigint' ? Number(log.blockNumber) : Number.NaN;
   return (
     typeof log.address === 'string' &&
-    ADDRESS.test(log.address) &&
+    isZeroXHex(log.address, 40) &&
     Number.isSafeInteger(height) &&
     height >= range.from &&
     height <= range.to &&
     typeof log.blockHash === 'string' &&
-    WORD.test(log.blockHash) &&
+    isZeroXHex(log.blockHash, 64) &&
     typeof log.transactionHash === 'string' &&
-    WORD.test(log.transactionHash) &&
+    isZeroXHex(log.transactionHash, 64) &&
     Number.isSafeInteger(log.logIndex) &&
     log.logIndex >= 0
   );

@@ -5,12 +5,12 @@
  * provider daemon, the commands) gets a named `badAnswer` instead.
  */
 
+import { isZeroXHex } from '../../domain/hex.js';
+
 /** A number: `0x` and at most 64 hex digits (nothing the service reads is wider than 256 bits). */
 const QUANTITY = /^0x[0-9a-f]{1,64}$/i;
 /** Bytes: `0x` and whole bytes of hex. */
 const DATA = /^0x(?:[0-9a-f]{2})*$/i;
-/** A 32-byte hash. */
-const HASH = /^0x[0-9a-f]{64}$/i;
 
 type ResultForm = 'quantity' | 'data' | 'hash' | 'objects' | 'objectOrNull' | 'object';
 
@@ -51,7 +51,7 @@ function fits(form: ResultForm, result: unknown): boolean {
     case 'data':
       return typeof result === 'string' && DATA.test(result);
     case 'hash':
-      return typeof result === 'string' && HASH.test(result);
+      return typeof result === 'string' && isZeroXHex(result, 64);
     case 'objects':
       return Array.isArray(result) && result.every(isObject);
     case 'objectOrNull':

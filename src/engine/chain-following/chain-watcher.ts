@@ -397,18 +397,14 @@ export class ChainWatcher {
     if (height <= 0) return { height: -1, hash: '' };
     const { backend } = this.options;
     const block = await backend.blockAt(height - 1);
-    if (block === undefined && height - 1 > tip.height) {
-      throw new Error(`the node has no block ${height - 1} to start watching after`);
-    }
-    if (block === undefined) {
-      throw new NodeCallFailed(
-        'unstable',
-        `the ${backend.chain} node`,
-        'reading blocks',
-        `no block ${height - 1} to start watching after, below the tip it answered`,
-      );
-    }
-    return block;
+    if (block !== undefined) return block;
+    if (height - 1 > tip.height) throw new Error(`the node has no block ${height - 1} to start watching after`);
+    throw new NodeCallFailed(
+      'unstable',
+      `the ${backend.chain} node`,
+      'reading blocks',
+      `no block ${height - 1} to start watching after, below the tip it answered`,
+    );
   }
 }
 

@@ -65,7 +65,6 @@ export const SELECT_STATES_BY_PAYMENT_HASH = named(
   'select-states-by-payment-hash',
   'SELECT id, state FROM orders WHERE payment_hash = $1',
 );
-
 export const SELECT_ORDERS_BY_PAYMENT_HASH = named(
   'select-orders-by-payment-hash',
   `${SELECT_ORDERS} WHERE o.payment_hash = $1 AND o.state = ANY($2::text[])
