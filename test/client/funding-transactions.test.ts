@@ -147,6 +147,36 @@ describe('fundingTransactions', () => {
     }
   });
 
+  test('refuses a token or ether funding whose approval is missing, stray, of another token, or carries ether', () => {
+    const approvalOf = (quote: FundingDetailsView) =>
+      (quote.details as { unsignedApprovalTx: Unsigned }).unsignedApprovalTx;
+    const etherWithApproval = withTransactions(etherQuote(), () => ({ unsignedApprovalTx: approvalOf(tokenQuote()) }));
+    assert.equal(faultOf(etherWithApproval), 'WrongToken');
+    const { unsignedApprovalTx: _approval, ...withoutApproval } = tokenQuote().details as Record<string, unknown>;
+    assert.equal(faultOf({ ...tokenQuote(), details: withoutApproval } as FundingDetailsView), 'WrongToken');
+    const approvalOfAnotherToken = withTransactions(tokenQuote(), ({ approval }) => ({
+      unsignedApprovalTx: { ...approval!, to: ATTACKER },
+    }));
+    assert.equal(faultOf(approvalOfAnotherToken), 'WrongToken');
+    const approvalWithEther = withTransactions(tokenQuote(), ({ approval }) => ({
+      unsignedApprovalTx: { ...approval!, value: '1' },
+    }));
+    assert.equal(faultOf(approvalWithEther), 'WrongAmount');
+    const tokenFundingWithEther = withTransactions(tokenQuote(), ({ funding }) => ({
+      unsignedFundingTx: { ...funding, value: '1' },
+    }));
+    assert.equal(faultOf(tokenFundingWithEther), 'WrongAmount');
+    const notAnApproval = withTransactions(tokenQuote(), ({ approval, funding }) => ({
+      unsignedApprovalTx: { ...approval!, data: funding.data },
+    }));
+    assert.equal(faultOf(notAnApproval), 'WrongFunction');
+  });
+
+  test('refuses a Bitcoin quote: it is funded by paying its address, not by a transaction to sign', () => {
+    const bitcoin = { ...etherQuote(), details: { payToAddress: 'bcrt1qexample', redeemScript: '00' } };
+    assert.equal(faultOf(bitcoin as FundingDetailsView), 'WrongChain');
+  });
+
   test('reads the order id in any spelling of the same UUID, and refuses one that is no text', () => {
     const compact = ORDER_ID.replaceAll('-', '').toUpperCase();
     assert.equal(faultOf({ ...etherQuote(), orderId: compact }), undefined);

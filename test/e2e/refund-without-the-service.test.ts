@@ -190,6 +190,12 @@ describe('an Ethereum refund with the service stopped, from the library alone', 
         (error) => error instanceof UnsafeFundingDetails && error.fault === fault,
       );
     }
+    // The refund names no funder: the contract refunds its sender's own slot, so another account sending the
+    // user's refund is refused and the user's slot stays theirs.
+    await assert.rejects(
+      node.publicClient.estimateGas({ account: node.accounts[4]!, ...ethereumRefundTransaction(ether) }),
+      /SlotNotOpen|revert/u,
+    );
     const before = await node.publicClient.getBalance({ address: user().address });
     const receipt = await send(user(), ethereumRefundTransaction(ether));
     const gas = receipt.gasUsed * receipt.effectiveGasPrice;
