@@ -6,8 +6,9 @@
  * and a timelock it accepts, and the address is that script's.
  */
 import { parseDecimalAmount } from '../domain/amounts.js';
+import { isHexOfLength } from '../domain/hex.js';
 import { readHtlcScript, type HtlcScriptParts } from '../domain/htlc-script.js';
-import type { Network } from '../domain/markets.js';
+import { NETWORKS, type Network } from '../domain/markets.js';
 import type { FundingDetailsView } from '../wire/response-shapes.js';
 import {
   bytesToHex,
@@ -15,12 +16,12 @@ import {
   formOfAddress,
   hexToBytes,
   htlcAddress,
+  isCount,
   isNetwork,
-  isRecord,
-  NETWORKS,
   refundKeyHashOfAddress,
   type HtlcForm,
 } from './bitcoin-htlc.js';
+import { isRecord } from './shape-check.js';
 import { UnsafeFundingDetails } from './unsafe-funding-details.js';
 
 /** What the wallet knows of the order by itself, which the quote must agree with. */
@@ -236,16 +237,16 @@ function readExpectations(expectations: unknown): Expectations {
   }
   const { paymentHash, refundAddress, network, currentBlockHeight, maxRefundDelayBlocks } = expectations;
   const now = expectations.now ?? Date.now();
-  if (typeof paymentHash !== 'string' || !/^[0-9a-fA-F]{64}$/u.test(paymentHash)) {
+  if (typeof paymentHash !== 'string' || !isHexOfLength(paymentHash, 64)) {
     throw new UnsafeFundingDetails('MalformedExpectations', 'the payment hash is not 64 hex digits');
   }
   if (!isNetwork(network)) {
     throw new UnsafeFundingDetails('MalformedExpectations', `the network is not one of ${NETWORKS.join(', ')}`);
   }
-  if (!isBlockCount(currentBlockHeight)) {
+  if (!isCount(currentBlockHeight)) {
     throw new UnsafeFundingDetails('MalformedExpectations', 'the current block height is not a block height');
   }
-  if (maxRefundDelayBlocks !== undefined && !isBlockCount(maxRefundDelayBlocks)) {
+  if (maxRefundDelayBlocks !== undefined && !isCount(maxRefundDelayBlocks)) {
     throw new UnsafeFundingDetails('MalformedExpectations', 'the refund delay bound is not a number of blocks');
   }
   if (typeof now !== 'number' || !Number.isFinite(now)) {
@@ -262,8 +263,4 @@ function readExpectations(expectations: unknown): Expectations {
     maxRefundDelayBlocks,
     now,
   };
-}
-
-function isBlockCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }

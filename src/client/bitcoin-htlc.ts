@@ -5,7 +5,8 @@
  * answers what cannot be read.
  */
 import { address as bitcoinAddress, networks, payments, type Network as BitcoinJsNetwork } from 'bitcoinjs-lib';
-import type { Network } from '../domain/markets.js';
+import { isHexBytes } from '../domain/hex.js';
+import { NETWORKS, type Network } from '../domain/markets.js';
 
 /** How the HTLC output holds its redeem script; lnswap's providers quote P2WSH unless they ask for another. */
 export type HtlcForm = 'p2wsh' | 'p2sh-p2wsh' | 'p2sh';
@@ -17,8 +18,6 @@ export const BITCOIN_NETWORKS: Readonly<Record<Network, BitcoinJsNetwork>> = {
   testnet: networks.testnet,
   simnet: networks.regtest,
 };
-
-export const NETWORKS = Object.keys(BITCOIN_NETWORKS) as readonly Network[];
 
 export function isNetwork(value: unknown): value is Network {
   return typeof value === 'string' && (NETWORKS as readonly string[]).includes(value);
@@ -98,7 +97,7 @@ function paymentOf(redeemScript: Uint8Array, form: HtlcForm, network: BitcoinJsN
 
 /** Whole bytes of hex, either case, at least one; undefined for anything else. */
 export function hexToBytes(hex: unknown): Uint8Array | undefined {
-  if (typeof hex !== 'string' || hex.length === 0 || !/^(?:[0-9a-fA-F]{2})+$/u.test(hex)) return undefined;
+  if (typeof hex !== 'string' || !isHexBytes(hex)) return undefined;
   return Uint8Array.from(hex.match(/../gu)!, (byte) => parseInt(byte, 16));
 }
 
@@ -110,8 +109,9 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, index) => byte === b[index]);
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A whole number, 0 or more, that a JS number holds exactly: a block height, an index, satoshis. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 /** What `read` answers, or undefined when it throws: for the libraries' decoders, which throw on garbage. */

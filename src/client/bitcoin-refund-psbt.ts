@@ -7,6 +7,7 @@
  * redeem script where the form of the HTLC wants them.
  */
 import { address as bitcoinAddress, Psbt, script, Transaction } from 'bitcoinjs-lib';
+import { isHexOfLength } from '../domain/hex.js';
 import { LOCKTIME_THRESHOLD, readHtlcScript } from '../domain/htlc-script.js';
 import { findMarket, type Network } from '../domain/markets.js';
 import type { RefundView } from '../wire/response-shapes.js';
@@ -180,7 +181,7 @@ function refundInput(
   fundingTransactionsHex: Readonly<Record<string, string>> | undefined,
 ): RefundInput {
   const { txId, index, tokens } = output;
-  if (typeof txId !== 'string' || !/^[0-9a-fA-F]{64}$/u.test(txId) || !Number.isSafeInteger(index) || index < 0) {
+  if (typeof txId !== 'string' || !isHexOfLength(txId, 64) || !Number.isSafeInteger(index) || index < 0) {
     throw new UnsafeFundingDetails('MalformedOutputs', 'an output to refund has no transaction id or index');
   }
   if (typeof tokens !== 'bigint' || tokens <= 0n) {

@@ -6,7 +6,9 @@
  * that no node takes, never one that pays someone else.
  */
 import { Transaction } from 'bitcoinjs-lib';
-import { attempt, isRecord } from './bitcoin-htlc.js';
+import { isHexOfLength } from '../domain/hex.js';
+import { attempt, isCount } from './bitcoin-htlc.js';
+import { isRecord } from './shape-check.js';
 import { UnsafeFundingDetails } from './unsafe-funding-details.js';
 
 /** One unspent output, as `GET /address/:address/utxo` lists it. */
@@ -49,7 +51,7 @@ export async function esploraOutputs(
       throw refusal('an output is not an output');
     }
     const { txid, vout, value, status } = output;
-    if (typeof txid !== 'string' || !/^[0-9a-fA-F]{64}$/u.test(txid) || !isCount(vout) || !isCount(value)) {
+    if (typeof txid !== 'string' || !isHexOfLength(txid, 64) || !isCount(vout) || !isCount(value)) {
       throw refusal('an output has no transaction id, index or value');
     }
     const { confirmed, block_height: height } = status;
@@ -90,10 +92,6 @@ async function ask(esploraUrl: string, path: string, options: EsploraOptions): P
   });
   if (!response.ok) throw refusal(`the Esplora answered ${response.status} to ${path}`);
   return response.text();
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 function refusal(reason: string): UnsafeFundingDetails {

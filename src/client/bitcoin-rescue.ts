@@ -6,9 +6,10 @@
 import type { Network } from '../domain/markets.js';
 import type { FundingDetailsView } from '../wire/response-shapes.js';
 import { checkBitcoinFunding, readHtlc, type BitcoinFundingExpectations } from './bitcoin-funding-address.js';
-import { equalBytes, isNetwork, isRecord, refundKeyHashOfAddress } from './bitcoin-htlc.js';
+import { equalBytes, isNetwork, refundKeyHashOfAddress } from './bitcoin-htlc.js';
 import { htlcRefundPsbt, type BitcoinRefund } from './bitcoin-refund-psbt.js';
 import type { EsploraOutput } from './bitcoin-rescue-outputs.js';
+import { isRecord } from './shape-check.js';
 import { UnsafeFundingDetails } from './unsafe-funding-details.js';
 
 /**

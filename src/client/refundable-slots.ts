@@ -209,12 +209,13 @@ async function readSlot(
   const state = SLOT_STATES[stateIndex];
   if (state === undefined) throw unreadable(`the contract ${contract} answered a slot state it has not`);
   const open = state === 'funded';
+  const tokenAddress = token.toLowerCase() as Address;
   return {
     orderId,
     contract,
     funder,
     amount,
-    token: token.toLowerCase() === ZERO_ADDRESS ? undefined : (token.toLowerCase() as Address),
+    token: tokenAddress === ZERO_ADDRESS ? undefined : tokenAddress,
     paymentHash: paymentHash.slice(2).toLowerCase(),
     claimer: claimer.toLowerCase() as Address,
     refundHeight,

@@ -100,6 +100,7 @@ function isOfType(value: unknown, type: string): boolean {
   }
 }
 
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
