@@ -112,12 +112,9 @@ export function checkedBitcoinRefund(refund, { quote, refundAddress }) {
   if (typeof refunded !== 'string' || refunded.toLowerCase() !== redeemScript.toLowerCase()) {
     throw refusal('UnsafeRefund');
   }
-  try {
-    return bitcoinRefundPsbt(refund, { refundAddress, payToAddress, lockTime: refundableAtBlockHeight });
-  } catch (error) {
-    if (error instanceof UnsafeFundingDetails) throw Object.assign(refusal('UnsafeRefund'), { detail: error.message });
-    throw error;
-  }
+  return unsafeAsRefusal(() =>
+    bitcoinRefundPsbt(refund, { refundAddress, payToAddress, lockTime: refundableAtBlockHeight }),
+  );
 }
 
 /**
@@ -126,15 +123,19 @@ export function checkedBitcoinRefund(refund, { quote, refundAddress }) {
  * a refund the service points at another address is refused (an `UnsafeRefund` refusal) rather than sent as done.
  */
 export function checkedEthereumRefund(orderId, refund, { funder, swapContract }) {
-  let transaction;
+  const transaction = unsafeAsRefusal(() => ethereumRefundTransaction(orderId, refund, funder));
+  if (transaction.to.toLowerCase() !== swapContract.toLowerCase()) throw refusal('UnsafeRefund');
+  return transaction;
+}
+
+/** What `build` answers; the library's `UnsafeFundingDetails` becomes an `UnsafeRefund` refusal with its reason. */
+function unsafeAsRefusal(build) {
   try {
-    transaction = ethereumRefundTransaction(orderId, refund, funder);
+    return build();
   } catch (error) {
     if (error instanceof UnsafeFundingDetails) throw Object.assign(refusal('UnsafeRefund'), { detail: error.message });
     throw error;
   }
-  if (transaction.to.toLowerCase() !== swapContract.toLowerCase()) throw refusal('UnsafeRefund');
-  return transaction;
 }
 
 /** The highest height mainnet can have reached by `nowMs`, at the fastest pace it has kept. */

@@ -42,8 +42,6 @@ const swap = {
   invoice: undefined,
   quote: undefined,
   market: undefined,
-  /** `bitcoin` or `ethereum`: told by the market's name, not by the service. */
-  chain: undefined,
   /** The Bitcoin refund address as the person typed it: the HTLC must refund to it. */
   refundAddress: undefined,
   /** The service's view of the chain's height: the page has no other to check a Bitcoin timelock against. */
@@ -57,12 +55,20 @@ const swap = {
 };
 let countdown;
 
+/**
+ * `bitcoin` or `ethereum`, told by the market's name, not by the service: the chains' own markets are known by name;
+ * any other is a configured token's, on Ethereum. Undefined before a market is chosen.
+ */
+function chainOf(market) {
+  if (market === undefined) return undefined;
+  return findMarket(market)?.onchain.chain === 'bitcoin' ? 'bitcoin' : 'ethereum';
+}
 const say = (id, text) => ($(id).textContent = text);
 /** The sentence for whatever went wrong: the service's token, the client's own failures, the wallet's refusals. */
 function refusalOf(error) {
   if (error instanceof ServiceRefusal) return sentence(error.token);
   if (error instanceof ServiceTimeout) return sentence('ServiceTimeout');
-  if (error instanceof UnsafeFundingDetails) return unsafeSentence(error.fault, swap.chain);
+  if (error instanceof UnsafeFundingDetails) return unsafeSentence(error.fault, chainOf(swap.market));
   return sentence(error.token ?? 'Unexpected');
 }
 
@@ -110,8 +116,7 @@ async function readPasted(event) {
 function marketItem({ market, misfit }) {
   const [onchain] = market.split('_');
   if (misfit !== undefined) return h('li', { class: 'misfit', 'data-market': market }, h('p', {}, misfit));
-  // The chains' own markets are known by name; any other is a configured token's, on Ethereum.
-  const bitcoin = findMarket(market)?.onchain.chain === 'bitcoin';
+  const bitcoin = chainOf(market) === 'bitcoin';
   const refundField = bitcoin
     ? h(
         'label',
@@ -128,12 +133,12 @@ function marketItem({ market, misfit }) {
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void requestQuote(market, bitcoin ? 'bitcoin' : 'ethereum', form.elements.namedItem('refundAddress')?.value);
+    void requestQuote(market, form.elements.namedItem('refundAddress')?.value);
   });
   return h('li', { class: 'fit', 'data-market': market }, form);
 }
 
-async function requestQuote(market, chain, refundAddress) {
+async function requestQuote(market, refundAddress) {
   say('quote-status', `Asking the providers of ${market} for a price…`);
   $('quote').hidden = false;
   $('quote-details').replaceChildren();
@@ -148,7 +153,7 @@ async function requestQuote(market, chain, refundAddress) {
     say('quote-status', refusalOf(error));
     return;
   }
-  Object.assign(swap, { quote, market, chain, refundAddress, state: 'WaitingForFundingTx' });
+  Object.assign(swap, { quote, market, refundAddress, state: 'WaitingForFundingTx' });
   const ticker = market.split('_')[0];
   say('quote-status', '');
   say('invoice-status', `Quoted on ${market}.`);
@@ -165,7 +170,7 @@ async function requestQuote(market, chain, refundAddress) {
   startCountdown(quote.expiryTimestampMs);
   const history = await getJson(`/tracker/orders/${quote.orderId}/history`);
   swap.chainHeight = history.chainHeight;
-  if (chain === 'ethereum') showWalletPayment(history);
+  if (chainOf(market) === 'ethereum') showWalletPayment(history);
   else showBitcoinPayment(ticker);
   followOrder(quote.orderId);
 }
@@ -178,7 +183,8 @@ function startCountdown(expiryMs) {
     if (left > 0) return;
     clearInterval(countdown);
     // The address is withdrawn once the window has passed: a payment sent now would come too late to count.
-    if (swap.chain === 'bitcoin' && AWAITING_FUNDS.has(swap.state)) showBitcoinPayment(swap.market.split('_')[0]);
+    if (chainOf(swap.market) === 'bitcoin' && AWAITING_FUNDS.has(swap.state))
+      showBitcoinPayment(swap.market.split('_')[0]);
   };
   tick();
   countdown = setInterval(tick, 1000);
@@ -190,9 +196,10 @@ function startCountdown(expiryMs) {
  */
 function showBitcoinPayment(ticker) {
   $('bitcoin').hidden = false;
+  const expectations = bitcoinExpectations(Date.now());
   let funding;
   try {
-    funding = checkedBitcoinFunding(swap.quote, bitcoinExpectations(Date.now()));
+    funding = checkedBitcoinFunding(swap.quote, expectations);
   } catch (error) {
     $('bitcoin-details').replaceChildren();
     $('bitcoin-qr').replaceChildren();
@@ -200,9 +207,7 @@ function showBitcoinPayment(ticker) {
     return;
   }
   if ($('rescue').childElementCount === 0) {
-    $('rescue').replaceChildren(
-      ...rescueFileOffer(swap.quote, bitcoinExpectations(Date.now()), funding.refundableAtBlockHeight),
-    );
+    $('rescue').replaceChildren(...rescueFileOffer(swap.quote, expectations, funding.refundableAtBlockHeight));
   }
   const amount = bitcoinOfSatoshis(funding.amount);
   const uri = bitcoinUri(funding.address, amount);
@@ -378,7 +383,7 @@ async function sendRefund(refund) {
   $('refund-button').disabled = true;
   try {
     // The chain is the market's, not the refund details' shape: the service does not say how the page refunds.
-    if (swap.chain === 'bitcoin') {
+    if (chainOf(swap.market) === 'bitcoin') {
       downloadPsbt(refund);
       return;
     }
@@ -420,7 +425,6 @@ function resetSwap() {
     invoice: undefined,
     quote: undefined,
     market: undefined,
-    chain: undefined,
     refundAddress: undefined,
     chainHeight: undefined,
     state: undefined,
